@@ -1,0 +1,33 @@
+"""irkit: an MLIR-style multi-level IR toolkit for tensor programs, on xDSL.
+
+Public API:
+- `parse(text, filename=...)`: textual IR to a verified `ModuleOp`;
+- `interpret(module, entry, *arrays)`: reference semantics, NumPy in and out.
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects.builtin import ModuleOp
+
+from irkit.context import make_context
+from irkit.diagnostics import DiagnosticError, IRKitError
+from irkit.interpreter import InputError, interpret
+from irkit.parsing import parse_module
+
+__version__ = "0.1.0"
+
+
+def parse(text: str, filename: str = "<string>") -> ModuleOp:
+    """Parse and verify textual IR; raises `DiagnosticError` with a location."""
+    return parse_module(text, filename=filename)
+
+
+__all__ = [
+    "DiagnosticError",
+    "IRKitError",
+    "InputError",
+    "interpret",
+    "make_context",
+    "parse",
+    "parse_module",
+]

@@ -1,0 +1,119 @@
+"""The reference interpreter's machinery: op dispatch, regions, calls.
+
+Each dialect's semantics live in their own module of this package and register
+one function per op with `@register("dialect.op")`. An implementation receives
+the interpreter, the operation and its operand values, and returns the result
+values as a tuple. Values are NumPy arrays for tensors, NumPy scalars for
+scalars of a fixed width (so f32 stays f32 and integers wrap), and Python ints
+for `index`.
+
+Bodies of structured ops (`linalg.generic`, `tensor.pad`, ...) may be run with
+arrays in place of scalars: scalar implementations must therefore be written
+with NumPy operations that work elementwise on both.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.func import FuncOp
+from xdsl.ir import Block, Operation, SSAValue
+
+from irkit.diagnostics import DiagnosticError, location_of
+
+OpImpl = Callable[["Interpreter", Operation, tuple[Any, ...]], tuple[Any, ...]]
+
+_IMPLS: dict[str, OpImpl] = {}
+_TERMINATORS: set[str] = set()
+
+
+def register(*names: str) -> Callable[[OpImpl], OpImpl]:
+    """Register `impl` as the reference semantics of the ops named `names`."""
+
+    def decorate(impl: OpImpl) -> OpImpl:
+        for name in names:
+            if name in _IMPLS:
+                raise ValueError(f"semantics of '{name}' registered twice")
+            _IMPLS[name] = impl
+        return impl
+
+    return decorate
+
+
+def register_terminator(*names: str) -> None:
+    """Declare ops whose operands are the results of the block they end."""
+    _TERMINATORS.update(names)
+
+
+def has_semantics(name: str) -> bool:
+    """Whether the op called `name` has reference semantics."""
+    return name in _IMPLS or name in _TERMINATORS
+
+
+class InterpretationError(DiagnosticError):
+    """The interpreter could not run an operation (unsupported op or bad input)."""
+
+
+def interpretation_error(op: Operation, message: str) -> InterpretationError:
+    return InterpretationError(f"'{op.name}' op {message}", location_of(op))
+
+
+class Interpreter:
+    """Runs functions of one module on concrete values."""
+
+    def __init__(self, module: ModuleOp) -> None:
+        self.module = module
+        self.functions: dict[str, FuncOp] = {
+            op.sym_name.data: op for op in module.walk() if isinstance(op, FuncOp)
+        }
+
+    def function(self, name: str) -> FuncOp:
+        if name not in self.functions:
+            known = ", ".join(sorted(self.functions)) or "none"
+            raise DiagnosticError(f"no function named '@{name}' (functions: {known})")
+        func = self.functions[name]
+        if func.is_declaration:
+            raise interpretation_error(func, f"'@{name}' is a declaration, no body")
+        return func
+
+    def call(self, name: str, args: Sequence[Any]) -> tuple[Any, ...]:
+        """Call function `@name` on `args`; returns its results."""
+        func = self.function(name)
+        with np.errstate(all="ignore"):
+            return self.run_block(func.body.blocks[0], args, {})
+
+    def run_block(
+        self, block: Block, args: Sequence[Any], env: dict[SSAValue, Any]
+    ) -> tuple[Any, ...]:
+        """Run `block` with its arguments bound to `args`, in scope `env`.
+
+        Returns the operands of the block's terminator. `env` is extended in
+        place, so a nested region sees the values defined around it.
+        """
+        if len(args) != len(block.args):
+            raise DiagnosticError(
+                f"block expects {len(block.args)} arguments, got {len(args)}"
+            )
+        env.update(zip(block.args, args))
+        for op in block.ops:
+            operands = tuple(env[operand] for operand in op.operands)
+            if op.name in _TERMINATORS:
+                return operands
+            results = self.run_op(op, operands)
+            env.update(zip(op.results, results))
+        return ()
+
+    def run_op(self, op: Operation, operands: tuple[Any, ...]) -> tuple[Any, ...]:
+        impl = _IMPLS.get(op.name)
+        if impl is None:
+            raise interpretation_error(op, "has no reference semantics in irkit")
+        results = impl(self, op, operands)
+        if len(results) != len(op.results):
+            raise interpretation_error(
+                op, f"semantics returned {len(results)} values, expected "
+                f"{len(op.results)}"
+            )
+        return results
