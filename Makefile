@@ -1,0 +1,37 @@
+# irkit tasks. `make demo` and `make test` work on a fresh machine: both set up
+# the virtual environment first.
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+
+.PHONY: setup demo test pytest filecheck lint format clean
+
+setup: $(VENV)/.installed
+
+$(VENV)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[dev]'
+	touch $@
+
+demo: setup
+	$(BIN)/python examples/demo.py
+
+test: lint pytest filecheck
+
+pytest: setup
+	$(BIN)/pytest
+
+filecheck: setup
+	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/lit -sv tests/filecheck
+
+lint: setup
+	$(BIN)/ruff check irkit tests examples benchmarks
+	$(BIN)/ruff format --check irkit tests examples benchmarks
+
+format: setup
+	$(BIN)/ruff check --fix irkit tests examples benchmarks
+	$(BIN)/ruff format irkit tests examples benchmarks
+
+clean:
+	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis

@@ -1,0 +1,106 @@
+"""Building pass pipelines from text and running them with checks in between.
+
+A pipeline is a list of named stages with verification at every boundary; a
+pass that leaves invalid IR behind is an internal error naming that pass.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass
+from xdsl.transforms import get_all_passes
+from xdsl.utils.arg_spec import ArgSpecParseError, parse_pipeline
+from xdsl.utils.exceptions import PassFailedException
+
+from irkit.diagnostics import DiagnosticError, IRKitError
+from irkit.transforms import get_irkit_passes
+from irkit.verification import verify_module
+
+
+class PipelineError(IRKitError):
+    """A pipeline string that names an unknown pass or has malformed options."""
+
+
+class PassFailure(IRKitError):
+    """A pass refused its input (unsupported IR); the message names the pass."""
+
+
+class InvalidPassOutput(Exception):
+    """A pass produced IR that does not verify: a bug in that pass."""
+
+    def __init__(self, pass_name: str, diagnostic: DiagnosticError) -> None:
+        super().__init__(f"pass '{pass_name}' produced invalid IR: {diagnostic}")
+        self.pass_name = pass_name
+        self.diagnostic = diagnostic
+
+
+def available_passes() -> dict[str, Callable[[], type[ModulePass]]]:
+    """Every pass irkit-opt knows: xDSL's upstream passes and irkit's own."""
+    return get_all_passes() | get_irkit_passes()
+
+
+def build_pipeline(spec: str) -> list[ModulePass]:
+    """Parse `pass-a,pass-b{opt=1}` into pass instances.
+
+    Raises `PipelineError` with the offending pass or option.
+    """
+    if not spec.strip():
+        return []
+    known = available_passes()
+    try:
+        specs = list(parse_pipeline(spec))
+    except ArgSpecParseError as error:
+        raise PipelineError(f"malformed pass pipeline '{spec}': {error}") from None
+    passes: list[ModulePass] = []
+    for pass_spec in specs:
+        if pass_spec.name not in known:
+            raise PipelineError(
+                f"unknown pass '{pass_spec.name}' (run `irkit-opt --list-passes`)"
+            )
+        try:
+            passes.append(known[pass_spec.name]().from_pass_spec(pass_spec))
+        except (ValueError, TypeError) as error:
+            raise PipelineError(
+                f"invalid options for pass '{pass_spec.name}': {error}"
+            ) from None
+    return passes
+
+
+def run_pass(ctx: Context, pass_: ModulePass, module: ModuleOp) -> None:
+    """Apply one pass, then verify; failures are reported against the pass."""
+    try:
+        pass_.apply(ctx, module)
+    except PassFailedException as error:
+        message = str(error)
+        prefix = "" if message.startswith(pass_.name) else f"{pass_.name}: "
+        raise PassFailure(prefix + message) from None
+    except DiagnosticError as error:
+        if not error.message.startswith(pass_.name):
+            error.message = f"{pass_.name}: {error.message}"
+        raise
+    try:
+        verify_module(module)
+    except DiagnosticError as error:
+        raise InvalidPassOutput(pass_.name, error) from None
+
+
+@dataclass
+class Pipeline:
+    """An ordered list of passes with an optional hook after each one."""
+
+    passes: list[ModulePass]
+    after_pass: Callable[[ModulePass, ModuleOp], None] | None = None
+
+    @staticmethod
+    def parse(spec: str) -> Pipeline:
+        return Pipeline(build_pipeline(spec))
+
+    def run(self, ctx: Context, module: ModuleOp) -> None:
+        for pass_ in self.passes:
+            run_pass(ctx, pass_, module)
+            if self.after_pass is not None:
+                self.after_pass(pass_, module)

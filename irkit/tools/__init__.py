@@ -1,0 +1,1 @@
+"""Command-line tools: irkit-opt and irkit-run."""

@@ -1,0 +1,111 @@
+"""What every irkit command shares: reading input, writing output, exit codes.
+
+Exit codes (documented in docs/cli.md): 0 success, 1 a user error (bad input,
+bad options, failed compile), 70 an internal error (a bug in irkit; a
+reproducer file is written and its path printed).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+import traceback
+from collections.abc import Callable
+from pathlib import Path
+
+from irkit.diagnostics import DiagnosticError, IRKitError
+
+EXIT_OK = 0
+EXIT_USER_ERROR = 1
+EXIT_INTERNAL_ERROR = 70
+
+
+class UsageError(IRKitError):
+    """A command line the tool cannot act on (e.g. a missing input file)."""
+
+
+def read_source(path: str) -> tuple[str, str]:
+    """Read an input file (`-` for stdin); returns (display name, text)."""
+    if path == "-":
+        return "<stdin>", sys.stdin.read()
+    try:
+        data = Path(path).read_bytes()
+    except OSError as error:
+        reason = error.strerror or str(error)
+        raise UsageError(f"cannot read '{path}': {reason}") from None
+    try:
+        return path, data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise UsageError(
+            f"cannot read '{path}': not UTF-8 text (byte {error.start})"
+        ) from None
+
+
+def write_output_atomically(path: str, text: str) -> None:
+    """Write `text` to `path` via a temporary file and a rename.
+
+    A failure never leaves a partial or truncated file at `path`.
+    """
+    write_output_atomically_bytes(path, text.encode("utf-8"))
+
+
+def write_output_atomically_bytes(path: str, data: bytes) -> None:
+    """Write `data` to `path` via a temporary file and a rename."""
+    target = Path(path)
+    directory = target.parent if str(target.parent) else Path(".")
+    try:
+        fd, temp = tempfile.mkstemp(prefix=f".{target.name}.", dir=directory)
+    except OSError as error:
+        raise UsageError(f"cannot write '{path}': {error.strerror}") from None
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        os.replace(temp, target)
+    except OSError as error:
+        Path(temp).unlink(missing_ok=True)
+        raise UsageError(f"cannot write '{path}': {error.strerror}") from None
+
+
+def write_reproducer(tool: str, argv: list[str], source: str | None) -> Path:
+    """Save what is needed to reproduce an internal error; returns the file."""
+    fd, name = tempfile.mkstemp(prefix=f"{tool}-crash-", suffix=".mlir")
+    with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        handle.write(f"// {tool} internal error reproducer\n")
+        handle.write(f"// command: {tool} {' '.join(argv)}\n")
+        for line in traceback.format_exc().splitlines():
+            handle.write(f"// {line}\n")
+        handle.write(source or "// (input not read yet)\n")
+    return Path(name)
+
+
+def run_tool(tool: str, body: Callable[[list[str], dict[str, str]], int]) -> int:
+    """Run `body(argv, state)` with irkit's error policy; returns the exit code.
+
+    `state["source"]` may be set by `body` to the input text, so that an
+    internal error can write it into the reproducer.
+    """
+    argv = sys.argv[1:]
+    state: dict[str, str] = {}
+    try:
+        return body(argv, state)
+    except IRKitError as error:
+        text = error.format() if isinstance(error, DiagnosticError) else str(error)
+        print(
+            text if isinstance(error, DiagnosticError) else f"error: {text}",
+            file=sys.stderr,
+        )
+        return EXIT_USER_ERROR
+    except KeyboardInterrupt:
+        print(f"{tool}: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return EXIT_OK
+    except Exception as error:
+        reproducer = write_reproducer(tool, argv, state.get("source"))
+        print(
+            f"{tool}: internal error: {type(error).__name__}: {error} "
+            f"(please report it; reproducer written to {reproducer})",
+            file=sys.stderr,
+        )
+        return EXIT_INTERNAL_ERROR

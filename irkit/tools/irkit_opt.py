@@ -1,0 +1,177 @@
+"""irkit-opt: parse textual IR, run a pass pipeline, print the result.
+
+Like `mlir-opt`/`xdsl-opt`: `irkit-opt FILE [-p PIPELINE] [-o OUT]
+[--target mlir] [--split-input-file] [--verify-diagnostics]
+[--print-op-generic] [--print-ir-after-all]`. See docs/cli.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from io import StringIO
+
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass
+from xdsl.printer import Printer
+
+from irkit.context import make_context
+from irkit.diagnostics import DiagnosticError, IRKitError
+from irkit.parsing import parse_module
+from irkit.pass_manager import Pipeline, available_passes
+from irkit.tools.common import (
+    EXIT_OK,
+    EXIT_USER_ERROR,
+    UsageError,
+    read_source,
+    run_tool,
+    write_output_atomically,
+)
+from irkit.tools.expected_diagnostics import (
+    check_expected_diagnostics,
+    split_input,
+)
+
+TARGETS = ("mlir",)
+
+
+class _ArgumentParser(argparse.ArgumentParser):
+    """argparse that reports bad usage as an irkit error (exit 1, no usage dump)."""
+
+    def error(self, message: str):  # type: ignore[override]
+        raise UsageError(f"{self.prog}: {message}")
+
+
+def build_argument_parser() -> argparse.ArgumentParser:
+    parser = _ArgumentParser(
+        prog="irkit-opt",
+        description="Parse textual IR, run a pass pipeline, and print the result.",
+    )
+    parser.add_argument(
+        "input_file",
+        nargs="?",
+        default="-",
+        help="input .mlir file ('-' or omitted: stdin)",
+    )
+    parser.add_argument(
+        "-p",
+        "--passes",
+        "--pass-pipeline",
+        dest="passes",
+        default="",
+        help="comma-separated pass pipeline, "
+        "e.g. 'canonicalize,cse' or 'pass{option=value}'",
+    )
+    parser.add_argument(
+        "-o",
+        "--output-file",
+        default=None,
+        help="write the output here (atomically) instead of stdout",
+    )
+    parser.add_argument(
+        "-t",
+        "--target",
+        default="mlir",
+        choices=TARGETS,
+        help="what to print: mlir (default)",
+    )
+    parser.add_argument(
+        "--split-input-file",
+        action="store_true",
+        help="process each '// -----' separated chunk on its own",
+    )
+    parser.add_argument(
+        "--verify-diagnostics",
+        action="store_true",
+        help="check diagnostics against 'expected-error {{...}}' "
+        "comments instead of reporting them",
+    )
+    parser.add_argument(
+        "--print-op-generic",
+        action="store_true",
+        help="print operations in the generic form",
+    )
+    parser.add_argument(
+        "--print-ir-after-all",
+        action="store_true",
+        help="dump the IR to stderr after every pass",
+    )
+    parser.add_argument(
+        "--allow-unregistered-dialect",
+        action="store_true",
+        help="accept operations of unknown dialects",
+    )
+    parser.add_argument(
+        "--list-passes", action="store_true", help="list the available passes and exit"
+    )
+    return parser
+
+
+def print_module(module: ModuleOp, *, generic: bool) -> str:
+    out = StringIO()
+    Printer(stream=out, print_generic_format=generic).print_op(module)
+    out.write("\n")
+    return out.getvalue()
+
+
+def _dump_after(pass_: ModulePass, module: ModuleOp) -> None:
+    print(f"// -----// IR Dump After {pass_.name} //----- //", file=sys.stderr)
+    print(print_module(module, generic=False), file=sys.stderr)
+
+
+def process_chunk(
+    text: str, filename: str, args: argparse.Namespace, pipeline: Pipeline
+) -> str:
+    """Parse, verify, transform and print one chunk of input."""
+    ctx = make_context(allow_unregistered=args.allow_unregistered_dialect)
+    module = parse_module(text, ctx, filename=filename)
+    pipeline.run(ctx, module)
+    return print_module(module, generic=args.print_op_generic)
+
+
+def run(argv: list[str], state: dict[str, str]) -> int:
+    args = build_argument_parser().parse_args(argv)
+    if args.list_passes:
+        print("\n".join(sorted(available_passes())))
+        return EXIT_OK
+    pipeline = Pipeline.parse(args.passes)
+    if args.print_ir_after_all:
+        pipeline.after_pass = _dump_after
+    filename, source = read_source(args.input_file)
+    state["source"] = source
+    chunks = split_input(source) if args.split_input_file else [source]
+
+    outputs: list[str] = []
+    status = EXIT_OK
+    for chunk in chunks:
+        if args.verify_diagnostics:
+            error: DiagnosticError | None = None
+            try:
+                outputs.append(process_chunk(chunk, filename, args, pipeline))
+            except DiagnosticError as raised:
+                error = raised
+            except IRKitError as raised:
+                error = DiagnosticError(str(raised))
+            problems = check_expected_diagnostics(chunk, filename, error)
+            for problem in problems:
+                print(problem, file=sys.stderr)
+            if problems:
+                status = EXIT_USER_ERROR
+        else:
+            outputs.append(process_chunk(chunk, filename, args, pipeline))
+
+    text = "// -----\n".join(outputs)
+    if args.output_file is not None:
+        if status == EXIT_OK:
+            write_output_atomically(args.output_file, text)
+    else:
+        sys.stdout.write(text)
+    return status
+
+
+def main() -> None:
+    sys.exit(run_tool("irkit-opt", run))
+
+
+if __name__ == "__main__":
+    main()
