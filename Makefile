@@ -28,6 +28,7 @@ filecheck: setup
 lint: setup
 	$(BIN)/ruff check irkit tests examples benchmarks
 	$(BIN)/ruff format --check irkit tests examples benchmarks
+	$(BIN)/mypy
 
 format: setup
 	$(BIN)/ruff check --fix irkit tests examples benchmarks

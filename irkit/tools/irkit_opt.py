@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import sys
 from io import StringIO
+from typing import NoReturn
 
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
@@ -38,7 +39,7 @@ TARGETS = ("mlir",)
 class _ArgumentParser(argparse.ArgumentParser):
     """argparse that reports bad usage as an irkit error (exit 1, no usage dump)."""
 
-    def error(self, message: str):  # type: ignore[override]
+    def error(self, message: str) -> NoReturn:
         raise UsageError(f"{self.prog}: {message}")
 
 

@@ -132,7 +132,8 @@ def run(argv: list[str], state: dict[str, str]) -> int:
         print(summarize(f"result{index}", result))
     if args.output is not None:
         buffer = io.BytesIO()
-        np.savez(buffer, **{f"result{i}": r for i, r in enumerate(results)})
+        arrays: dict[str, Any] = {f"result{i}": r for i, r in enumerate(results)}
+        np.savez(buffer, **arrays)
         write_output_atomically_bytes(args.output, buffer.getvalue())
     return EXIT_OK
 

@@ -44,7 +44,7 @@ import re
 import sys
 import traceback
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -76,6 +76,9 @@ FORBIDDEN = ("dense_resource", "__elided__", "{-#", "dialect_resources")
 
 WeightMode = Literal["none", "inline", "args"]
 Inputs = tuple[torch.Tensor, ...]
+Outputs = torch.Tensor | tuple[torch.Tensor, ...]
+# [(shape, dtype)] for the inputs or the results of a function signature.
+Sig = list[tuple[tuple[int, ...], np.dtype]]
 
 
 @dataclass(frozen=True)
@@ -95,7 +98,7 @@ class InlineLiteralHooks(FxImporterHooks):
     """Import every literal tensor as an inline DenseElementsAttr."""
 
     def resolve_literal(
-        self, gni: GraphNodeImporter, literal: Any, info: InputInfo | None
+        self, gni: GraphNodeImporter, literal: object, info: InputInfo | None
     ) -> ir.Value | None:
         if not isinstance(literal, torch.Tensor):
             return None
@@ -127,7 +130,7 @@ class ParamsAsArgs(nn.Module):
     def params(self) -> Inputs:
         return tuple(p.detach().clone() for _, p in self._inner[0].named_parameters())
 
-    def forward(self, *args: torch.Tensor) -> Any:
+    def forward(self, *args: torch.Tensor) -> Outputs:
         inputs = args[: self.num_inputs]
         params = dict(zip(self.param_names, args[self.num_inputs :], strict=True))
         return torch.func.functional_call(self._inner[0], params, inputs)
@@ -186,7 +189,7 @@ MLIR_TO_NPY = {
 }
 
 
-def signature(text: str, func_name: str) -> tuple[list[Any], list[Any]]:
+def signature(text: str, func_name: str) -> tuple[Sig, Sig]:
     """Parse the text back and return [(shape, np.dtype)] for inputs/results."""
     with ir.Context():
         module = ir.Module.parse(text)
@@ -202,8 +205,8 @@ def signature(text: str, func_name: str) -> tuple[list[Any], list[Any]]:
             raise AssertionError(f"expected one func.func @{func_name}")
         ftype = ir.FunctionType(ir.TypeAttr(funcs[0].attributes["function_type"]).value)
 
-        def conv(types: Any) -> list[Any]:
-            result = []
+        def conv(types: Iterable[ir.Type]) -> Sig:
+            result: Sig = []
             for t in types:
                 rt = ir.RankedTensorType(t)
                 dtype = np.dtype(MLIR_TO_NPY[str(rt.element_type)])
@@ -213,7 +216,7 @@ def signature(text: str, func_name: str) -> tuple[list[Any], list[Any]]:
         return conv(ftype.inputs), conv(ftype.results)
 
 
-def check_arrays(kind: str, arrays: list[np.ndarray], sig: list[Any]) -> None:
+def check_arrays(kind: str, arrays: list[np.ndarray], sig: Sig) -> None:
     if len(arrays) != len(sig):
         raise AssertionError(f"{kind}: {len(arrays)} arrays vs {len(sig)} in sig")
     for i, (arr, (shape, dtype)) in enumerate(zip(arrays, sig, strict=True)):
@@ -224,21 +227,23 @@ def check_arrays(kind: str, arrays: list[np.ndarray], sig: list[Any]) -> None:
 
 
 def check_text(text: str) -> tuple[list[str], list[str]]:
-    """Return (core op names, other dialects); fail on forbidden content."""
+    """Return (core op names, ops of other dialects); fail on bad content."""
     for bad in FORBIDDEN:
         if bad in text:
             raise AssertionError(f"forbidden text {bad!r} in output")
-    dialects = {m.group(1) for m in OP_START_RE.finditer(text)}
-    if "torch" in dialects or re.search(r"\btorch\.[a-z_]", text):
+    starts = {(m.group(1), m.group(2)) for m in OP_START_RE.finditer(text)}
+    if any(d == "torch" for d, _ in starts) or re.search(r"\btorch\.[a-z_]", text):
         raise AssertionError("torch dialect op left in output")
-    others = sorted(dialects - set(CORE_DIALECTS) - {"builtin"})
+    others = sorted(
+        f"{d}.{op}" for d, op in starts if d not in (*CORE_DIALECTS, "builtin")
+    )
     ops = sorted(
         {op for op in OP_RE.findall(text) if op.split(".", 1)[0] in CORE_DIALECTS}
     )
     return ops, others
 
 
-def verify_saved(case: Case, text_sig: tuple[list[Any], list[Any]]) -> None:
+def verify_saved(case: Case, text_sig: tuple[Sig, Sig]) -> None:
     """Reload files, rerun a freshly built module and compare with saved outputs."""
     module, _, _ = prepare(case)
     with np.load(OUT_DIR / f"{case.name}.npz") as data:
@@ -283,7 +288,7 @@ class Fn(nn.Module):
         super().__init__()
         self.fn = fn
 
-    def forward(self, *args: torch.Tensor) -> Any:
+    def forward(self, *args: torch.Tensor) -> Outputs:
         return self.fn(*args)
 
 
@@ -326,6 +331,21 @@ def build_conv_relu_maxpool() -> tuple[nn.Module, Inputs]:
 def build_conv_strided_dilated() -> tuple[nn.Module, Inputs]:
     module = nn.Conv2d(2, 3, 3, stride=2, padding=1, dilation=2)
     return module, (randn(1, 2, 9, 9),)
+
+
+def build_batchnorm() -> tuple[nn.Module, Inputs]:
+    module = nn.BatchNorm2d(3)
+    with torch.no_grad():
+        module.weight.copy_(randn(3) * 0.5 + 1.0)
+        module.bias.copy_(randn(3) * 0.1)
+        module.running_mean.copy_(randn(3) * 0.2)
+        module.running_var.copy_(positive(3))
+    return module, (randn(2, 3, 4, 4),)
+
+
+def build_depthwise_conv() -> tuple[nn.Module, Inputs]:
+    module = nn.Conv2d(4, 4, 3, groups=4)
+    return module, (randn(1, 4, 6, 6),)
 
 
 def build_embedding() -> tuple[nn.Module, Inputs]:
@@ -375,7 +395,7 @@ def var_std(x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
     return torch.var(x, dim=1), torch.std(x, dim=-1, keepdim=True, correction=0)
 
 
-def int_arith(a: torch.Tensor, b: torch.Tensor, c: torch.Tensor) -> Any:
+def int_arith(a: torch.Tensor, b: torch.Tensor, c: torch.Tensor) -> Inputs:
     return a + b * c, a * b - c
 
 
@@ -388,93 +408,243 @@ def cat3(a: torch.Tensor, b: torch.Tensor, c: torch.Tensor) -> torch.Tensor:
 
 
 CASES: list[Case] = [
-    Case("mlp", "Linear(16,32)-ReLU-Linear(32,8), batch 4; inline weights",
-         build_mlp, "inline"),
-    Case("mlp_params_as_args", "same MLP; weights/biases as function arguments",
-         build_mlp, "args"),
-    fn_case("softmax", "softmax over last dim of 4x10",
-            lambda x: torch.softmax(x, dim=-1), lambda: randn(4, 10)),
-    fn_case("log_softmax", "log_softmax over last dim of 4x10",
-            lambda x: torch.log_softmax(x, dim=-1), lambda: randn(4, 10)),
-    Case("layernorm", "nn.LayerNorm(16) on 4x6x16; weight/bias as arguments",
-         build_layernorm, "args"),
-    Case("conv_relu_maxpool",
-         "Conv2d(3,4,3,pad 1)-ReLU-MaxPool2d(2) on 2x3x8x8; inline weights",
-         build_conv_relu_maxpool, "inline"),
-    fn_case("avgpool", "AvgPool2d(2) on 1x2x6x6",
-            lambda x: F.avg_pool2d(x, 2), lambda: randn(1, 2, 6, 6)),
-    Case("conv_strided_dilated",
-         "Conv2d(2,3,3,stride 2,pad 1,dilation 2) on 1x2x9x9; weights as arguments",
-         build_conv_strided_dilated, "args"),
-    fn_case("attention",
-            "single-head attention softmax(q@k^T/sqrt(16))@v, q,k,v 2x8x16",
-            attention, lambda: randn(2, 8, 16), lambda: randn(2, 8, 16),
-            lambda: randn(2, 8, 16)),
-    fn_case("gelu", "exact (erf) GELU on 4x8",
-            lambda x: F.gelu(x), lambda: randn(4, 8) * 2.0),
-    fn_case("gelu_tanh", "tanh-approximation GELU on 4x8",
-            lambda x: F.gelu(x, approximate="tanh"), lambda: randn(4, 8) * 2.0),
+    Case(
+        "mlp",
+        "Linear(16,32)-ReLU-Linear(32,8), batch 4; inline weights",
+        build_mlp,
+        "inline",
+    ),
+    Case(
+        "mlp_params_as_args",
+        "same MLP; weights/biases as function arguments",
+        build_mlp,
+        "args",
+    ),
+    fn_case(
+        "softmax",
+        "softmax over last dim of 4x10",
+        lambda x: torch.softmax(x, dim=-1),
+        lambda: randn(4, 10),
+    ),
+    fn_case(
+        "log_softmax",
+        "log_softmax over last dim of 4x10",
+        lambda x: torch.log_softmax(x, dim=-1),
+        lambda: randn(4, 10),
+    ),
+    Case(
+        "layernorm",
+        "nn.LayerNorm(16) on 4x6x16; weight/bias as arguments",
+        build_layernorm,
+        "args",
+    ),
+    Case(
+        "conv_relu_maxpool",
+        "Conv2d(3,4,3,pad 1)-ReLU-MaxPool2d(2) on 2x3x8x8; inline weights",
+        build_conv_relu_maxpool,
+        "inline",
+    ),
+    Case(
+        "batchnorm_eval",
+        "BatchNorm2d(3) in eval mode on 2x3x4x4; inline weights/running stats",
+        build_batchnorm,
+        "inline",
+    ),
+    Case(
+        "depthwise_conv",
+        "Conv2d(4,4,3,groups=4) on 1x4x6x6; weights as arguments",
+        build_depthwise_conv,
+        "args",
+    ),
+    fn_case(
+        "matmul_2d",
+        "a @ b with a 3x5, b 5x2",
+        lambda a, b: a @ b,
+        lambda: randn(3, 5),
+        lambda: randn(5, 2),
+    ),
+    fn_case(
+        "avgpool",
+        "AvgPool2d(2) on 1x2x6x6",
+        lambda x: F.avg_pool2d(x, 2),
+        lambda: randn(1, 2, 6, 6),
+    ),
+    Case(
+        "conv_strided_dilated",
+        "Conv2d(2,3,3,stride 2,pad 1,dilation 2) on 1x2x9x9; weights as arguments",
+        build_conv_strided_dilated,
+        "args",
+    ),
+    fn_case(
+        "attention",
+        "single-head attention softmax(q@k^T/sqrt(16))@v, q,k,v 2x8x16",
+        attention,
+        lambda: randn(2, 8, 16),
+        lambda: randn(2, 8, 16),
+        lambda: randn(2, 8, 16),
+    ),
+    fn_case(
+        "gelu",
+        "exact (erf) GELU on 4x8",
+        lambda x: F.gelu(x),
+        lambda: randn(4, 8) * 2.0,
+    ),
+    fn_case(
+        "gelu_tanh",
+        "tanh-approximation GELU on 4x8",
+        lambda x: F.gelu(x, approximate="tanh"),
+        lambda: randn(4, 8) * 2.0,
+    ),
     fn_case("tanh", "tanh on 4x8", torch.tanh, lambda: randn(4, 8) * 2.0),
     fn_case("sigmoid", "sigmoid on 4x8", torch.sigmoid, lambda: randn(4, 8) * 2.0),
-    fn_case("broadcast_mul_add", "a*b+c with a 4x1x8, b 3x1, c 8 -> 4x3x8",
-            lambda a, b, c: a * b + c, lambda: randn(4, 1, 8), lambda: randn(3, 1),
-            lambda: randn(8)),
-    fn_case("pow_int", "x**3 (integer exponent) on 4x8",
-            lambda x: x**3, lambda: randn(4, 8)),
+    fn_case(
+        "broadcast_mul_add",
+        "a*b+c with a 4x1x8, b 3x1, c 8 -> 4x3x8",
+        lambda a, b, c: a * b + c,
+        lambda: randn(4, 1, 8),
+        lambda: randn(3, 1),
+        lambda: randn(8),
+    ),
+    fn_case(
+        "pow_int", "x**3 (integer exponent) on 4x8", lambda x: x**3, lambda: randn(4, 8)
+    ),
     fn_case("rsqrt", "rsqrt of positive 4x8", torch.rsqrt, lambda: positive(4, 8)),
-    fn_case("exp_log", "exp(x) and log(y) (y positive), 4x8",
-            lambda x, y: (torch.exp(x), torch.log(y)),
-            lambda: randn(4, 8), lambda: positive(4, 8)),
-    fn_case("where_select", "where(x > y, x, 2*y) on 4x8",
-            lambda x, y: torch.where(x > y, x, y * 2.0),
-            lambda: randn(4, 8), lambda: randn(4, 8)),
-    fn_case("clamp", "clamp(x, -0.5, 0.75) on 4x8",
-            lambda x: torch.clamp(x, -0.5, 0.75), lambda: randn(4, 8)),
-    fn_case("sum_keepdim", "sum over dim 1 keepdim, 3x5x4",
-            lambda x: torch.sum(x, dim=1, keepdim=True), lambda: randn(3, 5, 4)),
-    fn_case("mean_dims", "mean over dims (0,2), 3x5x4",
-            lambda x: torch.mean(x, dim=(0, 2)), lambda: randn(3, 5, 4)),
-    fn_case("amax_amin", "amax over dim 1 and amin over dims (0,2), 3x5x4",
-            amax_amin, lambda: randn(3, 5, 4)),
-    fn_case("var_std", "var(dim 1, unbiased) and std(dim -1, keepdim, corr 0)",
-            var_std, lambda: randn(3, 5, 4)),
-    fn_case("argmax", "argmax over dim 1 of 4x7 (i64 result)",
-            lambda x: torch.argmax(x, dim=1), lambda: randn(4, 7)),
-    fn_case("reshape_view", "view 2x3x4 -> 6x4 and reshape -> 4x3x2",
-            lambda x: (x.view(6, 4), x.reshape(4, 3, 2) * 2.0),
-            lambda: randn(2, 3, 4)),
-    fn_case("permute_transpose", "permute(2,0,1) and transpose(0,1) of 2x3x4",
-            lambda x: (x.permute(2, 0, 1) + 1.0, x.transpose(0, 1) * 2.0),
-            lambda: randn(2, 3, 4)),
-    fn_case("flatten", "flatten(start_dim=1) of 2x3x4x5 then scale",
-            lambda x: torch.flatten(x, 1) * 0.5, lambda: randn(2, 3, 4, 5)),
-    fn_case("cat", "cat of 2x3, 2x1, 2x4 along dim 1",
-            cat3, lambda: randn(2, 3), lambda: randn(2, 1), lambda: randn(2, 4)),
-    fn_case("slice_step", "x[:, 1:5:2] and x[1:, -2:] of 3x7",
-            lambda x: (x[:, 1:5:2] * 1.0, x[1:, -2:] + 0.0), lambda: randn(3, 7)),
-    fn_case("unsqueeze_expand", "x.unsqueeze(1).expand(3,4,5) + y.unsqueeze(0)",
-            lambda x, y: x.unsqueeze(1).expand(3, 4, 5) + y.unsqueeze(0),
-            lambda: randn(3, 5), lambda: randn(4, 5)),
-    fn_case("int32_arith", "int32 a+b*c and a*b-c, 3x4",
-            int_arith,
-            lambda: torch.randint(-100, 100, (3, 4), dtype=torch.int32),
-            lambda: torch.randint(-100, 100, (3, 4), dtype=torch.int32),
-            lambda: torch.randint(-100, 100, (3, 4), dtype=torch.int32)),
-    fn_case("int64_arith", "int64 a+b*c and a*b-c, 3x4",
-            int_arith,
-            lambda: torch.randint(-1000, 1000, (3, 4), dtype=torch.int64),
-            lambda: torch.randint(-1000, 1000, (3, 4), dtype=torch.int64),
-            lambda: torch.randint(-1000, 1000, (3, 4), dtype=torch.int64)),
-    fn_case("compare_bool", "int64 a > b, and (a == b) | (float(a)*0.5 < 0.25) (i1 outputs)",
-            compare_bool,
-            lambda: torch.randint(0, 4, (3, 4), dtype=torch.int64),
-            lambda: torch.randint(0, 4, (3, 4), dtype=torch.int64)),
-    Case("f64_internal", "x.double().sum().float() and f64 exp-sum per row",
-         lambda: (F64Internal(), (randn(3, 4),))),
-    Case("const_buffer", "registered buffers with -inf/1e30 embedded as constants",
-         lambda: (ConstBuffer(), (randn(3, 4),)), "inline"),
-    Case("embedding", "nn.Embedding(10,4) lookup of 2x3 i64 indices; inline table",
-         build_embedding, "inline"),
+    fn_case(
+        "exp_log",
+        "exp(x) and log(y) (y positive), 4x8",
+        lambda x, y: (torch.exp(x), torch.log(y)),
+        lambda: randn(4, 8),
+        lambda: positive(4, 8),
+    ),
+    fn_case(
+        "where_select",
+        "where(x > y, x, 2*y) on 4x8",
+        lambda x, y: torch.where(x > y, x, y * 2.0),
+        lambda: randn(4, 8),
+        lambda: randn(4, 8),
+    ),
+    fn_case(
+        "clamp",
+        "clamp(x, -0.5, 0.75) on 4x8",
+        lambda x: torch.clamp(x, -0.5, 0.75),
+        lambda: randn(4, 8),
+    ),
+    fn_case(
+        "sum_keepdim",
+        "sum over dim 1 keepdim, 3x5x4",
+        lambda x: torch.sum(x, dim=1, keepdim=True),
+        lambda: randn(3, 5, 4),
+    ),
+    fn_case(
+        "mean_dims",
+        "mean over dims (0,2), 3x5x4",
+        lambda x: torch.mean(x, dim=(0, 2)),
+        lambda: randn(3, 5, 4),
+    ),
+    fn_case(
+        "amax_amin",
+        "amax over dim 1 and amin over dims (0,2), 3x5x4",
+        amax_amin,
+        lambda: randn(3, 5, 4),
+    ),
+    fn_case(
+        "var_std",
+        "var(dim 1, unbiased) and std(dim -1, keepdim, corr 0)",
+        var_std,
+        lambda: randn(3, 5, 4),
+    ),
+    fn_case(
+        "argmax",
+        "argmax over dim 1 of 4x7 (i64 result)",
+        lambda x: torch.argmax(x, dim=1),
+        lambda: randn(4, 7),
+    ),
+    fn_case(
+        "reshape_view",
+        "view 2x3x4 -> 6x4 and reshape -> 4x3x2",
+        lambda x: (x.view(6, 4), x.reshape(4, 3, 2) * 2.0),
+        lambda: randn(2, 3, 4),
+    ),
+    fn_case(
+        "permute_transpose",
+        "permute(2,0,1) and transpose(0,1) of 2x3x4",
+        lambda x: (x.permute(2, 0, 1) + 1.0, x.transpose(0, 1) * 2.0),
+        lambda: randn(2, 3, 4),
+    ),
+    fn_case(
+        "flatten",
+        "flatten(start_dim=1) of 2x3x4x5 then scale",
+        lambda x: torch.flatten(x, 1) * 0.5,
+        lambda: randn(2, 3, 4, 5),
+    ),
+    fn_case(
+        "cat",
+        "cat of 2x3, 2x1, 2x4 along dim 1",
+        cat3,
+        lambda: randn(2, 3),
+        lambda: randn(2, 1),
+        lambda: randn(2, 4),
+    ),
+    fn_case(
+        "slice_step",
+        "x[:, 1:5:2] and x[1:, -2:] of 3x7",
+        lambda x: (x[:, 1:5:2] * 1.0, x[1:, -2:] + 0.0),
+        lambda: randn(3, 7),
+    ),
+    fn_case(
+        "unsqueeze_expand",
+        "x.unsqueeze(1).expand(3,4,5) + y.unsqueeze(0)",
+        lambda x, y: x.unsqueeze(1).expand(3, 4, 5) + y.unsqueeze(0),
+        lambda: randn(3, 5),
+        lambda: randn(4, 5),
+    ),
+    fn_case(
+        "int32_arith",
+        "int32 a+b*c and a*b-c, 3x4",
+        int_arith,
+        lambda: torch.randint(-100, 100, (3, 4), dtype=torch.int32),
+        lambda: torch.randint(-100, 100, (3, 4), dtype=torch.int32),
+        lambda: torch.randint(-100, 100, (3, 4), dtype=torch.int32),
+    ),
+    fn_case(
+        "int64_arith",
+        "int64 a+b*c and a*b-c, 3x4",
+        int_arith,
+        lambda: torch.randint(-1000, 1000, (3, 4), dtype=torch.int64),
+        lambda: torch.randint(-1000, 1000, (3, 4), dtype=torch.int64),
+        lambda: torch.randint(-1000, 1000, (3, 4), dtype=torch.int64),
+    ),
+    fn_case(
+        "int_floordiv",
+        "int64 floor division a // b (b in 1..4), 3x4",
+        lambda a, b: torch.div(a, b, rounding_mode="floor"),
+        lambda: torch.randint(-50, 50, (3, 4), dtype=torch.int64),
+        lambda: torch.randint(1, 5, (3, 4), dtype=torch.int64),
+    ),
+    fn_case(
+        "compare_bool",
+        "int64 a > b, and (a == b) | (float(a)*0.5 < 0.25) (i1 outputs)",
+        compare_bool,
+        lambda: torch.randint(0, 4, (3, 4), dtype=torch.int64),
+        lambda: torch.randint(0, 4, (3, 4), dtype=torch.int64),
+    ),
+    Case(
+        "f64_internal",
+        "x.double().sum().float() and f64 exp-sum per row",
+        lambda: (F64Internal(), (randn(3, 4),)),
+    ),
+    Case(
+        "const_buffer",
+        "registered buffers with -inf/1e30 embedded as constants",
+        lambda: (ConstBuffer(), (randn(3, 4),)),
+        "inline",
+    ),
+    Case(
+        "embedding",
+        "nn.Embedding(10,4) lookup of 2x3 i64 indices; inline table",
+        build_embedding,
+        "inline",
+    ),
 ]
 
 
@@ -483,7 +653,7 @@ CASES: list[Case] = [
 # --------------------------------------------------------------------------
 
 
-def fmt_sig(sig: list[Any], labels: list[str] | None = None) -> str:
+def fmt_sig(sig: Sig, labels: list[str] | None = None) -> str:
     parts = []
     for i, (shape, dtype) in enumerate(sig):
         dims = "x".join(str(d) for d in shape) or "scalar"
@@ -505,12 +675,13 @@ def main() -> int:
     ]
     dropped: list[str] = []
     all_ops: set[str] = set()
+    all_others: set[str] = set()
     for case in CASES:
         try:
             module, args, labels = prepare(case)
             results = run_torch(module, args)
             text = import_case(case, module, args)
-        except Exception as exc:  # noqa: BLE001 - report and drop the case
+        except Exception as exc:  # any import failure: report, drop the case
             first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
             dropped.append(f"- `{case.name}`: {type(exc).__name__}: {first}")
             print(f"DROPPED {case.name}: {first}", file=sys.stderr)
@@ -528,6 +699,7 @@ def main() -> int:
         (OUT_DIR / f"{case.name}.npz").write_bytes(buf.getvalue())
         verify_saved(case, sig)
         all_ops.update(ops)
+        all_others.update(others)
         manifest += [
             f"## {case.name}",
             "",
@@ -536,7 +708,7 @@ def main() -> int:
             f"- inputs: {fmt_sig(sig[0], labels)}",
             f"- results: {fmt_sig(sig[1])}",
             f"- ops: {', '.join(f'`{op}`' for op in ops)}",
-            f"- other dialects: {', '.join(others) if others else 'none'}",
+            f"- other dialects: {', '.join(f'`{o}`' for o in others) or 'none'}",
             "",
         ]
         print(f"ok {case.name}: {len(text)} chars, {len(ops)} ops")
@@ -547,6 +719,9 @@ def main() -> int:
         "## All ops in corpus",
         "",
         ", ".join(f"`{op}`" for op in sorted(all_ops)),
+        "",
+        "Ops of other dialects: "
+        + (", ".join(f"`{op}`" for op in sorted(all_others)) or "none"),
         "",
     ]
     (OUT_DIR / "MANIFEST.md").write_text("\n".join(manifest))

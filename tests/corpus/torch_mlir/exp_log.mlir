@@ -1,0 +1,17 @@
+#map = affine_map<(d0, d1) -> (d0, d1)>
+module {
+  func.func @exp_log(%arg0: tensor<4x8xf32>, %arg1: tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>) {
+    %0 = tensor.empty() : tensor<4x8xf32>
+    %1 = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel", "parallel"]} ins(%arg0 : tensor<4x8xf32>) outs(%0 : tensor<4x8xf32>) {
+    ^bb0(%in: f32, %out: f32):
+      %3 = math.exp %in : f32
+      linalg.yield %3 : f32
+    } -> tensor<4x8xf32>
+    %2 = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel", "parallel"]} ins(%arg1 : tensor<4x8xf32>) outs(%0 : tensor<4x8xf32>) {
+    ^bb0(%in: f32, %out: f32):
+      %3 = math.log %in : f32
+      linalg.yield %3 : f32
+    } -> tensor<4x8xf32>
+    return %1, %2 : tensor<4x8xf32>, tensor<4x8xf32>
+  }
+}
