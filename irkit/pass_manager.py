@@ -43,14 +43,47 @@ def available_passes() -> dict[str, Callable[[], type[ModulePass]]]:
     return get_all_passes() | get_irkit_passes()
 
 
-def build_pipeline(spec: str) -> list[ModulePass]:
+def load_pass_plugin(path: str) -> dict[str, Callable[[], type[ModulePass]]]:
+    """The `ModulePass` classes defined in the Python file at `path`, by name.
+
+    This is how a pass written outside irkit runs in `irkit-opt`
+    (`--load-pass-plugin my_pass.py -p my-pass`).
+    """
+    import importlib.util
+    import inspect
+
+    spec = importlib.util.spec_from_file_location(
+        f"irkit_plugin_{abs(hash(path))}", path
+    )
+    if spec is None or spec.loader is None:
+        raise PipelineError(f"cannot load pass plugin '{path}'")
+    module = importlib.util.module_from_spec(spec)
+    try:
+        spec.loader.exec_module(module)
+    except OSError as error:
+        raise PipelineError(
+            f"cannot load pass plugin '{path}': {error.strerror}"
+        ) from None
+    found: dict[str, Callable[[], type[ModulePass]]] = {}
+    for _, cls in inspect.getmembers(module, inspect.isclass):
+        if issubclass(cls, ModulePass) and cls.__module__ == module.__name__:
+            found[cls.name] = lambda cls=cls: cls
+    if not found:
+        raise PipelineError(f"pass plugin '{path}' defines no ModulePass")
+    return found
+
+
+def build_pipeline(
+    spec: str, extra_passes: dict[str, Callable[[], type[ModulePass]]] | None = None
+) -> list[ModulePass]:
     """Parse `pass-a,pass-b{opt=1}` into pass instances.
 
-    Raises `PipelineError` with the offending pass or option.
+    `extra_passes` adds passes to the registry (e.g. from a plugin). Raises
+    `PipelineError` with the offending pass or option.
     """
     if not spec.strip():
         return []
-    known = available_passes()
+    known = available_passes() | (extra_passes or {})
     try:
         specs = list(parse_pipeline(spec))
     except ArgSpecParseError as error:
@@ -96,8 +129,10 @@ class Pipeline:
     after_pass: Callable[[ModulePass, ModuleOp], None] | None = None
 
     @staticmethod
-    def parse(spec: str) -> Pipeline:
-        return Pipeline(build_pipeline(spec))
+    def parse(
+        spec: str, extra_passes: dict[str, Callable[[], type[ModulePass]]] | None = None
+    ) -> Pipeline:
+        return Pipeline(build_pipeline(spec, extra_passes))
 
     def run(self, ctx: Context, module: ModuleOp) -> None:
         for pass_ in self.passes:

@@ -8,10 +8,14 @@ Like `mlir-opt`/`xdsl-opt`: `irkit-opt FILE [-p PIPELINE] [-o OUT]
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+import tempfile
+from collections.abc import Callable
 from io import StringIO
 from typing import NoReturn
 
+from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 from xdsl.printer import Printer
@@ -19,7 +23,13 @@ from xdsl.printer import Printer
 from irkit.context import make_context
 from irkit.diagnostics import DiagnosticError, IRKitError
 from irkit.parsing import parse_module
-from irkit.pass_manager import Pipeline, available_passes
+from irkit.pass_manager import (
+    Pipeline,
+    available_passes,
+    load_pass_plugin,
+    run_pass,
+)
+from irkit.testing.checker import SemanticsMismatch, check_semantics_between
 from irkit.tools.common import (
     EXIT_OK,
     EXIT_USER_ERROR,
@@ -34,6 +44,10 @@ from irkit.tools.expected_diagnostics import (
 )
 
 TARGETS = ("mlir",)
+
+
+class SemanticsCheckFailed(IRKitError):
+    """`--check-semantics` found a pass that changes what the program computes."""
 
 
 class _ArgumentParser(argparse.ArgumentParser):
@@ -98,9 +112,26 @@ def build_argument_parser() -> argparse.ArgumentParser:
         help="dump the IR to stderr after every pass",
     )
     parser.add_argument(
+        "--check-semantics",
+        nargs="?",
+        const=3,
+        default=None,
+        type=int,
+        metavar="TRIALS",
+        help="interpret before and after every pass on TRIALS (default 3) random "
+        "input sets; stop at the first pass that changes a result",
+    )
+    parser.add_argument(
         "--allow-unregistered-dialect",
         action="store_true",
         help="accept operations of unknown dialects",
+    )
+    parser.add_argument(
+        "--load-pass-plugin",
+        action="append",
+        default=[],
+        metavar="FILE.py",
+        help="make the ModulePass classes defined in FILE.py available to -p",
     )
     parser.add_argument(
         "--list-passes", action="store_true", help="list the available passes and exit"
@@ -120,22 +151,49 @@ def _dump_after(pass_: ModulePass, module: ModuleOp) -> None:
     print(print_module(module, generic=False), file=sys.stderr)
 
 
+def run_checking_semantics(
+    ctx: Context, module: ModuleOp, pipeline: Pipeline, trials: int
+) -> None:
+    """Run `pipeline` pass by pass, comparing results across each pass."""
+    for pass_ in pipeline.passes:
+        before = module.clone()
+        run_pass(ctx, pass_, module)
+        try:
+            check_semantics_between(before, module, pass_.name, trials=trials)
+        except SemanticsMismatch as mismatch:
+            fd, name = tempfile.mkstemp(prefix="irkit-semantics-", suffix=".mlir")
+            os.close(fd)
+            path = mismatch.write_reproducer(name)
+            raise SemanticsCheckFailed(
+                f"{mismatch}\nreproducer (IR before and after the pass): {path}; "
+                f"inputs: {path}.inputs.npz"
+            ) from None
+        if pipeline.after_pass is not None:
+            pipeline.after_pass(pass_, module)
+
+
 def process_chunk(
     text: str, filename: str, args: argparse.Namespace, pipeline: Pipeline
 ) -> str:
     """Parse, verify, transform and print one chunk of input."""
     ctx = make_context(allow_unregistered=args.allow_unregistered_dialect)
     module = parse_module(text, ctx, filename=filename)
-    pipeline.run(ctx, module)
+    if args.check_semantics is None:
+        pipeline.run(ctx, module)
+    else:
+        run_checking_semantics(ctx, module, pipeline, args.check_semantics)
     return print_module(module, generic=args.print_op_generic)
 
 
 def run(argv: list[str], state: dict[str, str]) -> int:
     args = build_argument_parser().parse_args(argv)
+    plugins: dict[str, Callable[[], type[ModulePass]]] = {}
+    for path in args.load_pass_plugin:
+        plugins |= load_pass_plugin(path)
     if args.list_passes:
-        print("\n".join(sorted(available_passes())))
+        print("\n".join(sorted(available_passes() | plugins)))
         return EXIT_OK
-    pipeline = Pipeline.parse(args.passes)
+    pipeline = Pipeline.parse(args.passes, plugins)
     if args.print_ir_after_all:
         pipeline.after_pass = _dump_after
     filename, source = read_source(args.input_file)

@@ -12,13 +12,12 @@ import sys
 from typing import Any
 
 import numpy as np
-from xdsl.dialects.builtin import TensorType
 from xdsl.dialects.func import FuncOp
-from xdsl.ir import Attribute
 
 from irkit.interpreter import Interpreter, default_entry
-from irkit.interpreter.values import coerce_arguments, describe, numpy_dtype
+from irkit.interpreter.values import coerce_arguments, describe
 from irkit.parsing import parse_module
+from irkit.testing.inputs import random_arguments
 from irkit.tools.common import (
     EXIT_OK,
     UsageError,
@@ -70,32 +69,13 @@ def build_argument_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def random_value(type_: Attribute, rng: np.random.Generator) -> Any:
-    """A random argument of MLIR type `type_`.
-
-    Floats are uniform in [-1, 1), integers in [-10, 10], i1 fair coins: small
-    enough that typical programs stay finite, never all zeros.
-    """
-    if isinstance(type_, TensorType):
-        shape = tuple(type_.get_shape())
-        dtype = numpy_dtype(type_.get_element_type())
-    else:
-        shape = ()
-        dtype = numpy_dtype(type_)
-    if dtype == np.bool_:
-        return rng.random(shape) < 0.5
-    if np.issubdtype(dtype, np.integer):
-        return rng.integers(-10, 11, size=shape).astype(dtype)
-    return rng.uniform(-1.0, 1.0, size=shape).astype(dtype)
-
-
 def load_inputs(func: FuncOp, args: argparse.Namespace) -> list[Any]:
     signature = func.function_type.inputs.data
     if args.input and args.random_inputs is not None:
         raise UsageError("give either --input files or --random-inputs, not both")
     if args.random_inputs is not None:
         rng = np.random.default_rng(args.random_inputs)
-        return [random_value(t, rng) for t in signature]
+        return random_arguments(func, rng)
     if not args.input and signature:
         raise UsageError(
             f"@{func.sym_name.data} takes {len(signature)} argument(s): pass "

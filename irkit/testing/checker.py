@@ -1,0 +1,189 @@
+"""`assert_pass_preserves_semantics`: run a module before and after a pass.
+
+The module is cloned, the pass (or pipeline) applied and the result verified;
+then every function is interpreted on both sides with the same inputs and the
+results compared with per-dtype tolerances. A difference raises
+`SemanticsMismatch`, which names the pass, the function and the error figures,
+and carries both IRs and the inputs (it can write them as a reproducer).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.func import FuncOp
+from xdsl.passes import ModulePass
+
+from irkit.context import make_context
+from irkit.interpreter import Interpreter
+from irkit.interpreter.values import coerce_arguments
+from irkit.parsing import parse_module
+from irkit.pass_manager import build_pipeline, run_pass
+from irkit.testing.compare import Difference, compare_arrays
+from irkit.testing.inputs import random_arguments
+
+PassLike = ModulePass | Sequence[ModulePass] | str
+
+
+class SemanticsMismatch(AssertionError):
+    """A pass changed what a function computes."""
+
+    def __init__(
+        self,
+        pass_name: str,
+        entry: str,
+        result_index: int,
+        difference: Difference,
+        *,
+        seed: int | None,
+        inputs: Sequence[Any],
+        before: str,
+        after: str,
+    ) -> None:
+        self.pass_name = pass_name
+        self.entry = entry
+        self.result_index = result_index
+        self.difference = difference
+        self.seed = seed
+        self.inputs = list(inputs)
+        self.before = before
+        self.after = after
+        origin = f"input seed {seed}" if seed is not None else "given inputs"
+        super().__init__(
+            f"pass '{pass_name}' changed the semantics of @{entry}: result "
+            f"#{result_index}: {difference.describe()} ({origin})"
+        )
+
+    def write_reproducer(self, path: str | Path) -> Path:
+        """Write the IR before the pass, the IR after it, and the inputs.
+
+        `path` gets the IR (before, then after, as `// -----` chunks that
+        `irkit-opt --split-input-file` reads); the inputs go beside it as
+        `<path>.inputs.npz` (`arg0`, `arg1`, ...).
+        """
+        target = Path(path)
+        target.write_text(
+            f"// pass '{self.pass_name}' changed @{self.entry}: {self}\n"
+            f"// before the pass:\n{self.before}\n// -----\n"
+            f"// after the pass:\n{self.after}\n"
+        )
+        arrays = {f"arg{i}": np.asarray(v) for i, v in enumerate(self.inputs)}
+        np.savez(target.with_suffix(target.suffix + ".inputs.npz"), **arrays)
+        return target
+
+
+def _as_passes(pass_or_pipeline: PassLike) -> list[ModulePass]:
+    if isinstance(pass_or_pipeline, str):
+        return build_pipeline(pass_or_pipeline)
+    if isinstance(pass_or_pipeline, ModulePass):
+        return [pass_or_pipeline]
+    return list(pass_or_pipeline)
+
+
+def _entries(module: ModuleOp, entry: str | None) -> list[str]:
+    if entry is not None:
+        return [entry]
+    return [
+        op.sym_name.data
+        for op in module.walk()
+        if isinstance(op, FuncOp) and not op.is_declaration
+    ]
+
+
+def _input_sets(
+    func: FuncOp, inputs: Sequence[Sequence[Any]] | None, trials: int, seed: int
+) -> list[tuple[int | None, list[Any]]]:
+    if inputs is not None:
+        return [(None, coerce_arguments(func, args)) for args in inputs]
+    return [
+        (seed + trial, random_arguments(func, np.random.default_rng(seed + trial)))
+        for trial in range(trials)
+    ]
+
+
+def _copy(values: Sequence[Any]) -> list[Any]:
+    return [np.copy(v) if isinstance(v, np.ndarray) else v for v in values]
+
+
+def check_semantics_between(
+    before: ModuleOp,
+    after: ModuleOp,
+    pass_name: str,
+    *,
+    entry: str | None = None,
+    inputs: Sequence[Sequence[Any]] | None = None,
+    trials: int = 3,
+    seed: int = 0,
+    rtol: float | None = None,
+    atol: float | None = None,
+) -> None:
+    """Compare two versions of a module function by function.
+
+    Raises `SemanticsMismatch` blaming `pass_name` on the first difference.
+    """
+    run_before = Interpreter(before)
+    run_after = Interpreter(after)
+    for name in _entries(before, entry):
+        func = run_before.function(name)
+        for input_seed, args in _input_sets(func, inputs, trials, seed):
+            expected = run_before.call(name, _copy(args))
+            actual = run_after.call(name, _copy(args))
+            for index, (e, a) in enumerate(zip(expected, actual, strict=True)):
+                difference = compare_arrays(
+                    np.asarray(e), np.asarray(a), rtol=rtol, atol=atol
+                )
+                if difference is not None:
+                    raise SemanticsMismatch(
+                        pass_name,
+                        name,
+                        index,
+                        difference,
+                        seed=input_seed,
+                        inputs=args,
+                        before=str(before),
+                        after=str(after),
+                    )
+
+
+def assert_pass_preserves_semantics(
+    pass_or_pipeline: PassLike,
+    module: ModuleOp | str,
+    *,
+    entry: str | None = None,
+    inputs: Sequence[Sequence[Any]] | None = None,
+    trials: int = 3,
+    seed: int = 0,
+    rtol: float | None = None,
+    atol: float | None = None,
+) -> ModuleOp:
+    """Apply a pass to a clone of `module`; fail if any function's results change.
+
+    `inputs` is a list of argument lists; without it, `trials` random input
+    sets are drawn with seeds `seed, seed + 1, ...`. Every pass of a pipeline
+    is checked on its own, so a failure names the pass that broke semantics.
+    Returns the transformed module.
+    """
+    if isinstance(module, str):
+        module = parse_module(module)
+    ctx = make_context()
+    current = module.clone()
+    for pass_ in _as_passes(pass_or_pipeline):
+        transformed = current.clone()
+        run_pass(ctx, pass_, transformed)
+        check_semantics_between(
+            current,
+            transformed,
+            pass_.name,
+            entry=entry,
+            inputs=inputs,
+            trials=trials,
+            seed=seed,
+            rtol=rtol,
+            atol=atol,
+        )
+        current = transformed
+    return current
