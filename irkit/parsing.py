@@ -7,22 +7,76 @@ verifier errors and pass failures can point at the user's source.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Any
+
 from xdsl.context import Context
-from xdsl.dialects.builtin import UNKNOWN_LOC, FileLineColLoc, IntAttr, ModuleOp, StringAttr
+from xdsl.dialects.builtin import (
+    UNKNOWN_LOC,
+    AnyFloat,
+    ComplexType,
+    FileLineColLoc,
+    IndexType,
+    IntAttr,
+    IntegerType,
+    ModuleOp,
+    StringAttr,
+)
 from xdsl.ir import Operation
-from xdsl.parser import Parser
+from xdsl.parser import AttrParser, Parser
 from xdsl.utils.exceptions import ParseError, VerifyException
 
 from irkit.diagnostics import DiagnosticError, from_parse_error
 from irkit.verification import verify_module
 
 
+@dataclass
+class _HexTensorLiteralElement(AttrParser._TensorLiteralElement):  # pyright: ignore[reportPrivateUsage]
+    """A hexadecimal element of a dense literal, e.g. the `0xFF800000` in
+    `dense<0xFF800000> : tensor<2xf32>`.
+
+    For a floating-point element type MLIR reads it as the bit pattern of the
+    value (here -inf), not as an integer converted to float.
+    """
+
+    def to_type(
+        self,
+        parser: AttrParser,
+        type: AnyFloat | IntegerType | IndexType | ComplexType,
+    ) -> Any:
+        if not isinstance(type, AnyFloat):
+            return super().to_type(parser, type)
+        if self.is_negative or not isinstance(self.value, int):
+            parser.raise_error(
+                "hexadecimal float literal must be a non-negative bit pattern",
+                at_position=self.span,
+            )
+        width = type.compile_time_size
+        if self.value >= 1 << (8 * width):
+            parser.raise_error(
+                f"hexadecimal float literal does not fit in {type}",
+                at_position=self.span,
+            )
+        raw = self.value.to_bytes(width, "little")
+        return next(type.iter_unpack(raw))
+
+
 class LocatedParser(Parser):
     """An xDSL parser that stamps each operation with its source position.
 
     It also turns attribute verification errors raised while parsing (which
-    xDSL reports without a position) into located parse errors.
+    xDSL reports without a position) into located parse errors, and reads
+    hexadecimal elements of float dense literals as bit patterns, as MLIR does.
     """
+
+    def _parse_tensor_literal_element(self) -> AttrParser._TensorLiteralElement:  # pyright: ignore[reportPrivateUsage]
+        is_hex = self._current_token.text[:2] in ("0x", "0X")
+        element = super()._parse_tensor_literal_element()
+        if not is_hex:
+            return element
+        return _HexTensorLiteralElement(
+            element.is_negative, element.value, element.span
+        )
 
     def parse_operation(self) -> Operation:
         start = self._current_token.span

@@ -43,6 +43,10 @@ def available_passes() -> dict[str, Callable[[], type[ModulePass]]]:
     return get_all_passes() | get_irkit_passes()
 
 
+def _constant_factory(cls: type[ModulePass]) -> Callable[[], type[ModulePass]]:
+    return lambda: cls
+
+
 def load_pass_plugin(path: str) -> dict[str, Callable[[], type[ModulePass]]]:
     """The `ModulePass` classes defined in the Python file at `path`, by name.
 
@@ -67,7 +71,7 @@ def load_pass_plugin(path: str) -> dict[str, Callable[[], type[ModulePass]]]:
     found: dict[str, Callable[[], type[ModulePass]]] = {}
     for _, cls in inspect.getmembers(module, inspect.isclass):
         if issubclass(cls, ModulePass) and cls.__module__ == module.__name__:
-            found[cls.name] = lambda cls=cls: cls
+            found[cls.name] = _constant_factory(cls)
     if not found:
         raise PipelineError(f"pass plugin '{path}' defines no ModulePass")
     return found

@@ -14,6 +14,9 @@ from xdsl.ir import Dialect
 # dialect name -> (module, attribute) of its `Dialect` object.
 _DIALECTS: dict[str, tuple[str, str]] = {
     "nn": ("irkit.dialects.nn", "NN"),
+    "tensor": ("irkit.dialects.tensor", "Tensor"),
+    "arith": ("irkit.dialects.arith", "Arith"),
+    "linalg": ("irkit.dialects.linalg", "Linalg"),
 }
 
 # Dialects that are irkit's own (not extensions of an upstream dialect); only

@@ -23,7 +23,7 @@ from irkit.interpreter.core import (
 from irkit.interpreter.values import InputError, coerce_arguments
 
 # One module per dialect; importing it registers that dialect's semantics.
-_SEMANTICS_MODULES = ("func",)
+_SEMANTICS_MODULES = ("func", "cf", "nn", "arith", "math", "linalg", "tensor")
 for _name in _SEMANTICS_MODULES:
     import_module(f"irkit.interpreter.{_name}")
 
@@ -34,8 +34,11 @@ def default_entry(module: ModuleOp) -> str:
     names = [f.sym_name.data for f in funcs]
     if "main" in names:
         return "main"
-    public = [f.sym_name.data for f in funcs if f.sym_visibility is None
-              or f.sym_visibility.data == "public"]
+    public = [
+        f.sym_name.data
+        for f in funcs
+        if f.sym_visibility is None or f.sym_visibility.data == "public"
+    ]
     if len(public) == 1:
         return public[0]
     raise DiagnosticError(

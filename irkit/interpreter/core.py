@@ -14,7 +14,8 @@ with NumPy operations that work elementwise on both.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections import ChainMap
+from collections.abc import Callable, MutableMapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -66,6 +67,8 @@ class Interpreter:
 
     def __init__(self, module: ModuleOp) -> None:
         self.module = module
+        # The scopes of the blocks being run, innermost last.
+        self._scopes: list[MutableMapping[SSAValue, Any]] = []
         self.functions: dict[str, FuncOp] = {
             op.sym_name.data: op for op in module.walk() if isinstance(op, FuncOp)
         }
@@ -85,8 +88,16 @@ class Interpreter:
         with np.errstate(all="ignore"):
             return self.run_block(func.body.blocks[0], args, {})
 
+    def nested_scope(self) -> MutableMapping[SSAValue, Any]:
+        """A scope for a region of the op being run.
+
+        It sees every value visible at that op (a body may use constants
+        defined above it) and keeps the values the region defines to itself.
+        """
+        return ChainMap({}, self._scopes[-1] if self._scopes else {})
+
     def run_block(
-        self, block: Block, args: Sequence[Any], env: dict[SSAValue, Any]
+        self, block: Block, args: Sequence[Any], env: MutableMapping[SSAValue, Any]
     ) -> tuple[Any, ...]:
         """Run `block` with its arguments bound to `args`, in scope `env`.
 
@@ -98,12 +109,16 @@ class Interpreter:
                 f"block expects {len(block.args)} arguments, got {len(args)}"
             )
         env.update(zip(block.args, args))
-        for op in block.ops:
-            operands = tuple(env[operand] for operand in op.operands)
-            if op.name in _TERMINATORS:
-                return operands
-            results = self.run_op(op, operands)
-            env.update(zip(op.results, results))
+        self._scopes.append(env)
+        try:
+            for op in block.ops:
+                operands = tuple(env[operand] for operand in op.operands)
+                if op.name in _TERMINATORS:
+                    return operands
+                results = self.run_op(op, operands)
+                env.update(zip(op.results, results))
+        finally:
+            self._scopes.pop()
         return ()
 
     def run_op(self, op: Operation, operands: tuple[Any, ...]) -> tuple[Any, ...]:
@@ -113,7 +128,7 @@ class Interpreter:
         results = impl(self, op, operands)
         if len(results) != len(op.results):
             raise interpretation_error(
-                op, f"semantics returned {len(results)} values, expected "
-                f"{len(op.results)}"
+                op,
+                f"semantics returned {len(results)} values, expected {len(op.results)}",
             )
         return results

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
+from xdsl.dialect_interfaces.op_asm import OpAsmDialectInterface
 from xdsl.dialects.builtin import (
+    Builtin,
     DenseIntOrFPElementsAttr,
+    DenseResourceAttr,
     Float16Type,
     Float32Type,
     Float64Type,
@@ -51,8 +54,14 @@ def numpy_dtype(element_type: Attribute) -> np.dtype[Any]:
 def type_of_value_text(dtype: np.dtype[Any]) -> str:
     """The MLIR spelling of the element type NumPy `dtype` maps to."""
     names = {
-        "float16": "f16", "float32": "f32", "float64": "f64", "bool": "i1",
-        "int8": "i8", "int16": "i16", "int32": "i32", "int64": "i64",
+        "float16": "f16",
+        "float32": "f32",
+        "float64": "f64",
+        "bool": "i1",
+        "int8": "i8",
+        "int16": "i16",
+        "int32": "i32",
+        "int64": "i64",
     }
     return names.get(np.dtype(dtype).name, np.dtype(dtype).name)
 
@@ -95,9 +104,7 @@ def coerce_arguments(func: FuncOp, args: Sequence[Any]) -> list[Any]:
     inputs = func.function_type.inputs.data
     name = func.sym_name.data
     if len(args) != len(inputs):
-        raise InputError(
-            f"@{name} takes {len(inputs)} argument(s), {len(args)} given"
-        )
+        raise InputError(f"@{name} takes {len(inputs)} argument(s), {len(args)} given")
     values: list[Any] = []
     for index, (arg, expected) in enumerate(zip(args, inputs, strict=True)):
         if isinstance(expected, TensorType):
@@ -109,7 +116,7 @@ def coerce_arguments(func: FuncOp, args: Sequence[Any]) -> list[Any]:
                     f"argument #{index} of @{name} must be {expected}, "
                     f"got {describe(array)}"
                 )
-            values.append(np.ascontiguousarray(array))
+            values.append(array if array.flags.c_contiguous else array.copy())
         else:
             dtype_ok = np.ndim(arg) == 0
             if not dtype_ok:
@@ -119,3 +126,83 @@ def coerce_arguments(func: FuncOp, args: Sequence[Any]) -> list[Any]:
                 )
             values.append(scalar(arg, expected))
     return values
+
+
+def is_index(mlir_type: Attribute) -> bool:
+    """Whether `mlir_type` is `index` (held as a Python int, or int64 arrays)."""
+    return isinstance(mlir_type, IndexType)
+
+
+def unsigned_dtype(dtype: np.dtype[Any]) -> np.dtype[Any]:
+    """The unsigned dtype of the same width (bool stays bool)."""
+    dtype = np.dtype(dtype)
+    if dtype == np.bool_ or dtype.kind == "u":
+        return dtype
+    return np.dtype(f"u{dtype.itemsize}")
+
+
+def wrap_integer(value: int, dtype: np.dtype[Any]) -> Any:
+    """The Python int `value` wrapped to `dtype` (two's complement), as a scalar.
+
+    MLIR's signless constants may be written in the unsigned range (`255 : i8`).
+    """
+    dtype = np.dtype(dtype)
+    if dtype == np.bool_:
+        return np.bool_(value & 1)
+    bits = 8 * dtype.itemsize
+    value &= (1 << bits) - 1
+    if value >= 1 << (bits - 1):
+        value -= 1 << bits
+    return dtype.type(value)
+
+
+def to_value(value: Any, mlir_type: Attribute) -> Any:
+    """`value` as the interpreter's value of `mlir_type`, of its exact width.
+
+    Tensors become arrays of the element dtype; `index` a Python int (or an
+    int64 array inside vectorised bodies); other scalars NumPy scalars (or
+    arrays of that dtype inside vectorised bodies).
+    """
+    if isinstance(mlir_type, TensorType):
+        dtype = numpy_dtype(mlir_type.get_element_type())
+        return np.asarray(value).astype(dtype, copy=False)
+    if isinstance(mlir_type, IndexType):
+        if np.ndim(value) == 0:
+            return int(value)
+        return np.asarray(value).astype(np.int64, copy=False)
+    dtype = numpy_dtype(mlir_type)
+    array = np.asarray(value)
+    if array.dtype != dtype:
+        array = array.astype(dtype)
+    return array[()] if array.ndim == 0 else array
+
+
+def dense_resource_to_array(attr: DenseResourceAttr) -> np.ndarray:
+    """The values of a `dense_resource<key>` attribute, from the module's
+    `{-# dialect_resources: { builtin: { key: "0x..." } } #-}` section.
+
+    A blob is MLIR's: a 4-byte little-endian alignment, then the raw
+    little-endian elements (one byte per i1). Raises `IRKitError` when the
+    parsed input carried no data for `key`.
+    """
+    key = attr.resource_handle.data
+    interface = Builtin.get_interface(OpAsmDialectInterface)
+    blob = interface.lookup(key) if interface is not None else None
+    if not blob:
+        raise IRKitError(f"dense_resource<{key}> has no data in the input")
+    raw = bytes.fromhex(blob[2:])[4:]
+    shaped = cast(TensorType[Attribute], attr.type)
+    dtype = numpy_dtype(shaped.get_element_type())
+    shape = tuple(shaped.get_shape())
+    if dtype == np.bool_:
+        flat = np.frombuffer(raw, dtype=np.uint8) != 0
+    else:
+        flat = np.frombuffer(raw, dtype=dtype.newbyteorder("<")).astype(dtype)
+    count = int(np.prod(shape))
+    if flat.size == 1 and count != 1:
+        return np.full(shape, flat[0], dtype=dtype)
+    if flat.size != count:
+        raise IRKitError(
+            f"dense_resource<{key}> holds {flat.size} elements, its type {count}"
+        )
+    return flat.reshape(shape).copy()

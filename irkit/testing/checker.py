@@ -71,7 +71,9 @@ class SemanticsMismatch(AssertionError):
             f"// before the pass:\n{self.before}\n// -----\n"
             f"// after the pass:\n{self.after}\n"
         )
-        arrays = {f"arg{i}": np.asarray(v) for i, v in enumerate(self.inputs)}
+        arrays: dict[str, Any] = {
+            f"arg{i}": np.asarray(v) for i, v in enumerate(self.inputs)
+        }
         np.savez(target.with_suffix(target.suffix + ".inputs.npz"), **arrays)
         return target
 

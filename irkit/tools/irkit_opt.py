@@ -139,10 +139,15 @@ def build_argument_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def print_module(module: ModuleOp, *, generic: bool) -> str:
+def print_module(module: ModuleOp, *, generic: bool, ctx: Context | None = None) -> str:
+    """The module as text; with `ctx`, also the `{-# dialect_resources #-}`
+    section holding the data of any `dense_resource` it refers to."""
     out = StringIO()
-    Printer(stream=out, print_generic_format=generic).print_op(module)
+    printer = Printer(stream=out, print_generic_format=generic)
+    printer.print_op(module)
     out.write("\n")
+    if ctx is not None:
+        printer.print_metadata(ctx.loaded_dialects)
     return out.getvalue()
 
 
@@ -182,7 +187,7 @@ def process_chunk(
         pipeline.run(ctx, module)
     else:
         run_checking_semantics(ctx, module, pipeline, args.check_semantics)
-    return print_module(module, generic=args.print_op_generic)
+    return print_module(module, generic=args.print_op_generic, ctx=ctx)
 
 
 def run(argv: list[str], state: dict[str, str]) -> int:
