@@ -33,7 +33,7 @@ func.func @main(%a: {t}, %b: {t}, %bias: {row}) -> {t} {{
   %5 = nn.sub %4, %b : {t}, {t} -> {t}
   %6 = nn.exp %5 : {t}
   %7 = nn.softmax %6 axis 1 : {t}
-  %8 = nn.transpose %7 [1, 0] : {t} -> {t}
+  %8 = nn.transpose %7 perm [1, 0] : {t} -> {t}
   %9 = nn.add %8, %a : {t}, {t} -> {t}
   return %9 : {t}
 }}

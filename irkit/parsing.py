@@ -22,9 +22,10 @@ from xdsl.dialects.builtin import (
     ModuleOp,
     StringAttr,
 )
-from xdsl.ir import Operation
-from xdsl.parser import AttrParser, Parser
+from xdsl.ir import AttributeInvT, Operation, SSAValue
+from xdsl.parser import AttrParser, Parser, UnresolvedOperand
 from xdsl.utils.exceptions import ParseError, VerifyException
+from xdsl.utils.lexer import Span
 
 from irkit.diagnostics import DiagnosticError, from_parse_error
 from irkit.verification import verify_module
@@ -77,6 +78,30 @@ class LocatedParser(Parser):
         return _HexTensorLiteralElement(
             element.is_negative, element.value, element.span
         )
+
+    def resolve_operand(
+        self, operand: UnresolvedOperand, type: AttributeInvT
+    ) -> SSAValue[AttributeInvT]:
+        # Remember where a not-yet-defined value is first used: if it is never
+        # defined, that is where the error belongs (xDSL reports end of file).
+        first_uses: dict[str, Span] = self.__dict__.setdefault("_first_uses", {})
+        name = operand.operand_name
+        if name not in self.ssa_values and name not in first_uses:
+            first_uses[name] = operand.span
+        return super().resolve_operand(operand, type)
+
+    def parse_module(self, allow_implicit_module: bool = True) -> ModuleOp:
+        try:
+            return super().parse_module(allow_implicit_module)
+        except ParseError as error:
+            first_uses: dict[str, Span] = self.__dict__.get("_first_uses", {})
+            undefined = [n for n in self.forward_ssa_references if n in first_uses]
+            if not error.msg.startswith("values used but not defined") or not undefined:
+                raise
+            self.raise_error(
+                f"use of undeclared SSA value name '%{undefined[0]}'",
+                at_position=first_uses[undefined[0]],
+            )
 
     def parse_operation(self) -> Operation:
         start = self._current_token.span

@@ -64,9 +64,9 @@ def load_pass_plugin(path: str) -> dict[str, Callable[[], type[ModulePass]]]:
     module = importlib.util.module_from_spec(spec)
     try:
         spec.loader.exec_module(module)
-    except OSError as error:
+    except Exception as error:  # any failure of user code is reported, not raised
         raise PipelineError(
-            f"cannot load pass plugin '{path}': {error.strerror}"
+            f"cannot load pass plugin '{path}': {type(error).__name__}: {error}"
         ) from None
     found: dict[str, Callable[[], type[ModulePass]]] = {}
     for _, cls in inspect.getmembers(module, inspect.isclass):

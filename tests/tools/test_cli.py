@@ -202,3 +202,62 @@ def test_run_unknown_entry(valid_file: Path) -> None:
     )
     assert result.returncode == 1
     assert "no function named '@nope'" in result.stderr
+
+
+def test_opt_undefined_value_is_located_at_its_use(tmp_path: Path) -> None:
+    path = tmp_path / "bad.mlir"
+    path.write_text(
+        "func.func @f(%a: i32) {\n  %x = arith.addi %a, %y : i32\n  return\n}\n"
+    )
+    result = run_tool("irkit-opt", str(path))
+    assert result.returncode == 1
+    lines = result.stderr.splitlines()
+    assert lines[0] == f"{path}:2:23: error: use of undeclared SSA value name '%y'"
+    assert lines[2] == " " * 22 + "^^"
+
+
+CRASHING_PLUGIN = """\
+from dataclasses import dataclass
+
+from xdsl.passes import ModulePass
+
+
+@dataclass(frozen=True)
+class CrashingPass(ModulePass):
+    name = "test-crash"
+
+    def apply(self, ctx, op):
+        raise RuntimeError("boom")
+"""
+
+
+def test_opt_internal_error_exits_70_with_reproducer(
+    valid_file: Path, tmp_path: Path
+) -> None:
+    plugin = tmp_path / "crash.py"
+    plugin.write_text(CRASHING_PLUGIN)
+    result = run_tool(
+        "irkit-opt",
+        str(valid_file),
+        "--load-pass-plugin",
+        str(plugin),
+        "-p",
+        "test-crash",
+    )
+    assert result.returncode == 70
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1
+    assert lines[0].startswith("irkit-opt: internal error: RuntimeError: boom")
+    reproducer = Path(lines[0].split("reproducer written to ")[1].rstrip(")"))
+    text = reproducer.read_text()
+    reproducer.unlink()
+    assert "-p test-crash" in text
+    assert "func.func @main" in text
+
+
+def test_opt_bad_plugin_is_a_user_error(valid_file: Path, tmp_path: Path) -> None:
+    plugin = tmp_path / "broken.py"
+    plugin.write_text("def (:\n")
+    result = run_tool("irkit-opt", str(valid_file), "--load-pass-plugin", str(plugin))
+    assert result.returncode == 1
+    assert f"error: cannot load pass plugin '{plugin}': SyntaxError" in result.stderr
