@@ -13,13 +13,17 @@ from hypothesis import HealthCheck, settings
 
 settings.register_profile(
     "ci",
+    max_examples=25,
     derandomize=True,
     deadline=None,
     print_blob=True,
     suppress_health_check=[HealthCheck.too_slow],
 )
 settings.register_profile(
-    "dev", deadline=None, suppress_health_check=[HealthCheck.too_slow]
+    "dev",
+    max_examples=25,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
 )
 settings.register_profile(
     "thorough",

@@ -23,7 +23,8 @@ from hypothesis.extra import numpy as hnp
 import irkit
 from irkit.interpreter.special import erf
 
-EXAMPLES = settings(max_examples=25, deadline=None)
+# Example counts come from the Hypothesis profile (tests/conftest.py).
+EXAMPLES = settings(deadline=None)
 
 TYPE_NAMES = {
     np.dtype(np.float16): "f16",

@@ -22,7 +22,8 @@ from hypothesis.extra import numpy as hnp
 import irkit
 from irkit.interpreter.special import erf
 
-EXAMPLES = settings(max_examples=20, deadline=None)
+# Example counts come from the Hypothesis profile (tests/conftest.py).
+EXAMPLES = settings(deadline=None)
 
 NAMES = {
     np.dtype(np.float16): "f16",
@@ -588,7 +589,7 @@ def _conv_reference(
     return out
 
 
-@settings(max_examples=8, deadline=None)
+@settings(max_examples=max(8, settings.default.max_examples // 3), deadline=None)
 @given(
     stride=st.integers(1, 2),
     dilation=st.integers(1, 2),
