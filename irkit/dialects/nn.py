@@ -2,7 +2,7 @@
 
 irkit's own tensor-level dialect. It has no single MLIR counterpart: it sits
 where TOSA, StableHLO or torch-mlir's `torch` dialect sit, above upstream
-`linalg` on tensors (see `convert-nn-to-linalg`).
+`linalg` on tensors, to which the planned `convert-nn-to-linalg` lowers it.
 
 Every op takes and returns static-shape ranked tensors of f16, f32, f64, i32,
 i64 or i1, infers its result type from its operands and properties, and checks
