@@ -127,10 +127,16 @@ def run_pass(ctx: Context, pass_: ModulePass, module: ModuleOp) -> None:
 
 @dataclass
 class Pipeline:
-    """An ordered list of passes with an optional hook after each one."""
+    """An ordered list of passes with optional hooks around each one.
+
+    `check_pass(pass_, before, after)` sees a copy of the module from before
+    the pass next to the module after it (the copy is made only when the hook
+    is set); `after_pass(pass_, module)` runs after each pass.
+    """
 
     passes: list[ModulePass]
     after_pass: Callable[[ModulePass, ModuleOp], None] | None = None
+    check_pass: Callable[[ModulePass, ModuleOp, ModuleOp], None] | None = None
 
     @staticmethod
     def parse(
@@ -140,6 +146,9 @@ class Pipeline:
 
     def run(self, ctx: Context, module: ModuleOp) -> None:
         for pass_ in self.passes:
+            before = module.clone() if self.check_pass is not None else None
             run_pass(ctx, pass_, module)
+            if self.check_pass is not None and before is not None:
+                self.check_pass(pass_, before, module)
             if self.after_pass is not None:
                 self.after_pass(pass_, module)

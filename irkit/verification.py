@@ -10,7 +10,7 @@ from __future__ import annotations
 from xdsl.ir import Operation
 from xdsl.utils.exceptions import VerifyException
 
-from irkit.diagnostics import DiagnosticError, op_error
+from irkit.diagnostics import op_error
 
 
 def _strip_op_prefix(op: Operation, message: str) -> str:
@@ -32,12 +32,3 @@ def verify_module(module: Operation, text: str | None = None) -> None:
         except VerifyException as error:
             message = str(error).split("\n\n", 1)[0].strip()
             raise op_error(op, _strip_op_prefix(op, message), text) from None
-
-
-def is_valid(module: Operation) -> bool:
-    """Whether `module` verifies."""
-    try:
-        verify_module(module)
-    except DiagnosticError:
-        return False
-    return True

@@ -22,7 +22,7 @@ from irkit.context import make_context
 from irkit.interpreter import Interpreter
 from irkit.interpreter.values import coerce_arguments
 from irkit.parsing import parse_module
-from irkit.pass_manager import build_pipeline, run_pass
+from irkit.pass_manager import Pipeline, build_pipeline
 from irkit.testing.compare import Difference, compare_arrays
 from irkit.testing.inputs import random_arguments
 
@@ -171,14 +171,11 @@ def assert_pass_preserves_semantics(
     """
     if isinstance(module, str):
         module = parse_module(module)
-    ctx = make_context()
-    current = module.clone()
-    for pass_ in _as_passes(pass_or_pipeline):
-        transformed = current.clone()
-        run_pass(ctx, pass_, transformed)
+
+    def check(pass_: ModulePass, before: ModuleOp, after: ModuleOp) -> None:
         check_semantics_between(
-            current,
-            transformed,
+            before,
+            after,
             pass_.name,
             entry=entry,
             inputs=inputs,
@@ -187,5 +184,9 @@ def assert_pass_preserves_semantics(
             rtol=rtol,
             atol=atol,
         )
-        current = transformed
-    return current
+
+    transformed = module.clone()
+    Pipeline(_as_passes(pass_or_pipeline), check_pass=check).run(
+        make_context(), transformed
+    )
+    return transformed

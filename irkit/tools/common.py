@@ -7,12 +7,14 @@ reproducer file is written and its path printed).
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 import tempfile
 import traceback
 from collections.abc import Callable
 from pathlib import Path
+from typing import NoReturn
 
 from irkit.diagnostics import DiagnosticError, IRKitError
 
@@ -23,6 +25,13 @@ EXIT_INTERNAL_ERROR = 70
 
 class UsageError(IRKitError):
     """A command line the tool cannot act on (e.g. a missing input file)."""
+
+
+class ArgumentParser(argparse.ArgumentParser):
+    """argparse that reports bad usage as an irkit error (exit 1, no usage dump)."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(f"{self.prog}: {message}")
 
 
 def read_source(path: str) -> tuple[str, str]:

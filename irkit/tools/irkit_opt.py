@@ -13,7 +13,6 @@ import sys
 import tempfile
 from collections.abc import Callable
 from io import StringIO
-from typing import NoReturn
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
@@ -27,13 +26,12 @@ from irkit.pass_manager import (
     Pipeline,
     available_passes,
     load_pass_plugin,
-    run_pass,
 )
 from irkit.testing.checker import SemanticsMismatch, check_semantics_between
 from irkit.tools.common import (
     EXIT_OK,
     EXIT_USER_ERROR,
-    UsageError,
+    ArgumentParser,
     read_source,
     run_tool,
     write_output_atomically,
@@ -50,15 +48,8 @@ class SemanticsCheckFailed(IRKitError):
     """`--check-semantics` found a pass that changes what the program computes."""
 
 
-class _ArgumentParser(argparse.ArgumentParser):
-    """argparse that reports bad usage as an irkit error (exit 1, no usage dump)."""
-
-    def error(self, message: str) -> NoReturn:
-        raise UsageError(f"{self.prog}: {message}")
-
-
 def build_argument_parser() -> argparse.ArgumentParser:
-    parser = _ArgumentParser(
+    parser = ArgumentParser(
         prog="irkit-opt",
         description="Parse textual IR, run a pass pipeline, and print the result.",
     )
@@ -156,15 +147,12 @@ def _dump_after(pass_: ModulePass, module: ModuleOp) -> None:
     print(print_module(module, generic=False), file=sys.stderr)
 
 
-def run_checking_semantics(
-    ctx: Context, module: ModuleOp, pipeline: Pipeline, trials: int
-) -> None:
-    """Run `pipeline` pass by pass, comparing results across each pass."""
-    for pass_ in pipeline.passes:
-        before = module.clone()
-        run_pass(ctx, pass_, module)
+def semantics_checker(trials: int) -> Callable[[ModulePass, ModuleOp, ModuleOp], None]:
+    """A `Pipeline.check_pass` hook comparing results across each pass."""
+
+    def check(pass_: ModulePass, before: ModuleOp, after: ModuleOp) -> None:
         try:
-            check_semantics_between(before, module, pass_.name, trials=trials)
+            check_semantics_between(before, after, pass_.name, trials=trials)
         except SemanticsMismatch as mismatch:
             fd, name = tempfile.mkstemp(prefix="irkit-semantics-", suffix=".mlir")
             os.close(fd)
@@ -173,8 +161,8 @@ def run_checking_semantics(
                 f"{mismatch}\nreproducer (IR before and after the pass): {path}; "
                 f"inputs: {path}.inputs.npz"
             ) from None
-        if pipeline.after_pass is not None:
-            pipeline.after_pass(pass_, module)
+
+    return check
 
 
 def process_chunk(
@@ -183,10 +171,7 @@ def process_chunk(
     """Parse, verify, transform and print one chunk of input."""
     ctx = make_context(allow_unregistered=args.allow_unregistered_dialect)
     module = parse_module(text, ctx, filename=filename)
-    if args.check_semantics is None:
-        pipeline.run(ctx, module)
-    else:
-        run_checking_semantics(ctx, module, pipeline, args.check_semantics)
+    pipeline.run(ctx, module)
     return print_module(module, generic=args.print_op_generic, ctx=ctx)
 
 
@@ -201,6 +186,8 @@ def run(argv: list[str], state: dict[str, str]) -> int:
     pipeline = Pipeline.parse(args.passes, plugins)
     if args.print_ir_after_all:
         pipeline.after_pass = _dump_after
+    if args.check_semantics is not None:
+        pipeline.check_pass = semantics_checker(args.check_semantics)
     filename, source = read_source(args.input_file)
     state["source"] = source
     chunks = split_input(source) if args.split_input_file else [source]

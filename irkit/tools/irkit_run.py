@@ -20,18 +20,18 @@ from irkit.parsing import parse_module
 from irkit.testing.inputs import random_arguments
 from irkit.tools.common import (
     EXIT_OK,
+    ArgumentParser,
     UsageError,
     read_source,
     run_tool,
     write_output_atomically_bytes,
 )
-from irkit.tools.irkit_opt import _ArgumentParser
 
 TARGETS = ("interp",)
 
 
 def build_argument_parser() -> argparse.ArgumentParser:
-    parser = _ArgumentParser(
+    parser = ArgumentParser(
         prog="irkit-run", description="Run a function of a textual IR file."
     )
     parser.add_argument("input_file", help="input .mlir file ('-' for stdin)")
