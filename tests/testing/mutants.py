@@ -9,7 +9,8 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import ModuleOp, UnitAttr
+from xdsl.dialects.builtin import FloatAttr, ModuleOp, UnitAttr
+from xdsl.dialects.linalg.ops import FillOp
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     PatternRewriter,
@@ -17,6 +18,8 @@ from xdsl.pattern_rewriter import (
     RewritePattern,
     op_type_rewrite_pattern,
 )
+
+from irkit.dialects import nn
 
 
 class _SwapSubOperands(RewritePattern):
@@ -36,4 +39,49 @@ class SwapSubOperandsPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         walker = PatternRewriteWalker(_SwapSubOperands(), apply_recursively=False)
+        walker.rewrite_module(op)
+
+
+class _SwapNnSubOperands(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: nn.SubOp, rewriter: PatternRewriter) -> None:
+        if "swapped" not in op.attributes:
+            swapped = nn.SubOp(op.rhs, op.lhs)
+            swapped.attributes["swapped"] = UnitAttr()
+            rewriter.replace(op, swapped)
+
+
+@dataclass(frozen=True)
+class SwapNnSubOperandsPass(ModulePass):
+    """A deliberately wrong pass: `nn.sub %a, %b` becomes `nn.sub %b, %a`."""
+
+    name = "test-swap-nn-sub-operands"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        walker = PatternRewriteWalker(_SwapNnSubOperands(), apply_recursively=False)
+        walker.rewrite_module(op)
+
+
+class _WrongReductionInit(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(
+        self, op: arith.ConstantOp, rewriter: PatternRewriter
+    ) -> None:
+        value = op.value
+        if (
+            isinstance(value, FloatAttr)
+            and value.value.data == 0.0
+            and any(isinstance(use.operation, FillOp) for use in op.result.uses)
+        ):
+            rewriter.replace(op, arith.ConstantOp(FloatAttr(1.0, value.type)))
+
+
+@dataclass(frozen=True)
+class WrongReductionInitPass(ModulePass):
+    """A deliberately wrong pass: a zero that fills an accumulator becomes one."""
+
+    name = "test-wrong-reduction-init"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        walker = PatternRewriteWalker(_WrongReductionInit(), apply_recursively=False)
         walker.rewrite_module(op)

@@ -1,0 +1,546 @@
+"""Hypothesis strategies for random, well-typed, verifying programs.
+
+- `nn_programs(max_ops=6)`: a `func.func @main` whose body is a random DAG of
+  `nn` ops over the whole op set (elementwise with broadcasting, matmul,
+  reductions, softmax, layer_norm, shape ops, conv2d and pooling), with one or
+  two results.
+- `linalg_programs(max_ops=4)`: chains of `linalg.generic` ops on tensors with
+  random projected-permutation indexing maps, parallel and reduction
+  iterators, and bodies of `arith`/`math` ops; plus named ops.
+
+Programs are domain-safe for the inputs `irkit.testing.inputs` draws (floats
+in [-1, 1)): an op with a restricted domain gets a guarded operand
+(`log(exp(tanh(x)))`, divisors `exp(tanh(y))`), so values stay finite and
+bounded. Every choice is a Hypothesis draw, so a failing program shrinks to a
+few ops on small shapes.
+
+`check_pass(pass_, programs)` runs the semantic checker on drawn programs; it
+is meant to be the whole body of a pytest test.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from xdsl.dialects.builtin import (
+    DenseIntOrFPElementsAttr,
+    FunctionType,
+    ModuleOp,
+    TensorType,
+    f32,
+    f64,
+)
+from xdsl.dialects.func import FuncOp, ReturnOp
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
+
+from irkit.dialects import nn
+from irkit.parsing import parse_module
+from irkit.testing.checker import PassLike, assert_pass_preserves_semantics
+from irkit.verification import verify_module
+
+Draw = Callable[[st.SearchStrategy[Any]], Any]
+
+
+@dataclass
+class _Builder:
+    """The function being drawn: its block, its inputs and the values so far."""
+
+    draw: Draw
+    block: Block = field(default_factory=Block)
+    values: list[SSAValue] = field(default_factory=list)
+
+    def input(self, shape: Sequence[int], element: Attribute = f32) -> SSAValue:
+        arg = self.block.insert_arg(TensorType(element, shape), len(self.block.args))
+        self.values.append(arg)
+        return arg
+
+    def add(self, op: Operation) -> SSAValue:
+        self.block.add_op(op)
+        self.values.append(op.results[0])
+        return op.results[0]
+
+    def pick(self, accept: Callable[[SSAValue], bool] = lambda _: True) -> SSAValue:
+        # Only f32 values flow on (a cast's f64 or a cmp's i1 is used locally).
+        candidates = [v for v in self.values if _is_f32(v) and accept(v)]
+        # Recent values first: shrinking toward index 0 keeps programs chained.
+        return self.draw(st.sampled_from(candidates[::-1]))
+
+    def positive(self, value: SSAValue) -> SSAValue:
+        """exp(tanh(x)): in [0.36, 2.8], a safe operand for log, sqrt, division."""
+        return self.add(nn.ExpOp(self.add(nn.TanhOp(value))))
+
+
+def _shape(value: SSAValue) -> tuple[int, ...]:
+    assert isinstance(value.type, TensorType)
+    return tuple(value.type.get_shape())
+
+
+def _is_f32(value: SSAValue) -> bool:
+    return isinstance(value.type, TensorType) and value.type.get_element_type() == f32
+
+
+def _broadcasts(a: SSAValue, b: SSAValue) -> bool:
+    return nn.broadcast_shapes(_shape(a), _shape(b)) is not None
+
+
+_UNARY: dict[str, type[nn.ElementwiseUnaryOp]] = {
+    "nn.neg": nn.NegOp,
+    "nn.abs": nn.AbsOp,
+    "nn.relu": nn.ReluOp,
+    "nn.tanh": nn.TanhOp,
+    "nn.sigmoid": nn.SigmoidOp,
+    "nn.erf": nn.ErfOp,
+}
+# Ops defined on positive numbers get an operand guarded by `positive`.
+_POSITIVE_UNARY: dict[str, type[nn.ElementwiseUnaryOp]] = {
+    "nn.log": nn.LogOp,
+    "nn.sqrt": nn.SqrtOp,
+    "nn.rsqrt": nn.RsqrtOp,
+}
+_BINARY: dict[str, type[nn.ElementwiseBinaryOp]] = {
+    "nn.add": nn.AddOp,
+    "nn.sub": nn.SubOp,
+    "nn.mul": nn.MulOp,
+    "nn.max": nn.MaxOp,
+    "nn.min": nn.MinOp,
+}
+_REDUCTIONS: dict[str, type[nn.ReductionOp]] = {
+    "nn.reduce_sum": nn.ReduceSumOp,
+    "nn.reduce_max": nn.ReduceMaxOp,
+    "nn.reduce_min": nn.ReduceMinOp,
+    "nn.reduce_mean": nn.ReduceMeanOp,
+}
+
+
+def _unary(builder: _Builder, kind: str) -> SSAValue | None:
+    x = builder.pick()
+    if kind in _UNARY:
+        return builder.add(_UNARY[kind](x))
+    if kind in _POSITIVE_UNARY:
+        return builder.add(_POSITIVE_UNARY[kind](builder.positive(x)))
+    if kind == "nn.gelu":
+        approximation = builder.draw(st.sampled_from(list(nn.GeluApproximation)))
+        return builder.add(nn.GeluOp(x, approximation))
+    if kind == "nn.exp":
+        return builder.add(nn.ExpOp(builder.add(nn.TanhOp(x))))
+    assert kind == "nn.cast"
+    wide = builder.add(nn.CastOp(x, f64))
+    return builder.add(nn.CastOp(wide, f32))
+
+
+def _binary(builder: _Builder, kind: str) -> SSAValue | None:
+    lhs = builder.pick()
+    rhs = builder.pick(lambda v: _broadcasts(lhs, v))
+    if kind in _BINARY:
+        return builder.add(_BINARY[kind](lhs, rhs))
+    if kind == "nn.div":
+        return builder.add(nn.DivOp(lhs, builder.positive(rhs)))
+    if kind == "nn.pow":
+        exponent = builder.add(nn.TanhOp(rhs))
+        return builder.add(nn.PowOp(builder.positive(lhs), exponent))
+    assert kind == "nn.select"
+    predicate = builder.draw(st.sampled_from(list(nn.CmpPredicate)))
+    condition = builder.add(nn.CmpOp(predicate, lhs, rhs))
+    return builder.add(nn.SelectOp(condition, lhs, rhs))
+
+
+def _matmul(builder: _Builder, kind: str) -> SSAValue | None:
+    lhs = builder.pick()
+    shape = _shape(lhs)
+    if len(shape) < 2:
+        lhs = builder.input((builder.draw(st.integers(1, 4)), *shape[-1:]))
+        shape = _shape(lhs)
+    n = builder.draw(st.integers(1, 4))
+    batched = len(shape) > 2 and builder.draw(st.booleans())
+    rhs_shape = (*shape[:-2], shape[-1], n) if batched else (shape[-1], n)
+    return builder.add(nn.MatmulOp(lhs, builder.input(rhs_shape)))
+
+
+def _axes(builder: _Builder, rank: int) -> list[int]:
+    return sorted(
+        builder.draw(st.sets(st.integers(0, rank - 1), min_size=1, max_size=rank))
+    )
+
+
+def _reduction(builder: _Builder, kind: str) -> SSAValue | None:
+    x = builder.pick(lambda v: len(_shape(v)) > 0)
+    axes = _axes(builder, len(_shape(x)))
+    keepdims = builder.draw(st.booleans())
+    return builder.add(_REDUCTIONS[kind](x, axes, keepdims=keepdims))
+
+
+def _normalisation(builder: _Builder, kind: str) -> SSAValue | None:
+    x = builder.pick(lambda v: len(_shape(v)) > 0)
+    shape = _shape(x)
+    axis = builder.draw(st.integers(0, len(shape) - 1))
+    if kind == "nn.softmax":
+        return builder.add(nn.SoftmaxOp(x, axis))
+    if kind == "nn.log_softmax":
+        return builder.add(nn.LogSoftmaxOp(x, axis))
+    assert kind == "nn.layer_norm"
+    normalised = list(range(axis, len(shape)))
+    affine = builder.draw(st.booleans())
+    scale = builder.input(shape[axis:]) if affine else None
+    bias = builder.input(shape[axis:]) if affine else None
+    return builder.add(nn.LayerNormOp(x, normalised, scale, bias))
+
+
+def _shape_op(builder: _Builder, kind: str) -> SSAValue | None:
+    x = builder.pick()
+    shape = _shape(x)
+    if kind == "nn.transpose":
+        perm = builder.draw(st.permutations(range(len(shape))))
+        return builder.add(nn.TransposeOp(x, perm))
+    if kind == "nn.reshape":
+        size = 1
+        for dim in shape:
+            size *= dim
+        target = builder.draw(
+            st.sampled_from([(size,), (1, *shape), tuple(reversed(shape))])
+        )
+        return builder.add(nn.ReshapeOp(x, target))
+    if kind == "nn.broadcast_to":
+        extra = builder.draw(st.integers(1, 3))
+        return builder.add(nn.BroadcastToOp(x, (extra, *shape)))
+    if not shape:
+        return None
+    axis = builder.draw(st.integers(0, len(shape) - 1))
+    if kind == "nn.concat":
+        other = builder.pick(lambda v: _shape(v) == shape)
+        return builder.add(nn.ConcatOp([x, other], axis))
+    assert kind == "nn.slice"
+    start = [builder.draw(st.integers(0, d - 1)) for d in shape]
+    limit = [builder.draw(st.integers(s + 1, d)) for s, d in zip(start, shape)]
+    stride = [builder.draw(st.integers(1, 2)) for _ in shape]
+    return builder.add(nn.SliceOp(x, start, limit, stride))
+
+
+def _spatial(builder: _Builder, kind: str) -> SSAValue | None:
+    """conv2d and pooling on an NCHW value (a fresh input when none is 4-D)."""
+    four_d = [v for v in builder.values if _is_f32(v) and len(_shape(v)) == 4]
+    if four_d:
+        x = builder.pick(lambda v: len(_shape(v)) == 4)
+    else:
+        dims = [builder.draw(st.integers(1, 2)), builder.draw(st.integers(1, 3))]
+        dims += [builder.draw(st.integers(2, 5)) for _ in range(2)]
+        x = builder.input(dims)
+    _, channels, height, width = _shape(x)
+    padding = [builder.draw(st.integers(0, 1)) for _ in range(2)]
+    stride = [builder.draw(st.integers(1, 2)) for _ in range(2)]
+    kernel = [
+        builder.draw(st.integers(1, min(3, extent + 2 * pad)))
+        for extent, pad in zip((height, width), padding)
+    ]
+    if kind == "nn.conv2d":
+        dilation = [
+            builder.draw(
+                st.sampled_from([1, 2] if 2 * (k - 1) < extent + 2 * pad else [1])
+            )
+            for extent, pad, k in zip((height, width), padding, kernel)
+        ]
+        filters = builder.draw(st.integers(1, 3))
+        weight = builder.input((filters, channels, *kernel))
+        bias = builder.input((filters,)) if builder.draw(st.booleans()) else None
+        return builder.add(nn.Conv2dOp(x, weight, bias, stride, padding, dilation))
+    # Pooling windows must not start inside the padding only.
+    padding = [min(p, k // 2) for p, k in zip(padding, kernel)]
+    pool = nn.MaxPool2dOp if kind == "nn.max_pool2d" else nn.AvgPool2dOp
+    return builder.add(pool(x, kernel, stride, padding))
+
+
+_LOGICAL: dict[str, type[nn.ElementwiseBinaryOp]] = {
+    "nn.and": nn.AndOp,
+    "nn.or": nn.OrOp,
+    "nn.xor": nn.XorOp,
+}
+
+
+def _logical(builder: _Builder, kind: str) -> SSAValue | None:
+    """A mask from comparisons, combined logically, then used by a select."""
+    lhs = builder.pick()
+    rhs = builder.pick(lambda v: _broadcasts(lhs, v))
+    predicates = st.sampled_from(list(nn.CmpPredicate))
+    mask = builder.add(nn.CmpOp(builder.draw(predicates), lhs, rhs))
+    if kind == "nn.not":
+        mask = builder.add(nn.NotOp(mask))
+    else:
+        other = builder.add(nn.CmpOp(builder.draw(predicates), rhs, lhs))
+        mask = builder.add(_LOGICAL[kind](mask, other))
+    return builder.add(nn.SelectOp(mask, lhs, rhs))
+
+
+def _constant(builder: _Builder, kind: str) -> SSAValue | None:
+    """A dense constant of a live value's shape, combined with that value."""
+    x = builder.pick()
+    shape = _shape(x)
+    size = 1
+    for dim in shape:
+        size *= dim
+    elements = builder.draw(
+        st.lists(
+            st.floats(-1, 1, width=32).filter(lambda v: v != 0),
+            min_size=size,
+            max_size=size,
+        )
+    )
+    value = DenseIntOrFPElementsAttr.from_list(TensorType(f32, shape), elements)
+    constant = builder.add(nn.ConstantOp(value))
+    return builder.add(nn.AddOp(x, constant))
+
+
+Generator = Callable[[_Builder, str], SSAValue | None]
+
+# Every nn op a program may contain, with the function that draws one.
+NN_OPS: dict[str, Generator] = {
+    **dict.fromkeys(
+        [*_UNARY, *_POSITIVE_UNARY, "nn.gelu", "nn.exp", "nn.cast"], _unary
+    ),
+    **dict.fromkeys([*_BINARY, "nn.div", "nn.pow", "nn.select"], _binary),
+    **dict.fromkeys([*_LOGICAL, "nn.not"], _logical),
+    "nn.constant": _constant,
+    "nn.matmul": _matmul,
+    **dict.fromkeys(_REDUCTIONS, _reduction),
+    **dict.fromkeys(["nn.softmax", "nn.log_softmax", "nn.layer_norm"], _normalisation),
+    **dict.fromkeys(
+        ["nn.transpose", "nn.reshape", "nn.broadcast_to", "nn.concat", "nn.slice"],
+        _shape_op,
+    ),
+    **dict.fromkeys(["nn.conv2d", "nn.max_pool2d", "nn.avg_pool2d"], _spatial),
+}
+
+
+@st.composite
+def nn_programs(
+    draw: Draw,
+    max_ops: int = 6,
+    *,
+    ops: Collection[str] | None = None,
+    max_rank: int = 3,
+    max_dim: int = 4,
+) -> ModuleOp:
+    """A verified module: `@main` computing a random DAG of `nn` ops.
+
+    `ops` restricts the drawn ops to some names of `NN_OPS` (guard ops such as
+    the `exp(tanh(x))` before a `log` still appear), to focus on what a pass
+    rewrites.
+    """
+    kinds = sorted(ops) if ops is not None else list(NN_OPS)
+    unknown = set(kinds) - set(NN_OPS)
+    if unknown:
+        raise ValueError(f"nn_programs cannot draw {sorted(unknown)}")
+    builder = _Builder(draw)
+    rank = draw(st.integers(1, max_rank))
+    base = [draw(st.integers(1, max_dim)) for _ in range(rank)]
+    builder.input(base)
+    for _ in range(draw(st.integers(0, 2))):
+        dropped = draw(st.integers(0, rank - 1))
+        shape = [1 if draw(st.booleans()) else d for d in base[dropped:]]
+        builder.input(shape)
+    for _ in range(draw(st.integers(1, max_ops))):
+        kind = draw(st.sampled_from(kinds))
+        NN_OPS[kind](builder, kind)
+    results = [builder.values[-1]]
+    others = [
+        v
+        for v in builder.values
+        if v is not results[0] and not _is_arg(v) and _is_f32(v)
+    ]
+    if others and draw(st.booleans()):
+        results.append(draw(st.sampled_from(others)))
+    return _finish(builder, results)
+
+
+def _is_arg(value: SSAValue) -> bool:
+    return isinstance(value, BlockArgument)
+
+
+def _finish(builder: _Builder, results: Sequence[SSAValue]) -> ModuleOp:
+    builder.block.add_op(ReturnOp(*results))
+    inputs = [arg.type for arg in builder.block.args]
+    signature = FunctionType.from_lists(inputs, [r.type for r in results])
+    func = FuncOp("main", signature, Region(builder.block))
+    module = ModuleOp([func])
+    verify_module(module)
+    return module
+
+
+# --- linalg.generic programs -------------------------------------------------
+
+_FLOAT_BODY_BINARY = [
+    "arith.addf",
+    "arith.subf",
+    "arith.mulf",
+    "arith.maximumf",
+    "arith.minimumf",
+]
+_FLOAT_BODY_UNARY = ["math.tanh", "math.absf", "arith.negf", "math.exp", "math.erf"]
+
+
+def _map(dims: int, results: Sequence[int]) -> str:
+    names = ", ".join(f"d{i}" for i in range(dims))
+    exprs = ", ".join(f"d{i}" for i in results)
+    return f"affine_map<({names}) -> ({exprs})>"
+
+
+def _tensor(shape: Sequence[int]) -> str:
+    return "tensor<" + "".join(f"{d}x" for d in shape) + "f32>"
+
+
+@st.composite
+def _generic_body(draw: Draw, inputs: int, reduce: bool) -> list[str]:
+    """Body lines over block args %in0.., %acc; yields %r."""
+    values = [f"%in{i}" for i in range(inputs)]
+    lines: list[str] = []
+    for step in range(draw(st.integers(1, 3))):
+        name = f"%t{step}"
+        if len(values) > 1 and draw(st.booleans()):
+            op = draw(st.sampled_from(_FLOAT_BODY_BINARY))
+            lhs, rhs = draw(st.sampled_from(values)), draw(st.sampled_from(values))
+            lines.append(f"{name} = {op} {lhs}, {rhs} : f32")
+        else:
+            op = draw(st.sampled_from(_FLOAT_BODY_UNARY))
+            operand = draw(st.sampled_from(values))
+            if op == "math.exp":
+                lines.append(f"{name}_b = math.tanh {operand} : f32")
+                operand = f"{name}_b"
+            lines.append(f"{name} = {op} {operand} : f32")
+        values.append(name)
+    result = values[-1]
+    if reduce:
+        combiner = draw(st.sampled_from(["arith.addf", "arith.maximumf"]))
+        lines.append(f"%r = {combiner} {result}, %acc : f32")
+        result = "%r"
+    lines.append(f"linalg.yield {result} : f32")
+    return lines
+
+
+@st.composite
+def linalg_programs(draw: Draw, max_ops: int = 3, max_dim: int = 4) -> ModuleOp:
+    """A verified module `@main` of chained `linalg.generic` ops on tensors.
+
+    Each op iterates over 1-3 loops (some of them reductions) and reads the
+    previous result and fresh inputs through random projected permutations.
+    """
+    args: list[str] = []
+    lines: list[str] = []
+    previous: tuple[str, tuple[int, ...]] | None = None
+    for index in range(draw(st.integers(1, max_ops))):
+        loops = draw(st.integers(1, 3))
+        sizes = [draw(st.integers(1, max_dim)) for _ in range(loops)]
+        reductions = draw(st.sets(st.integers(0, loops - 1), max_size=loops - 1))
+        iterators = [
+            '"reduction"' if d in reductions else '"parallel"' for d in range(loops)
+        ]
+        output_dims = [d for d in range(loops) if d not in reductions]
+        operands: list[tuple[str, list[int]]] = []
+        if previous is not None:
+            # Read the previous result through a map onto loops of matching size.
+            name, shape = previous
+            fitting = _permutations_fitting(sizes, shape)
+            if fitting:
+                operands.append((name, draw(st.sampled_from(fitting))))
+        for _ in range(draw(st.integers(0 if operands else 1, 2))):
+            rank = draw(st.integers(0, loops))
+            dims = draw(st.permutations(range(loops)))[:rank]
+            arg = f"%arg{len(args)}"
+            args.append(f"{arg}: {_tensor([sizes[d] for d in dims])}")
+            operands.append((arg, list(dims)))
+        covered = set(output_dims).union(*(dims for _, dims in operands))
+        if len(covered) < loops:
+            # Every loop must be read by some operand (invertible maps).
+            dims = draw(st.permutations(range(loops)))
+            arg = f"%arg{len(args)}"
+            args.append(f"{arg}: {_tensor([sizes[d] for d in dims])}")
+            operands.append((arg, list(dims)))
+        out_shape = [sizes[d] for d in output_dims]
+        reduce = bool(reductions)
+        body = draw(_generic_body(len(operands), reduce))
+        maps = [_map(loops, dims) for _, dims in operands] + [_map(loops, output_dims)]
+        ins = ", ".join(name for name, _ in operands)
+        in_types = ", ".join(_tensor([sizes[d] for d in dims]) for _, dims in operands)
+        out = _tensor(out_shape)
+        init = f"%init{index}"
+        if reduce:
+            lines.append(f"%zero{index} = arith.constant 0.0 : f32")
+            lines.append(f"%empty{index} = tensor.empty() : {out}")
+            lines.append(
+                f"{init} = linalg.fill ins(%zero{index} : f32) "
+                f"outs(%empty{index} : {out}) -> {out}"
+            )
+        else:
+            lines.append(f"{init} = tensor.empty() : {out}")
+        block_args = ", ".join(f"%in{i}: f32" for i in range(len(operands)))
+        result = f"%g{index}"
+        lines.append(
+            f"{result} = linalg.generic {{indexing_maps = [{', '.join(maps)}], "
+            f"iterator_types = [{', '.join(iterators)}]}} ins({ins} : {in_types}) "
+            f"outs({init} : {out}) {{"
+        )
+        lines.append(f"^bb0({block_args}, %acc: f32):")
+        lines.extend("  " + line for line in body)
+        lines.append(f"}} -> {out}")
+        previous = (result, tuple(out_shape))
+    assert previous is not None
+    name, shape = previous
+    text = (
+        f"func.func @main({', '.join(args)}) -> {_tensor(shape)} {{\n  "
+        + "\n  ".join(lines)
+        + f"\n  func.return {name} : {_tensor(shape)}\n}}\n"
+    )
+    return parse_module(text, filename="<linalg_programs>")
+
+
+def _permutations_fitting(
+    sizes: Sequence[int], shape: Sequence[int]
+) -> list[list[int]]:
+    """Maps from loops of `sizes` onto a tensor of `shape` (distinct loops)."""
+    found: list[list[int]] = []
+
+    def extend(prefix: list[int]) -> None:
+        if len(found) >= 8:
+            return
+        if len(prefix) == len(shape):
+            found.append(prefix)
+            return
+        for loop, size in enumerate(sizes):
+            if loop not in prefix and size == shape[len(prefix)]:
+                extend([*prefix, loop])
+
+    extend([])
+    return found
+
+
+def check_pass(
+    pass_or_pipeline: PassLike,
+    programs: st.SearchStrategy[ModuleOp] | None = None,
+    *,
+    trials: int = 1,
+    rtol: float | None = None,
+    atol: float | None = None,
+) -> None:
+    """Property: `pass_or_pipeline` keeps the meaning of every drawn program.
+
+    Draws programs (default `nn_programs()`) and input seeds with Hypothesis,
+    and runs `assert_pass_preserves_semantics` on each; a failure is shrunk
+    and raised as `SemanticsMismatch`. The example count comes from the active
+    Hypothesis profile. Use it as the body of a test:
+
+        def test_my_pass_keeps_meaning():
+            check_pass(MyPass(), nn_programs(max_ops=6))
+    """
+    strategy = programs if programs is not None else nn_programs()
+
+    # Programs travel as IR text: Hypothesis then reports a falsifying example
+    # as readable IR rather than as the repr of an xDSL object.
+    @settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(program=strategy.map(str), seed=st.integers(0, 2**16))
+    def keeps_meaning(program: str, seed: int) -> None:
+        assert_pass_preserves_semantics(
+            pass_or_pipeline, program, trials=trials, seed=seed, rtol=rtol, atol=atol
+        )
+
+    keeps_meaning()

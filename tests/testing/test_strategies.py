@@ -1,0 +1,92 @@
+"""Random programs: they verify, they run, and `check_pass` finds wrong passes
+and shrinks their counterexamples to a few ops."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.func import FuncOp
+from xdsl.transforms.common_subexpression_elimination import (
+    CommonSubexpressionElimination,
+)
+
+from irkit.interpreter import interpret
+from irkit.parsing import parse_module
+from irkit.testing import SemanticsMismatch, random_arguments
+from irkit.testing.strategies import check_pass, linalg_programs, nn_programs
+from tests.testing.mutants import SwapNnSubOperandsPass, WrongReductionInitPass
+
+
+def _main(module: ModuleOp) -> FuncOp:
+    func = module.body.block.first_op
+    assert isinstance(func, FuncOp)
+    return func
+
+
+def _op_count(text: str) -> int:
+    module = parse_module(text)
+    return sum(
+        1 for op in _main(module).walk() if op.name.startswith(("nn.", "linalg."))
+    )
+
+
+@settings(deadline=None)
+@given(nn_programs())
+def test_nn_programs_run_to_finite_results(module: ModuleOp) -> None:
+    args = random_arguments(_main(module), np.random.default_rng(0))
+    results = interpret(module, "main", *args)
+    assert results
+    for result in results:
+        assert np.all(np.isfinite(result))
+
+
+@settings(deadline=None)
+@given(linalg_programs())
+def test_linalg_programs_run_to_finite_results(module: ModuleOp) -> None:
+    args = random_arguments(_main(module), np.random.default_rng(0))
+    (result,) = interpret(module, "main", *args)
+    assert np.all(np.isfinite(result))
+    assert any(op.name == "linalg.generic" for op in _main(module).walk())
+
+
+def test_check_pass_is_quiet_on_a_correct_pass() -> None:
+    check_pass(CommonSubexpressionElimination(), nn_programs(max_ops=4))
+
+
+def test_check_pass_catches_swapped_operands_with_a_small_program() -> None:
+    with pytest.raises(SemanticsMismatch) as caught:
+        check_pass(
+            SwapNnSubOperandsPass(),
+            nn_programs(max_ops=6, ops={"nn.sub", "nn.add", "nn.mul", "nn.relu"}),
+        )
+    assert caught.value.pass_name == "test-swap-nn-sub-operands"
+    # Shrunk to the sub and at most one op feeding it.
+    assert _op_count(caught.value.before) <= 2, caught.value.before
+
+
+def test_check_pass_catches_a_wrong_reduction_init() -> None:
+    with pytest.raises(SemanticsMismatch) as caught:
+        check_pass(WrongReductionInitPass(), linalg_programs(max_ops=3))
+    assert caught.value.pass_name == "test-wrong-reduction-init"
+    # Shrunk to at most two generics (one of them a reduction, with its fill).
+    assert _op_count(caught.value.before) <= 4, caught.value.before
+
+
+def test_nn_programs_cover_every_nn_op() -> None:
+    from irkit.dialects.nn import NN
+    from irkit.testing.strategies import NN_OPS
+
+    # nn.cmp appears inside select, and/or/xor/not programs.
+    drawable = set(NN_OPS) | {"nn.cmp"}
+    assert {op.name for op in NN.operations} <= drawable
+
+
+def test_nn_programs_rejects_unknown_ops() -> None:
+    @given(nn_programs(ops={"nn.frobnicate"}))
+    def draw(module: ModuleOp) -> None:
+        pass
+
+    with pytest.raises(ValueError, match=r"nn\.frobnicate"):
+        draw()
