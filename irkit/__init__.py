@@ -2,7 +2,8 @@
 
 Public API:
 - `parse(text, filename=...)`: textual IR to a verified `ModuleOp`;
-- `interpret(module, entry, *arrays)`: reference semantics, NumPy in and out.
+- `interpret(module, entry, *arrays)`: reference semantics, NumPy in and out;
+- `compile(module, target="c")`: a compiled, callable function (docs/runtime.md).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from irkit.context import make_context
 from irkit.diagnostics import DiagnosticError, IRKitError
 from irkit.interpreter import InputError, interpret
 from irkit.parsing import parse_module
+from irkit.runtime import CompiledFunction, CompileError, compile
 
 __version__ = "0.1.0"
 
@@ -23,9 +25,12 @@ def parse(text: str, filename: str = "<string>") -> ModuleOp:
 
 
 __all__ = [
+    "CompileError",
+    "CompiledFunction",
     "DiagnosticError",
     "IRKitError",
     "InputError",
+    "compile",
     "interpret",
     "make_context",
     "parse",

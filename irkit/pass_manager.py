@@ -18,6 +18,7 @@ from xdsl.utils.exceptions import PassFailedException
 
 from irkit.diagnostics import DiagnosticError, IRKitError
 from irkit.transforms import get_irkit_passes
+from irkit.transforms.pipelines import NamedPipeline
 from irkit.verification import verify_module
 
 
@@ -99,11 +100,13 @@ def build_pipeline(
                 f"unknown pass '{pass_spec.name}' (run `irkit-opt --list-passes`)"
             )
         try:
-            passes.append(known[pass_spec.name]().from_pass_spec(pass_spec))
+            pass_ = known[pass_spec.name]().from_pass_spec(pass_spec)
         except (ValueError, TypeError) as error:
             raise PipelineError(
                 f"invalid options for pass '{pass_spec.name}': {error}"
             ) from None
+        # A named pipeline runs as its stages, so hooks see every level.
+        passes.extend(pass_.stages() if isinstance(pass_, NamedPipeline) else [pass_])
     return passes
 
 

@@ -11,12 +11,17 @@ from importlib import import_module
 
 from xdsl.ir import Dialect
 
+# Importing irkit's affine dialect makes every `affine_map<...>` print as MLIR's.
+import irkit.dialects.affine  # noqa: F401
+
 # dialect name -> (module, attribute) of its `Dialect` object.
 _DIALECTS: dict[str, tuple[str, str]] = {
     "nn": ("irkit.dialects.nn", "NN"),
     "tensor": ("irkit.dialects.tensor", "Tensor"),
     "arith": ("irkit.dialects.arith", "Arith"),
     "linalg": ("irkit.dialects.linalg", "Linalg"),
+    "scf": ("irkit.dialects.scf", "Scf"),
+    "affine": ("irkit.dialects.affine", "Affine"),
 }
 
 # Dialects that are irkit's own (not extensions of an upstream dialect); only

@@ -1,10 +1,14 @@
-"""Reference semantics: `interpret(module, entry, *arrays)`.
+"""Reference semantics: `interpret(module, entry, *inputs)`.
 
 Importing this package registers the semantics of every supported dialect.
+A function is called the way `irkit.abi` says: the caller gives its input
+arguments only, and gets back its results followed by its output buffers,
+as NumPy arrays (`run_function`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from importlib import import_module
 from typing import Any
 
@@ -20,10 +24,27 @@ from irkit.interpreter.core import (
     register,
     register_terminator,
 )
-from irkit.interpreter.values import InputError, coerce_arguments
+from irkit.interpreter.values import (
+    InputError,
+    bind_arguments,
+    coerce_arguments,
+    collect_results,
+)
 
 # One module per dialect; importing it registers that dialect's semantics.
-_SEMANTICS_MODULES = ("func", "cf", "nn", "arith", "math", "linalg", "tensor")
+_SEMANTICS_MODULES = (
+    "func",
+    "cf",
+    "nn",
+    "arith",
+    "math",
+    "linalg",
+    "tensor",
+    "memref",
+    "bufferization",
+    "scf",
+    "affine",
+)
 for _name in _SEMANTICS_MODULES:
     import_module(f"irkit.interpreter.{_name}")
 
@@ -47,12 +68,32 @@ def default_entry(module: ModuleOp) -> str:
     )
 
 
-def interpret(
-    module: ModuleOp | str, entry: str | None = None, *arrays: Any
+def run_function(
+    interp: Interpreter, name: str, inputs: Sequence[Any]
 ) -> tuple[np.ndarray, ...]:
-    """Run function `entry` of `module` on `arrays`; returns its results.
+    """Call `@name` as a caller outside the program does (`irkit.abi`).
 
-    `module` may be IR text. Arguments are checked against the signature
+    `inputs` holds one value per input argument (arrays for tensors and
+    memrefs, which are copied into fresh buffers). Each `irkit.output`
+    argument gets a fresh poisoned buffer. Returns the results, then the
+    output buffers, as arrays; an element of a returned or output buffer
+    that nothing wrote raises `InterpretationError`. Module state (memref
+    globals) starts afresh.
+    """
+    func = interp.function(name)
+    values = coerce_arguments(func, inputs)
+    args = bind_arguments(func, values)
+    interp.state.clear()
+    results = interp.call(name, args)
+    return collect_results(func, results, args)
+
+
+def interpret(
+    module: ModuleOp | str, entry: str | None = None, *inputs: Any
+) -> tuple[np.ndarray, ...]:
+    """Run function `entry` of `module` on `inputs`; see `run_function`.
+
+    `module` may be IR text. Inputs are checked against the signature
     (shape and dtype) and raise `InputError` when they do not match.
     """
     if isinstance(module, str):
@@ -61,9 +102,7 @@ def interpret(
         module = parse_module(module)
     interp = Interpreter(module)
     name = entry if entry is not None else default_entry(module)
-    args = coerce_arguments(interp.function(name), arrays)
-    results = interp.call(name, args)
-    return tuple(np.asarray(result) for result in results)
+    return run_function(interp, name, inputs)
 
 
 __all__ = [
@@ -75,4 +114,5 @@ __all__ = [
     "interpret",
     "register",
     "register_terminator",
+    "run_function",
 ]

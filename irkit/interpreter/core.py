@@ -72,6 +72,9 @@ class Interpreter:
         self.functions: dict[str, FuncOp] = {
             op.sym_name.data: op for op in module.walk() if isinstance(op, FuncOp)
         }
+        # State a dialect's semantics keep across ops (the memref globals),
+        # keyed by that dialect's name; cleared before each run from outside.
+        self.state: dict[str, Any] = {}
 
     def function(self, name: str) -> FuncOp:
         if name not in self.functions:

@@ -1,4 +1,4 @@
-"""Reference semantics of the `linalg` dialect on tensors.
+"""Reference semantics of the `linalg` dialect, on tensors and on memrefs.
 
 Every structured op (`linalg.generic` and the named ops, whose hidden bodies
 and indexing maps say what they compute) is evaluated over its whole
@@ -21,6 +21,13 @@ iteration space with array operations, never one scalar at a time:
 
 Floating-point reductions may associate differently from a sequential loop
 (NumPy sums pairwise): results agree to rounding, not bit for bit.
+
+On memrefs (destination-passing style, no results) the same evaluation runs
+on the operands' current contents and the outputs are written back into the
+`outs` buffers. An input, or an output whose value the body uses (a
+reduction's init, a `linalg.generic` body reading its out argument), must
+have been written wherever the indexing maps reach: the first element
+nothing wrote is reported, as `memref.load` does.
 """
 
 from __future__ import annotations
@@ -52,7 +59,16 @@ from irkit.interpreter.core import (
     register,
     register_terminator,
 )
-from irkit.interpreter.values import numpy_dtype
+from irkit.interpreter.values import (
+    MemRefValue,
+    check_live,
+    check_writable,
+    first_unwritten,
+    numpy_dtype,
+    read_memref,
+    unwritten_read,
+    write_memref,
+)
 
 Values = tuple[Any, ...]
 
@@ -633,22 +649,82 @@ def _dtype_of(value: SSAValue) -> np.dtype[Any]:
     return numpy_dtype(value_type)
 
 
-def _require_tensors(op: Operation) -> None:
-    if any(isinstance(value.type, MemRefType) for value in op.operands):
-        raise interpretation_error(
-            op,
-            "on memrefs has no semantics at this level (bufferized IR runs on "
-            "the loop-level interpreter)",
-        )
+# --------------------------------------------------------------------------
+# Operands in buffers (linalg on memrefs)
+# --------------------------------------------------------------------------
+
+
+def _contents(op: Operation, value: Any) -> Any:
+    """An operand's value: a memref as an array view of its current contents."""
+    if isinstance(value, MemRefValue):
+        check_live(op, value)
+        return value.array()
+    return value
+
+
+def _check_buffer_reads(
+    op: Operation,
+    maps: Sequence[AffineMap],
+    block: Block,
+    operands: Sequence[Any],
+    windows: Sequence[Window],
+) -> None:
+    """Report the first element a memref operand's map reaches that nothing
+    wrote, for every operand whose block argument the body uses."""
+    for position, value in enumerate(operands):
+        if not isinstance(value, MemRefValue) or not block.args[position].uses:
+            continue
+        mask = value.written_mask()
+        if mask.all():
+            continue
+        reached = np.asarray(gather(mask, maps[position], windows))
+        if not reached.all():
+            point = first_unwritten(reached)
+            element = maps[position].eval(list(point), [])
+            raise unwritten_read(op, value, element)
+
+
+def _write_buffers(
+    op: Operation,
+    out_maps: Sequence[AffineMap],
+    targets: Sequence[Any],
+    outputs: Sequence[np.ndarray],
+    windows: Sequence[Window],
+) -> None:
+    """Write each output into its memref; mark what its map reaches written."""
+    for target, amap, output in zip(targets, out_maps, outputs, strict=True):
+        if not isinstance(target, MemRefValue):
+            continue
+        check_writable(op, target)
+        target.array()[...] = output
+        untouched = np.zeros(target.shape, np.bool_)
+        reached = scatter(untouched, amap, np.True_, windows, np.dtype(np.bool_))
+        target.written_mask()[...] |= reached
+
+
+def _result_or_write(op: Operation, target: Any, result: np.ndarray) -> Values:
+    """`(result,)` for a tensor destination; for a memref, write it there."""
+    if isinstance(target, MemRefValue):
+        write_memref(op, target, result)
+        return ()
+    return (result,)
+
+
+def _read(op: Operation, value: Any) -> np.ndarray:
+    """An operand the op reads whole (a memref must be written everywhere)."""
+    if isinstance(value, MemRefValue):
+        return read_memref(op, value)
+    return np.asarray(value)
 
 
 def _structured(interp: Interpreter, op: Operation, args: Values) -> Values:
-    _require_tensors(op)
     structured = cast(LinalgStructuredOperation, op)
     maps = [attr.data for attr in structured.get_indexing_maps()]
     iterators = [str(kind.data.value) for kind in structured.get_iterator_types()]
-    inputs = args[: len(structured.inputs)]
-    inits = [np.asarray(value) for value in args[len(structured.inputs) :]]
+    count = len(structured.inputs)
+    contents = [_contents(op, value) for value in args]
+    inputs = contents[:count]
+    inits = [np.asarray(value) for value in contents[count:]]
     dtypes = [_dtype_of(value) for value in structured.outputs]
     body = structured.body
     if isinstance(op, UpstreamPoolingNchwMaxOp) and not isinstance(
@@ -656,10 +732,17 @@ def _structured(interp: Interpreter, op: Operation, args: Values) -> Values:
     ):
         # Built with xDSL's class, whose body maximises over the window operand.
         body = PoolingNchwMaxOp.get_hidden_region(structured.inputs, structured.outputs)
+    on_buffers = any(isinstance(value, MemRefValue) for value in args)
     try:
+        if on_buffers:
+            sizes = loop_sizes(op, maps, contents, len(iterators))
+            windows = [Window(0, size) for size in sizes]
+            _check_buffer_reads(op, maps, body.block, args, windows)
         outputs = evaluate_structured(
             interp, op, maps, iterators, body.block, inputs, inits, dtypes
         )
+        if on_buffers:
+            _write_buffers(op, maps[count:], args[count:], outputs, windows)
     except IndexError as error:
         raise interpretation_error(op, f"reads out of bounds: {error}") from None
     return tuple(outputs) if structured.res else ()
@@ -682,19 +765,22 @@ def index(interp: Interpreter, op: Operation, args: Values) -> Values:
 
 @register("linalg.broadcast")
 def broadcast(interp: Interpreter, op: Operation, args: Values) -> Values:
-    _require_tensors(op)
-    source, init = (np.asarray(arg) for arg in args)
+    source = _read(op, args[0])
+    init = np.asarray(_contents(op, args[1]))
     dims = cast(BroadcastOp, op).dimensions.get_values()
     expanded = np.expand_dims(source, tuple(dims)) if dims else source
     result = np.broadcast_to(expanded, init.shape).astype(init.dtype)
-    return (result,) if op.results else ()
+    return _result_or_write(op, args[1], result)
 
 
 @register("linalg.reduce")
 def reduce(interp: Interpreter, op: Operation, args: Values) -> Values:
-    _require_tensors(op)
     reduce_op = cast(ReduceOp, op)
-    source, init = (np.asarray(arg) for arg in args)
+    source = _read(op, args[0])
+    body = reduce_op.region.block
+    init = (
+        _read(op, args[1]) if body.args[1].uses else np.asarray(_contents(op, args[1]))
+    )
     dims = set(reduce_op.dimensions.get_values())
     rank = source.ndim
     maps = [
@@ -714,16 +800,15 @@ def reduce(interp: Interpreter, op: Operation, args: Values) -> Values:
         [init],
         [init.dtype],
     )
-    return (output,) if op.results else ()
+    return _result_or_write(op, args[1], output)
 
 
 @register("linalg.map")
 def map_(interp: Interpreter, op: Operation, args: Values) -> Values:
-    _require_tensors(op)
     map_op = cast(MapOp, op)
-    inputs = [np.asarray(arg) for arg in args[: len(map_op.inputs)]]
-    init = np.asarray(args[-1])
+    inputs = [_read(op, arg) for arg in args[: len(map_op.inputs)]]
+    init = np.asarray(_contents(op, args[-1]))
     scope = body_scope(interp)
     (value,) = run_body(interp, map_op.mapper.block, inputs, scope)
     result = np.broadcast_to(np.asarray(value), init.shape).astype(init.dtype)
-    return (result,) if op.results else ()
+    return _result_or_write(op, args[-1], result)

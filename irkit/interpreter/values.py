@@ -1,13 +1,23 @@
-"""Conversions between MLIR types/attributes and the interpreter's NumPy values."""
+"""The interpreter's values: conversions between MLIR types/attributes and
+NumPy, the model of memory behind memrefs, and the calling convention.
+
+Tensors are NumPy arrays, scalars NumPy scalars (`index` a Python int), and a
+memref is a `MemRefValue`: a strided view (element offset, sizes, strides) of
+a `Buffer`, one flat array per allocation that every view of it shares, with
+a mask of the elements something wrote and a flag set when it is freed. See
+`docs/interpreter-memory.md`.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, cast
 
 import numpy as np
 from xdsl.dialect_interfaces.op_asm import OpAsmDialectInterface
 from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
     Builtin,
     DenseIntOrFPElementsAttr,
     DenseResourceAttr,
@@ -16,12 +26,15 @@ from xdsl.dialects.builtin import (
     Float64Type,
     IndexType,
     IntegerType,
+    MemRefType,
     TensorType,
 )
 from xdsl.dialects.func import FuncOp
-from xdsl.ir import Attribute
+from xdsl.ir import Attribute, Operation
 
-from irkit.diagnostics import IRKitError
+from irkit.abi import input_argument_indices, output_argument_indices
+from irkit.diagnostics import IRKitError, location_of
+from irkit.interpreter.core import InterpretationError, interpretation_error
 
 _INT_DTYPES = {1: np.bool_, 8: np.int8, 16: np.int16, 32: np.int32, 64: np.int64}
 
@@ -96,22 +109,44 @@ def describe(value: Any) -> str:
     return f"tensor<{dims}x{element}>" if dims else f"tensor<{element}>"
 
 
-def coerce_arguments(func: FuncOp, args: Sequence[Any]) -> list[Any]:
-    """Check `args` against `func`'s signature and convert them to values.
+def _shape_matches(shape: tuple[int, ...], expected: Sequence[int]) -> bool:
+    """Whether `shape` fits `expected`, whose dynamic sizes match anything."""
+    return len(shape) == len(expected) and all(
+        want in (DYNAMIC_INDEX, got) for got, want in zip(shape, expected, strict=True)
+    )
 
+
+def coerce_arguments(func: FuncOp, args: Sequence[Any]) -> list[Any]:
+    """Check a caller's `args` against `func`'s inputs and convert them to values.
+
+    A caller supplies the input arguments only (`irkit.abi`): output buffers
+    are allocated by the interpreter. Tensors and memrefs are given as arrays
+    (memrefs stay arrays here; `bind_arguments` copies them into buffers).
     Raises `InputError` (one clear line) on a wrong count, shape or dtype.
     """
-    inputs = func.function_type.inputs.data
+    types = func.function_type.inputs.data
+    positions = input_argument_indices(func)
     name = func.sym_name.data
-    if len(args) != len(inputs):
-        raise InputError(f"@{name} takes {len(inputs)} argument(s), {len(args)} given")
+    if len(args) != len(positions):
+        outputs = len(types) - len(positions)
+        note = (
+            f" (its {outputs} output buffer(s) are allocated by the interpreter)"
+            if outputs
+            else ""
+        )
+        raise InputError(
+            f"@{name} takes {len(positions)} argument(s){note}, {len(args)} given"
+        )
     values: list[Any] = []
-    for index, (arg, expected) in enumerate(zip(args, inputs, strict=True)):
-        if isinstance(expected, TensorType):
+    for index, arg in zip(positions, args, strict=True):
+        expected = types[index]
+        if isinstance(expected, TensorType | MemRefType):
+            shaped = cast(TensorType[Attribute], expected)
             array = np.asarray(arg)
-            dtype = numpy_dtype(expected.get_element_type())
-            shape = tuple(expected.get_shape())
-            if array.shape != shape or array.dtype != dtype:
+            dtype = numpy_dtype(shaped.get_element_type())
+            if not _shape_matches(array.shape, shaped.get_shape()) or (
+                array.dtype != dtype
+            ):
                 raise InputError(
                     f"argument #{index} of @{name} must be {expected}, "
                     f"got {describe(array)}"
@@ -166,6 +201,8 @@ def to_value(value: Any, mlir_type: Attribute) -> Any:
     if isinstance(mlir_type, TensorType):
         dtype = numpy_dtype(mlir_type.get_element_type())
         return np.asarray(value).astype(dtype, copy=False)
+    if isinstance(value, MemRefValue):
+        return value
     if isinstance(mlir_type, IndexType):
         if np.ndim(value) == 0:
             return int(value)
@@ -206,3 +243,289 @@ def dense_resource_to_array(attr: DenseResourceAttr) -> np.ndarray:
             f"dense_resource<{key}> holds {flat.size} elements, its type {count}"
         )
     return flat.reshape(shape).copy()
+
+
+# --------------------------------------------------------------------------
+# Memory: buffers and the memref views of them
+# --------------------------------------------------------------------------
+
+
+def poison_array(shape: tuple[int, ...], dtype: np.dtype[Any]) -> np.ndarray:
+    """Contents nothing wrote: NaN for floats, the most negative integer, false."""
+    if dtype.kind == "f":
+        return np.full(shape, np.nan, dtype)
+    if dtype == np.bool_:
+        return np.zeros(shape, dtype)
+    return np.full(shape, np.iinfo(dtype).min, dtype)
+
+
+@dataclass(eq=False)
+class Buffer:
+    """One allocation: the flat storage every view of it shares.
+
+    `written` marks the elements something stored to; reading any other one is
+    reported. `origin` names the buffer in messages ("memref.alloc at
+    f.mlir:3:8", "output #0 of @f"). A `constant` buffer (a constant
+    `memref.global`) may not be written; only a `heap` buffer (`memref.alloc`)
+    may be freed, once, and a freed buffer may not be used.
+    """
+
+    data: np.ndarray
+    written: np.ndarray
+    origin: str
+    constant: bool = False
+    heap: bool = False
+    freed: bool = False
+
+    @classmethod
+    def poisoned(
+        cls, size: int, dtype: np.dtype[Any], origin: str, **flags: bool
+    ) -> Buffer:
+        return cls(
+            poison_array((size,), dtype), np.zeros(size, np.bool_), origin, **flags
+        )
+
+
+@dataclass(frozen=True, eq=False)
+class MemRefValue:
+    """A memref: a strided view of a `Buffer`, in elements.
+
+    Element `[i0, ..., in]` lives at `buffer.data[offset + sum(ik * strides[k])]`.
+    Views made by subview, reshapes and casts share the buffer (and its
+    `written` mask), so a store through one is seen through all.
+    """
+
+    buffer: Buffer
+    offset: int
+    shape: tuple[int, ...]
+    strides: tuple[int, ...]
+
+    @property
+    def dtype(self) -> np.dtype[Any]:
+        return self.buffer.data.dtype
+
+    @property
+    def size(self) -> int:
+        return int(np.prod(self.shape, dtype=np.int64))
+
+    def fits(self) -> bool:
+        """Whether every element of the view lies inside its buffer."""
+        if self.size == 0:
+            return 0 <= self.offset <= self.buffer.data.size
+        low = self.offset + sum(
+            (n - 1) * s for n, s in zip(self.shape, self.strides, strict=True) if s < 0
+        )
+        high = self.offset + sum(
+            (n - 1) * s for n, s in zip(self.shape, self.strides, strict=True) if s > 0
+        )
+        return 0 <= low and high < self.buffer.data.size
+
+    def view(
+        self, offset: int, shape: Sequence[int], strides: Sequence[int]
+    ) -> MemRefValue:
+        """Another view of the same buffer (check `fits()` on the result)."""
+        return MemRefValue(self.buffer, offset, tuple(shape), tuple(strides))
+
+    def _strided(self, flat: np.ndarray) -> np.ndarray:
+        # The base starts at `offset`; `fits()` keeps negative strides inside.
+        itemsize = flat.itemsize
+        return np.lib.stride_tricks.as_strided(
+            flat[self.offset :] if self.size else flat[:0],
+            shape=self.shape,
+            strides=tuple(stride * itemsize for stride in self.strides),
+        )
+
+    def array(self) -> np.ndarray:
+        """The elements as a writeable ndarray view of the buffer."""
+        return self._strided(self.buffer.data)
+
+    def written_mask(self) -> np.ndarray:
+        """Which elements something wrote, as a writeable view of the mask."""
+        return self._strided(self.buffer.written)
+
+    def element(self, index: Sequence[int]) -> int:
+        """The position in the buffer of element `index` (assumed in bounds)."""
+        return self.offset + sum(
+            int(i) * s for i, s in zip(index, self.strides, strict=True)
+        )
+
+
+def _layout(memref_type: MemRefType[Attribute]) -> tuple[int, tuple[int, ...]] | None:
+    """The static offset and strides of `memref_type`'s layout, if it has them."""
+    strides = memref_type.get_strides()
+    offset = memref_type.get_offset()
+    if strides is None or offset is None or any(s is None for s in strides):
+        return None
+    static = tuple(cast(int, s) for s in strides)
+    if any(s < 0 for s in static) or offset < 0:
+        return None
+    return offset, static
+
+
+def allocate(
+    memref_type: MemRefType[Attribute],
+    origin: str,
+    shape: Sequence[int] | None = None,
+    **flags: bool,
+) -> MemRefValue:
+    """A fresh poisoned, unwritten buffer viewed as `memref_type` says.
+
+    `shape` gives the dynamic sizes' values (defaults to the static shape). A
+    static strided layout is honoured (the buffer is as large as the furthest
+    element); any other layout is the identity.
+    """
+    sizes = tuple(shape) if shape is not None else tuple(memref_type.get_shape())
+    layout = _layout(memref_type)
+    if layout is None or len(layout[1]) != len(sizes):
+        offset, strides = 0, _row_major_strides(sizes)
+    else:
+        offset, strides = layout
+    if all(n > 0 for n in sizes):
+        extent = offset + sum((n - 1) * s for n, s in zip(sizes, strides, strict=True))
+        count = extent + 1
+    else:
+        count = offset
+    dtype = numpy_dtype(memref_type.get_element_type())
+    buffer = Buffer.poisoned(count, dtype, origin, **flags)
+    return MemRefValue(buffer, offset, sizes, strides)
+
+
+def _row_major_strides(shape: Sequence[int]) -> tuple[int, ...]:
+    strides: list[int] = []
+    running = 1
+    for size in reversed(shape):
+        strides.append(running)
+        running *= max(size, 1)
+    return tuple(reversed(strides))
+
+
+def memref_holding(
+    array: np.ndarray, memref_type: MemRefType[Attribute], origin: str, **flags: bool
+) -> MemRefValue:
+    """A fresh buffer laid out as `memref_type`, holding a copy of `array`."""
+    value = allocate(memref_type, origin, array.shape, **flags)
+    value.array()[...] = array
+    value.written_mask()[...] = True
+    return value
+
+
+def format_index(index: Sequence[int]) -> str:
+    return "[" + ", ".join(str(int(i)) for i in index) + "]"
+
+
+def first_unwritten(mask: np.ndarray) -> tuple[int, ...]:
+    """The first index (row-major) where `mask` is false."""
+    return tuple(int(i) for i in np.argwhere(~mask)[0])
+
+
+def check_live(op: Operation, memref: MemRefValue) -> None:
+    """Reject a use of a freed buffer."""
+    if memref.buffer.freed:
+        raise interpretation_error(
+            op, f"uses a buffer that was freed ({memref.buffer.origin})"
+        )
+
+
+def check_writable(op: Operation, memref: MemRefValue) -> None:
+    """Reject a write to a freed buffer or a constant global."""
+    check_live(op, memref)
+    if memref.buffer.constant:
+        raise interpretation_error(
+            op, f"writes to a constant buffer ({memref.buffer.origin})"
+        )
+
+
+def unwritten_read(
+    op: Operation, memref: MemRefValue, index: Sequence[int]
+) -> InterpretationError:
+    """The error for reading element `index` of `memref` that nothing wrote."""
+    return interpretation_error(
+        op,
+        f"reads element {format_index(index)} of a buffer nothing wrote "
+        f"({memref.buffer.origin})",
+    )
+
+
+def read_memref(op: Operation, memref: MemRefValue) -> np.ndarray:
+    """All elements of `memref`, as a new array; each must have been written."""
+    check_live(op, memref)
+    mask = memref.written_mask()
+    if not mask.all():
+        raise unwritten_read(op, memref, first_unwritten(mask))
+    return memref.array().copy()
+
+
+def write_memref(op: Operation, memref: MemRefValue, values: Any) -> None:
+    """Store `values` (broadcast to the view's shape) into every element."""
+    check_writable(op, memref)
+    memref.array()[...] = values
+    memref.written_mask()[...] = True
+
+
+# --------------------------------------------------------------------------
+# The calling convention (`irkit.abi`): inputs in, results and outputs out
+# --------------------------------------------------------------------------
+
+
+def bind_arguments(func: FuncOp, inputs: Sequence[Any]) -> list[Any]:
+    """Every argument of `func`, from the caller's coerced `inputs`.
+
+    A memref input is copied into a fresh buffer, all written; each
+    `irkit.output` argument gets a fresh poisoned buffer nothing wrote.
+    """
+    types = func.function_type.inputs.data
+    name = func.sym_name.data
+    args: list[Any] = [None] * len(types)
+    for index, value in zip(input_argument_indices(func), inputs, strict=True):
+        expected = types[index]
+        if isinstance(expected, MemRefType):
+            origin = f"argument #{index} of @{name}"
+            args[index] = memref_holding(np.asarray(value), expected, origin)
+        else:
+            args[index] = value
+    for number, index in enumerate(output_argument_indices(func)):
+        expected = types[index]
+        if not isinstance(expected, MemRefType) or any(
+            size == DYNAMIC_INDEX for size in expected.get_shape()
+        ):
+            raise InputError(
+                f"output #{number} of @{name} must be a statically shaped memref, "
+                f"not {expected}"
+            )
+        args[index] = allocate(expected, f"output #{number} of @{name}")
+    return args
+
+
+def _returned_array(func: FuncOp, what: str, value: Any) -> np.ndarray:
+    if not isinstance(value, MemRefValue):
+        return np.asarray(value)
+    where = location_of(func)
+    if value.buffer.freed:
+        raise InterpretationError(f"{what} is a buffer that was freed", where)
+    mask = value.written_mask()
+    if not mask.all():
+        missing = mask.size - int(np.count_nonzero(mask))
+        raise InterpretationError(
+            f"{what}: {missing} of {mask.size} elements were never written, "
+            f"first at {format_index(first_unwritten(mask))}",
+            where,
+        )
+    return value.array().copy()
+
+
+def collect_results(
+    func: FuncOp, results: Sequence[Any], args: Sequence[Any]
+) -> tuple[np.ndarray, ...]:
+    """What a call of `func` gives back: its results, then its output buffers,
+    as arrays. A memref element nothing wrote is an error.
+    """
+    name = func.sym_name.data
+    arrays = [
+        _returned_array(func, f"result #{number} of @{name}", value)
+        for number, value in enumerate(results)
+    ]
+    for number, index in enumerate(output_argument_indices(func)):
+        arrays.append(
+            _returned_array(func, f"output #{number} of @{name}", args[index])
+        )
+    return tuple(arrays)

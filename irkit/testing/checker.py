@@ -5,6 +5,12 @@ then every function is interpreted on both sides with the same inputs and the
 results compared with per-dtype tolerances. A difference raises
 `SemanticsMismatch`, which names the pass, the function and the error figures,
 and carries both IRs and the inputs (it can write them as a reproducer).
+
+Both sides are called through the calling convention of `irkit.abi`: inputs
+only, results followed by output buffers. So a function returning a tensor
+before `bufferize` and writing an `irkit.output` buffer after it compare
+result by result; outputs start as poison on every run, and an output
+element the program after the pass never writes is a mismatch.
 """
 
 from __future__ import annotations
@@ -19,7 +25,8 @@ from xdsl.dialects.func import FuncOp
 from xdsl.passes import ModulePass
 
 from irkit.context import make_context
-from irkit.interpreter import Interpreter
+from irkit.diagnostics import DiagnosticError
+from irkit.interpreter import Interpreter, run_function
 from irkit.interpreter.values import coerce_arguments
 from irkit.parsing import parse_module
 from irkit.pass_manager import Pipeline, build_pipeline
@@ -36,7 +43,7 @@ class SemanticsMismatch(AssertionError):
         self,
         pass_name: str,
         entry: str,
-        result_index: int,
+        result_index: int | None,
         difference: Difference,
         *,
         seed: int | None,
@@ -53,9 +60,10 @@ class SemanticsMismatch(AssertionError):
         self.before = before
         self.after = after
         origin = f"input seed {seed}" if seed is not None else "given inputs"
+        which = f"result #{result_index}: " if result_index is not None else ""
         super().__init__(
-            f"pass '{pass_name}' changed the semantics of @{entry}: result "
-            f"#{result_index}: {difference.describe()} ({origin})"
+            f"pass '{pass_name}' changed the semantics of @{entry}: "
+            f"{which}{difference.describe()} ({origin})"
         )
 
     def write_reproducer(self, path: str | Path) -> Path:
@@ -111,6 +119,11 @@ def _copy(values: Sequence[Any]) -> list[Any]:
     return [np.copy(v) if isinstance(v, np.ndarray) else v for v in values]
 
 
+def _structural(reason: str) -> Difference:
+    """A difference that is not about values (a count, an error)."""
+    return Difference(0.0, 0.0, (), None, None, 0, 0, reason=reason)
+
+
 def check_semantics_between(
     before: ModuleOp,
     after: ModuleOp,
@@ -132,23 +145,43 @@ def check_semantics_between(
     for name in _entries(before, entry):
         func = run_before.function(name)
         for input_seed, args in _input_sets(func, inputs, trials, seed):
-            expected = run_before.call(name, _copy(args))
-            actual = run_after.call(name, _copy(args))
+
+            def mismatch(
+                index: int | None, difference: Difference
+            ) -> SemanticsMismatch:
+                return SemanticsMismatch(
+                    pass_name,
+                    name,
+                    index,
+                    difference,
+                    seed=input_seed,
+                    inputs=args,
+                    before=str(before),
+                    after=str(after),
+                )
+
+            expected = run_function(run_before, name, _copy(args))
+            try:
+                actual = run_function(run_after, name, _copy(args))
+            except DiagnosticError as error:
+                # It ran before the pass: failing after it is the pass's doing.
+                raise mismatch(
+                    None, _structural(f"it fails after the pass: {error.message}")
+                ) from error
+            if len(expected) != len(actual):
+                raise mismatch(
+                    None,
+                    _structural(
+                        f"{len(expected)} results and outputs before the pass, "
+                        f"{len(actual)} after it"
+                    ),
+                )
             for index, (e, a) in enumerate(zip(expected, actual, strict=True)):
                 difference = compare_arrays(
                     np.asarray(e), np.asarray(a), rtol=rtol, atol=atol
                 )
                 if difference is not None:
-                    raise SemanticsMismatch(
-                        pass_name,
-                        name,
-                        index,
-                        difference,
-                        seed=input_seed,
-                        inputs=args,
-                        before=str(before),
-                        after=str(after),
-                    )
+                    raise mismatch(index, difference)
 
 
 def assert_pass_preserves_semantics(

@@ -2,26 +2,33 @@
 
 Floats are uniform in [-1, 1) (small enough that exp, products and sums stay
 finite, with both signs so sign handling is exercised), integers in [-10, 10],
-`i1` fair coins. An array is never all zeros.
+`i1` fair coins. An array is never all zeros. A function gets values for
+its input arguments only (`irkit.abi`): its output buffers are allocated by
+whoever calls it. Memref inputs are arrays, like tensors.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
-from xdsl.dialects.builtin import TensorType
+from xdsl.dialects.builtin import MemRefType, TensorType
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute
 
+from irkit.abi import input_types
+from irkit.diagnostics import IRKitError
 from irkit.interpreter.values import numpy_dtype
 
 
 def random_value(type_: Attribute, rng: np.random.Generator) -> Any:
-    """A random value of MLIR type `type_` (a tensor or a scalar)."""
-    if isinstance(type_, TensorType):
-        shape: tuple[int, ...] = tuple(type_.get_shape())
-        dtype = numpy_dtype(type_.get_element_type())
+    """A random value of MLIR type `type_` (a tensor, a memref or a scalar)."""
+    if isinstance(type_, TensorType | MemRefType):
+        shaped = cast(TensorType[Attribute], type_)
+        shape: tuple[int, ...] = tuple(shaped.get_shape())
+        if any(size < 0 for size in shape):
+            raise IRKitError(f"cannot draw a value of dynamic shape {type_}")
+        dtype = numpy_dtype(shaped.get_element_type())
     else:
         shape = ()
         dtype = numpy_dtype(type_)
@@ -37,5 +44,5 @@ def random_value(type_: Attribute, rng: np.random.Generator) -> Any:
 
 
 def random_arguments(func: FuncOp, rng: np.random.Generator) -> list[Any]:
-    """One random argument per parameter of `func`."""
-    return [random_value(t, rng) for t in func.function_type.inputs.data]
+    """One random value per input argument of `func` (outputs excluded)."""
+    return [random_value(t, rng) for t in input_types(func)]

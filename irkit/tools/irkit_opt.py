@@ -1,7 +1,7 @@
 """irkit-opt: parse textual IR, run a pass pipeline, print the result.
 
 Like `mlir-opt`/`xdsl-opt`: `irkit-opt FILE [-p PIPELINE] [-o OUT]
-[--target mlir] [--split-input-file] [--verify-diagnostics]
+[--target mlir|c] [--split-input-file] [--verify-diagnostics]
 [--print-op-generic] [--print-ir-after-all]`. See docs/cli.md.
 """
 
@@ -20,13 +20,14 @@ from xdsl.passes import ModulePass
 from xdsl.printer import Printer
 
 from irkit.context import make_context
-from irkit.diagnostics import DiagnosticError, IRKitError
+from irkit.diagnostics import DiagnosticError, IRKitError, source_line
 from irkit.parsing import parse_module
 from irkit.pass_manager import (
     Pipeline,
     available_passes,
     load_pass_plugin,
 )
+from irkit.targets.c import emit_c
 from irkit.testing.checker import SemanticsMismatch, check_semantics_between
 from irkit.tools.common import (
     EXIT_OK,
@@ -41,7 +42,7 @@ from irkit.tools.expected_diagnostics import (
     split_input,
 )
 
-TARGETS = ("mlir",)
+TARGETS = ("mlir", "c")
 
 
 class SemanticsCheckFailed(IRKitError):
@@ -79,7 +80,8 @@ def build_argument_parser() -> argparse.ArgumentParser:
         "--target",
         default="mlir",
         choices=TARGETS,
-        help="what to print: mlir (default)",
+        help="what to print: mlir (default) or c (one C99 translation unit; "
+        "see docs/targets.md)",
     )
     parser.add_argument(
         "--split-input-file",
@@ -172,7 +174,19 @@ def process_chunk(
     ctx = make_context(allow_unregistered=args.allow_unregistered_dialect)
     module = parse_module(text, ctx, filename=filename)
     pipeline.run(ctx, module)
+    if args.target == "c":
+        return emit_c_source(module, text)
     return print_module(module, generic=args.print_op_generic, ctx=ctx)
+
+
+def emit_c_source(module: ModuleOp, text: str) -> str:
+    """The module as C; an unprintable op is reported with its source line."""
+    try:
+        return emit_c(module).source
+    except DiagnosticError as error:
+        if error.location is not None and error.source_line is None:
+            error.source_line = source_line(text, error.location.line)
+        raise
 
 
 def run(argv: list[str], state: dict[str, str]) -> int:

@@ -1,25 +1,33 @@
 """irkit-run: run a function of a textual IR file and show its results.
 
-`irkit-run FILE [--entry NAME] [--target interp] [--input a.npy ...]
-[--random-inputs SEED] [--output out.npz]`. See docs/cli.md.
+`irkit-run FILE [--entry NAME] [--target interp|c] [--check] [--bench N]
+[--input a.npy ...] [--random-inputs SEED] [--output out.npz]`. See docs/cli.md.
 """
 
 from __future__ import annotations
 
 import argparse
 import io
+import statistics
 import sys
+import time
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
+from xdsl.dialects.builtin import MemRefType, TensorType
 from xdsl.dialects.func import FuncOp
 
-from irkit.interpreter import Interpreter, default_entry
-from irkit.interpreter.values import coerce_arguments, describe
+from irkit.abi import input_types
+from irkit.interpreter import Interpreter, default_entry, interpret
+from irkit.interpreter.values import describe
 from irkit.parsing import parse_module
-from irkit.testing.inputs import random_arguments
+from irkit.runtime import compile as compile_module
+from irkit.testing.compare import compare_arrays
+from irkit.testing.inputs import random_value
 from irkit.tools.common import (
     EXIT_OK,
+    EXIT_USER_ERROR,
     ArgumentParser,
     UsageError,
     read_source,
@@ -27,7 +35,7 @@ from irkit.tools.common import (
     write_output_atomically_bytes,
 )
 
-TARGETS = ("interp",)
+TARGETS = ("interp", "c")
 
 
 def build_argument_parser() -> argparse.ArgumentParser:
@@ -44,7 +52,21 @@ def build_argument_parser() -> argparse.ArgumentParser:
         "--target",
         default="interp",
         choices=TARGETS,
-        help="where to run: interp (the reference interpreter)",
+        help="where to run: interp (the reference interpreter) or c (compiled "
+        "with irkit.compile and the system C compiler)",
+    )
+    parser.add_argument(
+        "--check",
+        action="store_true",
+        help="with --target c: also run the interpreter on the same inputs and "
+        "compare (per-dtype tolerances); exit 1 on a mismatch",
+    )
+    parser.add_argument(
+        "--bench",
+        type=int,
+        default=None,
+        metavar="N",
+        help="time N runs after a warm-up one and print the median",
     )
     parser.add_argument(
         "--input",
@@ -69,13 +91,24 @@ def build_argument_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def random_inputs(func: FuncOp, seed: int) -> list[Any]:
+    """Random values for the arguments a caller supplies (not output buffers)."""
+    rng = np.random.default_rng(seed)
+    values: list[Any] = []
+    for type_ in input_types(func):
+        if isinstance(type_, MemRefType):
+            # A memref input takes the same values as a tensor of its shape.
+            type_ = TensorType(type_.get_element_type(), type_.get_shape())
+        values.append(random_value(type_, rng))
+    return values
+
+
 def load_inputs(func: FuncOp, args: argparse.Namespace) -> list[Any]:
-    signature = func.function_type.inputs.data
+    signature = input_types(func)
     if args.input and args.random_inputs is not None:
         raise UsageError("give either --input files or --random-inputs, not both")
     if args.random_inputs is not None:
-        rng = np.random.default_rng(args.random_inputs)
-        return random_arguments(func, rng)
+        return random_inputs(func, args.random_inputs)
     if not args.input and signature:
         raise UsageError(
             f"@{func.sym_name.data} takes {len(signature)} argument(s): pass "
@@ -98,16 +131,68 @@ def summarize(name: str, value: Any) -> str:
     return f"{name}: {describe(array)} = {shown}{more}"
 
 
+def check_against_interpreter(
+    results: Sequence[np.ndarray], expected: Sequence[np.ndarray]
+) -> bool:
+    """Compare the C target's results with the interpreter's; report each."""
+    if len(results) != len(expected):
+        print(
+            f"check: the C target gave {len(results)} results, the interpreter "
+            f"{len(expected)}",
+            file=sys.stderr,
+        )
+        return False
+    ok = True
+    for index, (result, reference) in enumerate(zip(results, expected, strict=True)):
+        difference = compare_arrays(np.asarray(reference), result)
+        if difference is not None:
+            print(
+                f"check: result{index} differs: {difference.describe()}",
+                file=sys.stderr,
+            )
+            ok = False
+    if ok:
+        print(f"check: {len(results)} result(s) match the interpreter")
+    return ok
+
+
+def benchmark(call: Callable[[], object], runs: int) -> None:
+    """Print the median wall time of `runs` calls after a warm-up call."""
+    if runs < 1:
+        raise UsageError("--bench needs a positive number of runs")
+    call()
+    times: list[float] = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        call()
+        times.append(time.perf_counter() - start)
+    print(
+        f"bench: median {statistics.median(times) * 1e3:.3f} ms over {runs} runs "
+        f"(min {min(times) * 1e3:.3f} ms)"
+    )
+
+
 def run(argv: list[str], state: dict[str, str]) -> int:
     args = build_argument_parser().parse_args(argv)
+    if args.check and args.target != "c":
+        raise UsageError(
+            "--check compares the C target with the interpreter: use it with --target c"
+        )
     filename, source = read_source(args.input_file)
     state["source"] = source
     module = parse_module(source, filename=filename)
     entry = args.entry if args.entry is not None else default_entry(module)
-    interp = Interpreter(module)
-    func = interp.function(entry)
-    values = coerce_arguments(func, load_inputs(func, args))
-    results = [np.asarray(r) for r in interp.call(entry, values)]
+    func = Interpreter(module).function(entry)
+    inputs = load_inputs(func, args)
+    if args.target == "c":
+        compiled = compile_module(module, entry=entry)
+        results = list(compiled(*inputs))
+        if args.bench is not None:
+            benchmark(lambda: compiled(*inputs), args.bench)
+    else:
+        results = list(interpret(module, entry, *inputs))
+        if args.bench is not None:
+            benchmark(lambda: interpret(module, entry, *inputs), args.bench)
     for index, result in enumerate(results):
         print(summarize(f"result{index}", result))
     if args.output is not None:
@@ -115,6 +200,10 @@ def run(argv: list[str], state: dict[str, str]) -> int:
         arrays: dict[str, Any] = {f"result{i}": r for i, r in enumerate(results)}
         np.savez(buffer, **arrays)
         write_output_atomically_bytes(args.output, buffer.getvalue())
+    if args.check:
+        expected = interpret(module, entry, *inputs)
+        if not check_against_interpreter(results, expected):
+            return EXIT_USER_ERROR
     return EXIT_OK
 
 

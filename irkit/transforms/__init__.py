@@ -11,9 +11,21 @@ from importlib import import_module
 
 from xdsl.passes import ModulePass
 
-# pass name -> (module, class). The name is the module's stem with '-' for '_'
-# (a test checks this).
-_PASSES: dict[str, tuple[str, str]] = {}
+# pass name -> class name. A pass lives in the module named after it
+# (`bufferize` in `bufferize.py`, `convert-nn-to-linalg` in
+# `convert_nn_to_linalg.py`), so the registry cannot disagree with the tree.
+_PASSES: dict[str, str] = {
+    "convert-nn-to-linalg": "ConvertNnToLinalgPass",
+    "linalg-generalize-named-ops": "LinalgGeneralizeNamedOpsPass",
+    "linalg-fuse-elementwise": "LinalgFuseElementwisePass",
+    "bufferize": "BufferizePass",
+    "convert-linalg-to-loops": "ConvertLinalgToLoopsPass",
+}
+
+# Named pipelines (`pipelines.py`): name -> class name.
+_PIPELINES: dict[str, str] = {
+    "lower-to-c": "LowerToCPipeline",
+}
 
 
 def _loader(module: str, cls: str) -> Callable[[], type[ModulePass]]:
@@ -23,6 +35,16 @@ def _loader(module: str, cls: str) -> Callable[[], type[ModulePass]]:
     return load
 
 
+def pass_module(name: str) -> str:
+    """The module that defines the pass or named pipeline `name`."""
+    if name in _PIPELINES:
+        return "irkit.transforms.pipelines"
+    return "irkit.transforms." + name.replace("-", "_")
+
+
 def get_irkit_passes() -> dict[str, Callable[[], type[ModulePass]]]:
     """Factories for every irkit pass, keyed by pass name."""
-    return {name: _loader(*where) for name, where in _PASSES.items()}
+    return {
+        name: _loader(pass_module(name), cls)
+        for name, cls in (_PASSES | _PIPELINES).items()
+    }

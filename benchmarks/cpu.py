@@ -1,0 +1,195 @@
+"""irkit's C target against NumPy on the CPU, side by side in one run.
+
+Each program is written once in `nn`, compiled with `irkit.compile` (the
+`lower-to-c` pipeline, the system C compiler with `-O3 -march=native
+-fopenmp`) and timed next to the same computation in NumPy (OpenBLAS for the
+matmul), with the same thread count for both. Results are checked against
+NumPy before timing. Prints a Markdown table (paste it into
+`docs/benchmarks.md`).
+
+    OMP_NUM_THREADS=2 OPENBLAS_NUM_THREADS=2 .venv/bin/python benchmarks/cpu.py
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import statistics
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+import irkit
+from irkit.testing import compare_arrays
+
+
+@dataclass(frozen=True)
+class Case:
+    name: str
+    program: str
+    inputs: list[np.ndarray]
+    numpy: Callable[..., np.ndarray]
+    # The work one run does: (amount, unit) with unit "GFLOP" or "GB".
+    work: tuple[float, str]
+
+
+def matmul_case(n: int, rng: np.random.Generator) -> Case:
+    t = f"tensor<{n}x{n}xf32>"
+    program = f"""
+func.func @main(%a: {t}, %b: {t}) -> {t} {{
+  %c = nn.matmul %a, %b : {t}, {t} -> {t}
+  return %c : {t}
+}}"""
+    inputs = [rng.uniform(-1, 1, (n, n)).astype(np.float32) for _ in range(2)]
+    return Case(f"matmul {n}^3", program, inputs, np.matmul, (2 * n**3 / 1e9, "GFLOP"))
+
+
+def fused_chain_case(n: int, rng: np.random.Generator) -> Case:
+    t = f"tensor<{n}xf32>"
+    program = f"""
+func.func @main(%a: {t}, %b: {t}, %c: {t}) -> {t} {{
+  %ab = nn.mul %a, %b : {t}, {t} -> {t}
+  %s = nn.add %ab, %c : {t}, {t} -> {t}
+  %r = nn.relu %s : {t}
+  return %r : {t}
+}}"""
+    inputs = [rng.uniform(-1, 1, n).astype(np.float32) for _ in range(3)]
+
+    def numpy_chain(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
+        return np.maximum(a * b + c, np.float32(0))
+
+    # Compulsory traffic: three inputs read, one output written.
+    return Case(
+        f"relu(a*b+c) 2^{n.bit_length() - 1}",
+        program,
+        inputs,
+        numpy_chain,
+        (4 * 4 * n / 1e9, "GB"),
+    )
+
+
+def softmax_case(rows: int, cols: int, rng: np.random.Generator) -> Case:
+    t = f"tensor<{rows}x{cols}xf32>"
+    program = f"""
+func.func @main(%x: {t}) -> {t} {{
+  %y = nn.softmax %x axis 1 : {t}
+  return %y : {t}
+}}"""
+
+    def numpy_softmax(x: np.ndarray) -> np.ndarray:
+        e = np.exp(x - x.max(axis=1, keepdims=True))
+        return e / e.sum(axis=1, keepdims=True)
+
+    inputs = [rng.uniform(-1, 1, (rows, cols)).astype(np.float32)]
+    return Case(
+        f"softmax {rows}x{cols}",
+        program,
+        inputs,
+        numpy_softmax,
+        (2 * 4 * rows * cols / 1e9, "GB"),
+    )
+
+
+def layer_norm_case(rows: int, cols: int, rng: np.random.Generator) -> Case:
+    t = f"tensor<{rows}x{cols}xf32>"
+    v = f"tensor<{cols}xf32>"
+    program = f"""
+func.func @main(%x: {t}, %g: {v}, %b: {v}) -> {t} {{
+  %y = nn.layer_norm %x scale %g bias %b axes [-1] eps 1.0e-05 : {t}, {v}, {v} -> {t}
+  return %y : {t}
+}}"""
+
+    def numpy_layer_norm(x: np.ndarray, g: np.ndarray, b: np.ndarray) -> np.ndarray:
+        mean = x.mean(axis=1, keepdims=True)
+        var = ((x - mean) ** 2).mean(axis=1, keepdims=True)
+        return (x - mean) / np.sqrt(var + np.float32(1e-5)) * g + b
+
+    inputs = [
+        rng.uniform(-1, 1, (rows, cols)).astype(np.float32),
+        rng.uniform(0.5, 1.5, cols).astype(np.float32),
+        rng.uniform(-1, 1, cols).astype(np.float32),
+    ]
+    return Case(
+        f"layer_norm {rows}x{cols}",
+        program,
+        inputs,
+        numpy_layer_norm,
+        (2 * 4 * rows * cols / 1e9, "GB"),
+    )
+
+
+def median_seconds(fn: Callable[[], object], repeats: int) -> float:
+    fn()
+    samples = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        fn()
+        samples.append(time.perf_counter() - start)
+    return statistics.median(samples)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=10)
+    parser.add_argument(
+        "--small", action="store_true", help="smaller sizes, for a smoke run"
+    )
+    args = parser.parse_args()
+    rng = np.random.default_rng(0)
+    if args.small:
+        cases = [
+            matmul_case(128, rng),
+            fused_chain_case(1 << 16, rng),
+            softmax_case(256, 128, rng),
+            layer_norm_case(256, 128, rng),
+        ]
+    else:
+        cases = [
+            matmul_case(1024, rng),
+            fused_chain_case(1 << 24, rng),
+            softmax_case(4096, 1024, rng),
+            layer_norm_case(4096, 1024, rng),
+        ]
+
+    rows = []
+    for case in cases:
+        start = time.perf_counter()
+        compiled = irkit.compile(case.program, target="c")
+        compile_seconds = time.perf_counter() - start
+        (result,) = compiled(*case.inputs)
+        expected = case.numpy(*case.inputs)
+        difference = compare_arrays(expected.astype(result.dtype), result)
+        if difference is not None:
+            raise SystemExit(
+                f"{case.name}: irkit disagrees with NumPy: {difference.describe()}"
+            )
+        irkit_s = median_seconds(lambda c=compiled, i=case.inputs: c(*i), args.repeats)
+        numpy_s = median_seconds(
+            lambda c=case, i=case.inputs: c.numpy(*i), args.repeats
+        )
+        amount, unit = case.work
+        rows.append((case.name, compile_seconds, irkit_s, numpy_s, amount, unit))
+
+    threads = os.environ.get("OMP_NUM_THREADS", "unset")
+    print(
+        f"Machine: {platform.machine()}, {os.cpu_count()} cores, OMP_NUM_THREADS={threads}, "
+        f"NumPy {np.__version__}"
+    )
+    print()
+    print(
+        "| program | irkit (ms) | NumPy (ms) | NumPy time / irkit time | irkit rate | NumPy rate | compile (s) |"
+    )
+    print("|---|---|---|---|---|---|---|")
+    for name, compile_s, irkit_s, numpy_s, amount, unit in rows:
+        rate = f"{unit}/s"
+        print(
+            f"| {name} | {irkit_s * 1e3:.2f} | {numpy_s * 1e3:.2f} | {numpy_s / irkit_s:.2f}x "
+            f"| {amount / irkit_s:.1f} {rate} | {amount / numpy_s:.1f} {rate} | {compile_s:.2f} |"
+        )
+
+
+if __name__ == "__main__":
+    main()

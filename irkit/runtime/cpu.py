@@ -1,0 +1,732 @@
+"""Building, loading and calling C translation units on the host CPU.
+
+The C target (`irkit.targets.c.emit_c`) prints one C99 translation unit; this
+module compiles it with the system C compiler (`$CC`, else `cc`) into a shared
+library kept in the artifact cache (`irkit.runtime.cache`), loads it with
+`ctypes` and calls it with NumPy arrays, following `docs/abi.md`: the caller
+passes inputs, the runtime allocates (or checks) the output buffers, and a
+non-zero status is the 1-based index of the `cf.assert` that failed.
+
+The compiler is always run through an argument list (never a shell) on files
+whose names the cache chose, so no user-supplied text reaches its command line.
+
+AddressSanitizer cannot be loaded into an uninstrumented Python, so sanitizer
+runs go through `build_test_executable`, which links the unit with a `main()`
+driver and runs it as a separate process.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import functools
+import hashlib
+import os
+import platform
+import shlex
+import shutil
+import subprocess
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+from xdsl.dialects.func import FuncOp
+
+from irkit.diagnostics import IRKitError
+from irkit.interpreter.tensor import poison
+from irkit.interpreter.values import InputError
+from irkit.runtime.cache import ArtifactCache, cache_key
+
+if TYPE_CHECKING:
+    from irkit.targets.c import CArgument, CFunction, CTranslationUnit
+
+BASE_FLAGS = ("-std=c99", "-O3")
+SHARED_FLAGS = ("-shared", "-fPIC")
+# Flags a compiler may lack (clang without libomp, cross compilers): probed once.
+OPTIONAL_FLAGS = {"native": "-march=native", "openmp": "-fopenmp"}
+LIBRARIES = ("-lm",)
+LIBRARY_SUFFIX = ".so"
+SANITIZER_FLAGS = ("-O1", "-g", "-fno-omit-frame-pointer", "-fno-sanitize-recover=all")
+
+_PROBE_SOURCE = """\
+#include <math.h>
+int irkit_probe(int n, float *x) {
+  #pragma omp parallel for
+  for (int i = 0; i < n; ++i) x[i] = sqrtf(x[i]);
+  return 0;
+}
+"""
+
+
+class CompileError(IRKitError):
+    """The C compiler rejected a translation unit (or is missing)."""
+
+    def __init__(self, message: str, stderr: str = "") -> None:
+        super().__init__(f"{message}\n{stderr}".rstrip() if stderr else message)
+        self.stderr = stderr
+
+
+class AssertionFailure(IRKitError, RuntimeError):
+    """A compiled function returned a non-zero status: a `cf.assert` failed."""
+
+
+class SanitizerError(IRKitError, RuntimeError):
+    """A sanitizer-instrumented test executable reported an error."""
+
+
+# ----------------------------------------------------------------------------
+# The compiler and its flags
+# ----------------------------------------------------------------------------
+
+
+def _host_identity() -> str:
+    """What `-march=native` code depends on: the CPU model and its features.
+
+    It is part of every cache key, so a cache directory shared between
+    machines (a network home) never hands one machine another's code.
+    """
+    try:
+        lines = Path("/proc/cpuinfo").read_text(errors="replace").splitlines()
+    except OSError:
+        return f"{platform.machine()} {platform.processor()}"
+    wanted = ("model name", "flags", "Features", "CPU part")
+    picked = sorted({line for line in lines if line.split(":")[0].strip() in wanted})
+    digest = hashlib.sha256("\n".join(picked).encode()).hexdigest()[:16]
+    return f"{platform.machine()} {digest}"
+
+
+def _run(command: Sequence[str], **kwargs: Any) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        list(command), capture_output=True, text=True, check=False, **kwargs
+    )
+
+
+@dataclass(frozen=True)
+class Toolchain:
+    """A C compiler and the flags it accepts on this machine."""
+
+    command: tuple[str, ...]
+    version: str
+    host: str
+    optional_flags: tuple[str, ...]
+
+    @property
+    def shared_library_flags(self) -> tuple[str, ...]:
+        return (*BASE_FLAGS, *self.optional_flags, *SHARED_FLAGS)
+
+    @property
+    def has_openmp(self) -> bool:
+        return OPTIONAL_FLAGS["openmp"] in self.optional_flags
+
+    def identity(self) -> list[str]:
+        """Everything about the compiler that changes what it produces."""
+        return [*self.command, self.version, self.host]
+
+    def compile(
+        self, cache: ArtifactCache, source: str, output: Path, flags: Sequence[str]
+    ) -> None:
+        """Compile `source` to `output`; raises `CompileError` with the
+        compiler's messages."""
+        with cache.temporary_file(".c") as source_file:
+            source_file.write_text(source)
+            command = [
+                *self.command,
+                *flags,
+                "-o",
+                str(output),
+                str(source_file),
+                *LIBRARIES,
+            ]
+            result = _run(command)
+        if result.returncode != 0:
+            # The temporary name means nothing to the user; the C does.
+            messages = result.stderr.replace(str(source_file), "<irkit-generated>.c")
+            raise CompileError(
+                f"C compilation failed ({shlex.join(self.command)} exited with "
+                f"status {result.returncode}):",
+                messages,
+            )
+
+
+def compiler_command() -> tuple[str, ...]:
+    """`$CC` (split like a shell would, e.g. `ccache gcc`) or `cc`, resolved."""
+    words = shlex.split(os.environ.get("CC") or "cc")
+    if not words:
+        words = ["cc"]
+    resolved = shutil.which(words[0])
+    if resolved is None:
+        raise CompileError(f"C compiler '{words[0]}' not found: install one or set $CC")
+    return (resolved, *words[1:])
+
+
+def _probe_flag(
+    cache: ArtifactCache, command: tuple[str, ...], flag: str, load: bool
+) -> bool:
+    """Whether `command` builds (and, for `load`, the process loads) a shared
+    library with `flag`."""
+    with cache.temporary_file(".c") as source, cache.temporary_file(".so") as output:
+        source.write_text(_PROBE_SOURCE)
+        flags = [*BASE_FLAGS, flag, *SHARED_FLAGS, "-o", str(output), str(source)]
+        if _run([*command, *flags, *LIBRARIES]).returncode != 0:
+            return False
+        if not load:
+            return True
+        try:
+            ctypes.CDLL(str(output))
+        except OSError:
+            return False
+        return True
+
+
+def _probe_toolchain(cache: ArtifactCache, command: tuple[str, ...]) -> Toolchain:
+    version_run = _run([*command, "--version"])
+    if version_run.returncode != 0:
+        raise CompileError(
+            f"C compiler '{shlex.join(command)}' does not run", version_run.stderr
+        )
+    version = version_run.stdout.strip()
+    host = _host_identity()
+    key = cache_key("toolchain-probe", *command, version, host)
+    stored = cache.read_bytes(key, ".flags")
+    if stored is not None:
+        return Toolchain(command, version, host, tuple(stored.decode().split()))
+    accepted = tuple(
+        flag
+        for kind, flag in OPTIONAL_FLAGS.items()
+        # An OpenMP library that links but cannot be loaded is no better than none.
+        if _probe_flag(cache, command, flag, load=kind == "openmp")
+    )
+    cache.write_bytes(key, ".flags", " ".join(accepted).encode())
+    return Toolchain(command, version, host, accepted)
+
+
+@functools.cache
+def _toolchain_for(command: tuple[str, ...], cache_directory: Path) -> Toolchain:
+    return _probe_toolchain(ArtifactCache(cache_directory), command)
+
+
+def toolchain(cache: ArtifactCache | None = None) -> Toolchain:
+    """The C compiler of this environment, probed once per process (and the
+    probe's answer kept in the cache across processes)."""
+    cache = cache or ArtifactCache.open()
+    return _toolchain_for(compiler_command(), cache.directory)
+
+
+def _symbols_load(path: Path, symbols: Sequence[str]) -> bool:
+    try:
+        library = ctypes.CDLL(str(path))
+        for symbol in symbols:
+            getattr(library, symbol)
+    except (OSError, AttributeError):
+        return False
+    return True
+
+
+def shared_library_key(source: str, tools: Toolchain) -> str:
+    """The cache key of `source` built as a shared library by `tools`."""
+    flags = list(tools.shared_library_flags)
+    return cache_key("shared-library", source, tools.identity(), flags)
+
+
+def build_shared_library(
+    source: str, symbols: Sequence[str], cache: ArtifactCache | None = None
+) -> Path:
+    """The cached shared library of `source`, compiled if needed.
+
+    An entry that cannot be loaded or lacks one of `symbols` (a truncated or
+    otherwise damaged file) is deleted and rebuilt.
+    """
+    cache = cache or ArtifactCache.open()
+    tools = toolchain(cache)
+    flags = tools.shared_library_flags
+    key = shared_library_key(source, tools)
+
+    def build(output: Path) -> None:
+        tools.compile(cache, source, output, flags)
+
+    path = cache.get_or_build(
+        key, LIBRARY_SUFFIX, build, lambda path: _symbols_load(path, symbols)
+    )
+    if not _symbols_load(path, symbols):
+        cache.discard(key, LIBRARY_SUFFIX)
+        raise CompileError(
+            f"the compiled library does not load or lacks {', '.join(symbols)}"
+        )
+    return path
+
+
+# ----------------------------------------------------------------------------
+# Parameters: how one C argument is passed
+# ----------------------------------------------------------------------------
+
+_CTYPES_SCALARS: dict[str, type[Any]] = {
+    "float32": ctypes.c_float,
+    "float64": ctypes.c_double,
+    "int8": ctypes.c_int8,
+    "int16": ctypes.c_int16,
+    "int32": ctypes.c_int32,
+    "int64": ctypes.c_int64,
+    "bool": ctypes.c_bool,
+}
+
+C_SCALAR_TYPES: dict[str, str] = {
+    "float16": "_Float16",
+    "float32": "float",
+    "float64": "double",
+    "int8": "int8_t",
+    "int16": "int16_t",
+    "int32": "int32_t",
+    "int64": "int64_t",
+    "bool": "bool",
+}
+
+
+def _row_major_strides(shape: Sequence[int]) -> tuple[int, ...]:
+    strides: list[int] = []
+    step = 1
+    for size in reversed(shape):
+        strides.append(step)
+        step *= size
+    return tuple(reversed(strides))
+
+
+@dataclass(frozen=True)
+class Parameter:
+    """One argument of a compiled function, as the caller sees it."""
+
+    position: int
+    display_name: str  # `%b`: the IR's name, for messages
+    argument: CArgument
+    is_buffer: bool  # a memref (pointer) rather than a scalar by value
+
+    @property
+    def dtype(self) -> np.dtype[Any]:
+        return np.dtype(self.argument.element_type)
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return tuple(self.argument.shape)
+
+    @property
+    def is_dense(self) -> bool:
+        """Whether the layout is row-major with offset 0 (what NumPy passes)."""
+        if self.argument.offset != 0:
+            return False
+        dense = _row_major_strides(self.shape)
+        return all(
+            size == 1 or stride == expected
+            for size, stride, expected in zip(
+                self.shape, self.argument.strides, dense, strict=True
+            )
+        )
+
+    @property
+    def buffer_elements(self) -> int:
+        """How many elements the buffer behind a strided memref spans."""
+        if any(size == 0 for size in self.shape):
+            return 0
+        span = sum(
+            (size - 1) * stride
+            for size, stride in zip(self.shape, self.argument.strides, strict=True)
+        )
+        return self.argument.offset + span + 1
+
+    def describe(self) -> str:
+        return f"shape {self.shape} {self.dtype.name}"
+
+    def label(self) -> str:
+        return f"argument {self.position} ({self.display_name})"
+
+
+def describe_parameters(
+    function: CFunction, func: FuncOp | None = None
+) -> tuple[Parameter, ...]:
+    """The parameters of `function`; `func`, the `func.func` it was printed
+    from, gives them their IR names (`%b`) for messages."""
+    names = [argument.name for argument in function.arguments]
+    if func is not None:
+        names = [
+            f"%{arg.name_hint}" if arg.name_hint else f"%arg{i}"
+            for i, arg in enumerate(func.body.blocks[0].args)
+        ]
+    return tuple(
+        Parameter(position, names[position], argument, not argument.is_scalar)
+        for position, argument in enumerate(function.arguments)
+    )
+
+
+def _strided_view(buffer: np.ndarray, parameter: Parameter) -> np.ndarray:
+    """The memref's elements inside its backing `buffer`, as a NumPy view."""
+    itemsize = buffer.dtype.itemsize
+    return np.lib.stride_tricks.as_strided(
+        buffer[parameter.argument.offset :],
+        shape=parameter.shape,
+        strides=tuple(s * itemsize for s in parameter.argument.strides),
+    )
+
+
+def _coerce_input(parameter: Parameter, value: Any, symbol: str) -> np.ndarray:
+    """`value` as an array of `parameter`'s exact dtype and shape.
+
+    NumPy arrays must already have the dtype; plain Python values (lists,
+    numbers) are converted when the conversion keeps their kind.
+    """
+    array = np.asarray(value)
+    if (
+        not isinstance(value, np.ndarray | np.generic)
+        and array.dtype != parameter.dtype
+    ):
+        if np.can_cast(array.dtype, parameter.dtype, casting="same_kind"):
+            array = array.astype(parameter.dtype)
+    if array.shape != parameter.shape or array.dtype != parameter.dtype:
+        raise InputError(
+            f"@{symbol}: {parameter.label()}: expected {parameter.describe()}, "
+            f"got {array.shape} {array.dtype.name}"
+        )
+    return array
+
+
+def _check_output(parameter: Parameter, array: Any, symbol: str) -> np.ndarray:
+    where = f"@{symbol}: out= for {parameter.label()}"
+    if not isinstance(array, np.ndarray):
+        raise InputError(f"{where}: expected a NumPy array, got {type(array).__name__}")
+    if array.shape != parameter.shape or array.dtype != parameter.dtype:
+        raise InputError(
+            f"{where}: expected {parameter.describe()}, "
+            f"got {array.shape} {array.dtype.name}"
+        )
+    if not array.flags.c_contiguous or not array.flags.aligned:
+        raise InputError(f"{where}: must be C-contiguous and aligned")
+    if not array.flags.writeable:
+        raise InputError(f"{where}: is read-only")
+    return array
+
+
+# ----------------------------------------------------------------------------
+# Compiled functions
+# ----------------------------------------------------------------------------
+
+
+class CompiledFunction:
+    """A function of a compiled C unit, callable with NumPy arrays.
+
+    `f(*inputs, out=None)` takes the input arguments only (`docs/abi.md`) and
+    returns the output buffers as a tuple of arrays, like `irkit.interpret`.
+    `out` may supply the output arrays (C-contiguous, writeable, of the exact
+    shape and dtype, sharing memory with no input and no other output).
+    """
+
+    def __init__(
+        self,
+        unit: CTranslationUnit,
+        function: CFunction,
+        parameters: Sequence[Parameter],
+        library_path: Path,
+    ) -> None:
+        self.unit = unit
+        self.function = function
+        self.parameters = tuple(parameters)
+        self.library_path = library_path
+        self._library = ctypes.CDLL(str(library_path))
+        self._entry = getattr(self._library, function.c_name)
+        self._entry.restype = ctypes.c_int
+        self._entry.argtypes = [_ctypes_type(p) for p in self.parameters]
+        self.inputs = tuple(p for p in self.parameters if not p.argument.is_output)
+        self.outputs = tuple(p for p in self.parameters if p.argument.is_output)
+
+    @property
+    def source(self) -> str:
+        """The C translation unit this function was compiled from."""
+        return self.unit.source
+
+    @property
+    def symbol(self) -> str:
+        return self.function.symbol
+
+    def __repr__(self) -> str:
+        return f"<CompiledFunction @{self.symbol} from {self.library_path}>"
+
+    def __call__(self, *inputs: Any, out: Any = None) -> tuple[np.ndarray, ...]:
+        symbol = self.symbol
+        if len(inputs) != len(self.inputs):
+            raise InputError(
+                f"@{symbol} takes {len(self.inputs)} input(s), {len(inputs)} given"
+            )
+        arrays = [
+            _coerce_input(p, value, symbol)
+            for p, value in zip(self.inputs, inputs, strict=True)
+        ]
+        outputs = self._output_arrays(out, inputs)
+        keep_alive: list[np.ndarray] = []
+        c_arguments: list[Any] = []
+        write_back: list[tuple[np.ndarray, np.ndarray]] = []
+        values = iter([*arrays, *outputs])
+        for parameter in self.parameters:
+            array = next(values)
+            if not parameter.is_buffer:
+                c_arguments.append(array.item())
+                continue
+            buffer = self._buffer_for(parameter, array, write_back)
+            keep_alive.append(buffer)
+            c_arguments.append(buffer.ctypes.data)
+        status = self._entry(*c_arguments)
+        for result, view in write_back:
+            result[...] = view
+        if status != 0:
+            raise AssertionFailure(status_message(self.function, status))
+        return tuple(outputs)
+
+    def _output_arrays(self, out: Any, inputs: Sequence[Any]) -> list[np.ndarray]:
+        symbol = self.symbol
+        if out is None:
+            return [poison(p.shape, p.dtype) for p in self.outputs]
+        given = [out] if isinstance(out, np.ndarray) else list(out)
+        if len(given) != len(self.outputs):
+            raise InputError(
+                f"@{symbol} has {len(self.outputs)} output(s), out= gives {len(given)}"
+            )
+        checked = [
+            _check_output(p, a, symbol)
+            for p, a in zip(self.outputs, given, strict=True)
+        ]
+        for index, array in enumerate(checked):
+            label = self.outputs[index].label()
+            for other, value in zip(self.inputs, inputs, strict=True):
+                if isinstance(value, np.ndarray) and np.shares_memory(array, value):
+                    raise InputError(
+                        f"@{symbol}: out= for {label} shares memory with input "
+                        f"{other.label()}"
+                    )
+            for other_index in range(index):
+                if np.shares_memory(array, checked[other_index]):
+                    raise InputError(
+                        f"@{symbol}: out= for {label} shares memory with out= for "
+                        f"{self.outputs[other_index].label()}"
+                    )
+        return checked
+
+    @staticmethod
+    def _buffer_for(
+        parameter: Parameter,
+        array: np.ndarray,
+        write_back: list[tuple[np.ndarray, np.ndarray]],
+    ) -> np.ndarray:
+        """The memory the C function sees for `array` (copied when needed)."""
+        if parameter.is_dense:
+            if parameter.argument.is_output:
+                return array  # checked or freshly allocated: contiguous
+            return np.require(array, requirements=["C", "A"])
+        # A strided memref: lay the logical array out in a backing buffer.
+        buffer = poison((parameter.buffer_elements,), parameter.dtype)
+        view = _strided_view(buffer, parameter)
+        view[...] = array
+        if parameter.argument.is_output:
+            write_back.append((array, view))
+        return buffer
+
+
+def status_message(function: CFunction, status: int) -> str:
+    """What a non-zero status of `function` means: the failed assertion."""
+    assertions = function.assertions
+    if 0 < status <= len(assertions):
+        return f"@{function.symbol}: assertion failed: {assertions[status - 1]}"
+    return f"@{function.symbol} returned unknown status {status}"
+
+
+def _ctypes_type(parameter: Parameter) -> type[Any]:
+    if parameter.is_buffer:
+        return ctypes.c_void_p
+    name = parameter.dtype.name
+    if name not in _CTYPES_SCALARS:
+        raise CompileError(
+            f"{parameter.label()}: scalar arguments of type {name} cannot be "
+            "passed through ctypes"
+        )
+    return _CTYPES_SCALARS[name]
+
+
+def find_function(unit: CTranslationUnit, symbol: str) -> CFunction:
+    """`unit`'s function for `@symbol`, or an error listing the others."""
+    if symbol not in unit.functions:
+        known = ", ".join(f"@{name}" for name in sorted(unit.functions)) or "none"
+        raise IRKitError(f"no compiled function '@{symbol}' (functions: {known})")
+    return unit.functions[symbol]
+
+
+def load_function(
+    unit: CTranslationUnit,
+    symbol: str,
+    func: FuncOp | None = None,
+    cache: ArtifactCache | None = None,
+) -> CompiledFunction:
+    """Compile `unit` (or find it in the cache) and return `@symbol`.
+
+    `func`, the `func.func` the C was printed from, supplies argument names
+    for messages.
+    """
+    function = find_function(unit, symbol)
+    path = build_shared_library(unit.source, [function.c_name], cache)
+    return CompiledFunction(unit, function, describe_parameters(function, func), path)
+
+
+# ----------------------------------------------------------------------------
+# Sanitizer test executables
+# ----------------------------------------------------------------------------
+
+
+SANITIZER_ENVIRONMENT = {
+    "ASAN_OPTIONS": "detect_leaks=1:abort_on_error=0:halt_on_error=1",
+    "UBSAN_OPTIONS": "print_stacktrace=1:halt_on_error=1",
+}
+# What a sanitizer prints when it finds something (it also exits non-zero).
+SANITIZER_MARKERS = ("Sanitizer", "runtime error:")
+
+
+def _driver_source(
+    unit: CTranslationUnit, function: CFunction, parameters: Sequence[Parameter]
+) -> str:
+    """`unit` plus a `main(argc, argv)` that reads every argument's bytes from
+    argv[1], calls `function`, writes the output buffers to argv[2] and prints
+    the status.
+
+    Each buffer is its own exact-size `malloc`, so AddressSanitizer's red
+    zones catch an access one element past any argument.
+    """
+    lines = [
+        "#include <stdbool.h>",
+        "#include <stdint.h>",
+        "#include <stdio.h>",
+        "#include <stdlib.h>",
+        "",
+        unit.source,
+        "",
+        "static void *irkit_read(FILE *file, size_t bytes) {",
+        "  void *data = malloc(bytes ? bytes : 1);",
+        "  if (!data || fread(data, 1, bytes, file) != bytes) exit(90);",
+        "  return data;",
+        "}",
+        "",
+        "int main(int argc, char **argv) {",
+        "  if (argc != 3) return 91;",
+        '  FILE *in = fopen(argv[1], "rb");',
+        "  if (!in) return 92;",
+    ]
+    for p in parameters:
+        variable = f"irkit_arg{p.position}"
+        if p.is_buffer:
+            size = p.buffer_elements * p.dtype.itemsize
+            lines.append(f"  void *{variable} = irkit_read(in, {size});")
+        else:
+            lines.append(f"  {C_SCALAR_TYPES[p.dtype.name]} {variable};")
+            lines.append(f"  if (fread(&{variable}, sizeof {variable}, 1, in) != 1)")
+            lines.append("    return 90;")
+    arguments = ", ".join(f"irkit_arg{p.position}" for p in parameters)
+    lines += [
+        "  fclose(in);",
+        f"  int status = {function.c_name}({arguments});",
+        '  FILE *out = fopen(argv[2], "wb");',
+        "  if (!out) return 93;",
+    ]
+    for p in parameters:
+        if p.is_buffer and p.argument.is_output:
+            size = p.buffer_elements * p.dtype.itemsize
+            lines.append(f"  fwrite(irkit_arg{p.position}, 1, {size}, out);")
+    lines.append("  fclose(out);")
+    lines += [f"  free(irkit_arg{p.position});" for p in parameters if p.is_buffer]
+    lines += ['  printf("status %d\\n", status);', "  return 0;", "}", ""]
+    return "\n".join(lines)
+
+
+def _argument_bytes(parameter: Parameter, array: np.ndarray) -> bytes:
+    """The bytes the driver reads for one argument (its whole buffer)."""
+    if not parameter.is_buffer or parameter.is_dense:
+        return np.ascontiguousarray(array).tobytes()
+    buffer = poison((parameter.buffer_elements,), parameter.dtype)
+    _strided_view(buffer, parameter)[...] = array
+    return buffer.tobytes()
+
+
+def _read_outputs(data: bytes, outputs: Sequence[Parameter]) -> tuple[np.ndarray, ...]:
+    results: list[np.ndarray] = []
+    offset = 0
+    for p in outputs:
+        count = p.buffer_elements
+        buffer = np.frombuffer(data, p.dtype, count=count, offset=offset).copy()
+        offset += count * p.dtype.itemsize
+        view = buffer.reshape(p.shape) if p.is_dense else _strided_view(buffer, p)
+        results.append(np.array(view))
+    return tuple(results)
+
+
+def build_test_executable(
+    unit: CTranslationUnit,
+    function: str,
+    inputs: Sequence[Any],
+    workdir: Path,
+    sanitize: Sequence[str] = ("address", "undefined"),
+    func: FuncOp | None = None,
+) -> tuple[np.ndarray, ...]:
+    """Run `@function` of `unit` on `inputs` as a sanitizer-instrumented
+    executable in `workdir`; returns its output buffers like `CompiledFunction`.
+
+    The executable is built with `-fsanitize=...` and
+    `-fno-sanitize-recover=all`, so the first report stops it; any report, a
+    crash or a non-zero exit raises `SanitizerError` with the sanitizer's
+    output. A failed `cf.assert` raises `AssertionFailure`.
+    """
+    target = find_function(unit, function)
+    parameters = describe_parameters(target, func)
+    input_parameters = [p for p in parameters if not p.argument.is_output]
+    output_parameters = [p for p in parameters if p.argument.is_output]
+    if len(inputs) != len(input_parameters):
+        raise InputError(
+            f"@{function} takes {len(input_parameters)} input(s), {len(inputs)} given"
+        )
+    values = iter(
+        [
+            *(
+                _coerce_input(p, value, function)
+                for p, value in zip(input_parameters, inputs, strict=True)
+            ),
+            *(poison(p.shape, p.dtype) for p in output_parameters),
+        ]
+    )
+    workdir.mkdir(parents=True, exist_ok=True)
+    input_file = workdir / "inputs.bin"
+    output_file = workdir / "outputs.bin"
+    input_file.write_bytes(
+        b"".join(_argument_bytes(p, next(values)) for p in parameters)
+    )
+    driver = workdir / f"{target.c_name}_driver.c"
+    driver.write_text(_driver_source(unit, target, parameters))
+    executable = workdir / f"{target.c_name}_test"
+    tools = toolchain()
+    flags = [
+        "-std=c99",
+        *SANITIZER_FLAGS,
+        f"-fsanitize={','.join(sanitize)}",
+        *([OPTIONAL_FLAGS["openmp"]] if tools.has_openmp else []),
+    ]
+    build = _run(
+        [*tools.command, *flags, "-o", str(executable), str(driver), *LIBRARIES]
+    )
+    if build.returncode != 0:
+        raise CompileError(
+            "building the sanitizer test executable failed:", build.stderr
+        )
+    result = _run(
+        [str(executable), str(input_file), str(output_file)],
+        env={**os.environ, **SANITIZER_ENVIRONMENT},
+        timeout=300,
+    )
+    reported = any(marker in result.stderr for marker in SANITIZER_MARKERS)
+    if result.returncode != 0 or reported:
+        raise SanitizerError(
+            f"@{function} failed under -fsanitize={','.join(sanitize)} (exit status "
+            f"{result.returncode}):\n{result.stderr}"
+        )
+    status = int(result.stdout.split()[-1])
+    if status != 0:
+        raise AssertionFailure(status_message(target, status))
+    return _read_outputs(output_file.read_bytes(), output_parameters)

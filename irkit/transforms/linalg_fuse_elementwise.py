@@ -1,0 +1,288 @@
+"""`linalg-fuse-elementwise`: fuse elementwise producers into their consumers.
+
+Mirrors MLIR's `linalg-fuse-elementwise-ops` (`ElementwiseOpFusion.cpp`),
+producer into consumer, on tensors. Three generics computing `relu(a * b + c)`
+become one:
+
+```mlir
+%m = linalg.generic {... ["parallel"]} ins(%a, %b ...) outs(%e ...) { mulf }
+%s = linalg.generic {... ["parallel"]} ins(%m, %c ...) outs(%e ...) { addf }
+%r = linalg.generic {... ["parallel"]} ins(%s ...) outs(%e ...) { maximumf }
+```
+
+becomes one `linalg.generic` over `ins(%a, %b, %c)` whose body is
+`mulf; addf; maximumf`.
+
+A producer `P` is fused into the consumer `C` at input operand `%x = P#r` when
+
+- both are `linalg.generic` on tensors in the same block, and `P`'s loops
+  are all parallel;
+- `P`'s output map for `r` and `C`'s map for `%x` are permutations of all
+  loops: each element of `%x` is computed once and read once, so fusing does
+  not recompute anything (a broadcasting or projected read is not fused);
+- `%x` has no other use and `P`'s other results none at all (a value several
+  users need stays materialised; multi-result producers fuse only in that case);
+- `P`'s body does not read its outputs' initial values.
+
+The fused op takes `C`'s inputs with `P`'s inputs in place of `%x`, each
+producer map composed as `producer_map o inverse(P's output map) o C's map for
+%x`, and one operand for a (value, map) pair that occurs twice. Its body is
+`P`'s body (its `linalg.index` renumbered through the same permutation) then
+`C`'s, with `C`'s argument for `%x` replaced by `P`'s yielded value.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import AffineMapAttr, IntegerAttr, ModuleOp, TensorType, i64
+from xdsl.dialects.linalg import ops as upstream
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.ir.affine import AffineDimExpr, AffineMap
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import (
+    GreedyRewritePatternApplier,
+    PatternRewriter,
+    PatternRewriteWalker,
+    RewritePattern,
+    op_type_rewrite_pattern,
+)
+from xdsl.transforms.dead_code_elimination import would_be_trivially_dead
+
+from irkit.dialects.linalg import GenericOp
+
+# --------------------------------------------------------------------------
+# Helpers
+# --------------------------------------------------------------------------
+
+
+def _maps(op: GenericOp) -> list[AffineMap]:
+    return [attr.data for attr in op.indexing_maps]
+
+
+def _is_permutation(map_: AffineMap) -> bool:
+    """Every loop appears exactly once, alone, as a result."""
+    positions = [
+        expr.position for expr in map_.results if isinstance(expr, AffineDimExpr)
+    ]
+    return (
+        map_.num_symbols == 0
+        and len(map_.results) == map_.num_dims
+        and sorted(positions) == list(range(map_.num_dims))
+    )
+
+
+def _all_parallel(op: GenericOp) -> bool:
+    return all(kind.data.value == "parallel" for kind in op.iterator_types)
+
+
+def _on_tensors(op: GenericOp) -> bool:
+    return len(op.res) == len(op.outputs) and all(
+        isinstance(value.type, TensorType) for value in op.outputs
+    )
+
+
+def _reads_outputs(op: GenericOp) -> bool:
+    return any(arg.uses for arg in op.body.block.args[len(op.inputs) :])
+
+
+# --------------------------------------------------------------------------
+# The fusion itself
+# --------------------------------------------------------------------------
+
+
+def fusable_producer(consumer: GenericOp, operand_index: int) -> GenericOp | None:
+    """The producer of `consumer.inputs[operand_index]` when it can be fused
+    into `consumer` there (see the module docstring), else None."""
+    value = consumer.inputs[operand_index]
+    producer = value.owner
+    if not isinstance(producer, GenericOp) or producer is consumer:
+        return None
+    if producer.parent_block() is not consumer.parent_block():
+        # E.g. a consumer in a loop body would recompute it every iteration.
+        return None
+    if not (_on_tensors(producer) and _on_tensors(consumer)):
+        return None
+    if not _all_parallel(producer) or _reads_outputs(producer):
+        return None
+    if not _is_permutation(_maps(consumer)[operand_index]):
+        return None
+    result_index = producer.res.index(value)
+    if not _is_permutation(_maps(producer)[len(producer.inputs) + result_index]):
+        return None
+    if not value.has_one_use():
+        return None
+    if any(result.uses for result in producer.res if result is not value):
+        return None
+    return producer
+
+
+@dataclass
+class _FusedOperands:
+    """The fused op's inputs, one per distinct (value, map) pair."""
+
+    values: list[SSAValue]
+    maps: list[AffineMap]
+    arg_types: list[Attribute]
+
+    def add(self, value: SSAValue, map_: AffineMap, arg_type: Attribute) -> int:
+        """The position of `(value, map_)`, appended if new."""
+        for position, (known, known_map) in enumerate(
+            zip(self.values, self.maps, strict=True)
+        ):
+            if known is value and known_map == map_:
+                return position
+        self.values.append(value)
+        self.maps.append(map_)
+        self.arg_types.append(arg_type)
+        return len(self.values) - 1
+
+
+def _renumber_indices(op: Operation, producer_to_consumer: AffineMap) -> None:
+    """`linalg.index d` of the producer's loop d becomes the consumer's loop."""
+    for nested in op.walk():
+        if isinstance(nested, upstream.IndexOp):
+            expr = producer_to_consumer.results[nested.dim.value.data]
+            assert isinstance(expr, AffineDimExpr)
+            nested.properties["dim"] = IntegerAttr(expr.position, i64)
+
+
+def _erase_dead(block: Block, ops: Sequence[Operation]) -> None:
+    """Erase those of `ops` that only fed producer results no longer yielded."""
+    for op in reversed(ops):
+        if would_be_trivially_dead(op) and not any(r.uses for r in op.results):
+            block.erase_op(op)
+
+
+def fuse_producer_into_consumer(
+    producer: GenericOp, consumer: GenericOp, operand_index: int
+) -> GenericOp:
+    """Build (without inserting) `consumer` with `producer` fused in at input
+    `operand_index`. The caller checks `fusable_producer` first; neither op is
+    changed."""
+    fused_value = consumer.inputs[operand_index]
+    result_index = producer.res.index(fused_value)
+    consumer_maps = _maps(consumer)
+    producer_maps = _maps(producer)
+    producer_args = producer.body.block.args
+    consumer_args = consumer.body.block.args
+    num_consumer_inputs = len(consumer.inputs)
+    inverse = producer_maps[len(producer.inputs) + result_index].inverse_permutation()
+    assert inverse is not None
+    # Consumer loops -> producer loops (a permutation).
+    producer_loops = inverse.compose(consumer_maps[operand_index])
+
+    # Inputs: the consumer's, with the producer's in place of the fused one.
+    operands = _FusedOperands([], [], [])
+    arg_position: dict[SSAValue, int] = {}
+    for index, (value, map_) in enumerate(
+        zip(consumer.inputs, consumer_maps[:num_consumer_inputs], strict=True)
+    ):
+        if index != operand_index:
+            arg_position[consumer_args[index]] = operands.add(
+                value, map_, consumer_args[index].type
+            )
+            continue
+        for p_index, (p_value, p_map) in enumerate(
+            zip(producer.inputs, producer_maps[: len(producer.inputs)], strict=True)
+        ):
+            arg_position[producer_args[p_index]] = operands.add(
+                p_value, p_map.compose(producer_loops), producer_args[p_index].type
+            )
+    out_types = [arg.type for arg in consumer_args[num_consumer_inputs:]]
+    block = Block(arg_types=[*operands.arg_types, *out_types])
+    value_map: dict[SSAValue, SSAValue] = {}
+    for old, position in arg_position.items():
+        value_map[old] = block.args[position]
+    for out_index, old in enumerate(consumer_args[num_consumer_inputs:]):
+        value_map[old] = block.args[len(operands.values) + out_index]
+    for old, new in value_map.items():
+        # Keep the source's names (`%in`, `%out`) where the new argument has none.
+        if new.name_hint is None:
+            new.name_hint = old.name_hint
+
+    # The producer's body computes the element the consumer reads.
+    producer_yield = producer.body.block.last_op
+    assert isinstance(producer_yield, upstream.YieldOp)
+    producer_ops: list[Operation] = []
+    for op in producer.body.block.ops:
+        if op is producer_yield:
+            break
+        clone = op.clone(value_mapper=value_map)
+        _renumber_indices(clone, producer_loops)
+        block.add_op(clone)
+        producer_ops.append(clone)
+    element = producer_yield.operands[result_index]
+    value_map[consumer_args[operand_index]] = value_map.get(element, element)
+
+    for op in consumer.body.block.ops:
+        block.add_op(op.clone(value_mapper=value_map))
+    _erase_dead(block, producer_ops)
+
+    fused = GenericOp(
+        operands.values,
+        consumer.outputs,
+        Region(block),
+        [
+            AffineMapAttr(map_)
+            for map_ in (*operands.maps, *consumer_maps[num_consumer_inputs:])
+        ],
+        consumer.iterator_types,
+        [result.type for result in consumer.res],
+        consumer.doc,
+        consumer.library_call,
+    )
+    fused.location = consumer.location
+    return fused
+
+
+# --------------------------------------------------------------------------
+# Pattern and pass
+# --------------------------------------------------------------------------
+
+
+class FuseElementwiseProducer(RewritePattern):
+    """Fuse the first fusable producer of a `linalg.generic` into it."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, consumer: GenericOp, rewriter: PatternRewriter) -> None:
+        for operand_index in range(len(consumer.inputs)):
+            producer = fusable_producer(consumer, operand_index)
+            if producer is None:
+                continue
+            fused = fuse_producer_into_consumer(producer, consumer, operand_index)
+            rewriter.replace(consumer, fused)
+            rewriter.erase(producer)
+            return
+
+
+def fuse_elementwise_ops(module: ModuleOp) -> None:
+    """Fuse producer generics into consumers in `module` until none is left."""
+    PatternRewriteWalker(
+        GreedyRewritePatternApplier([FuseElementwiseProducer()])
+    ).rewrite_module(module)
+
+
+@dataclass(frozen=True)
+class LinalgFuseElementwisePass(ModulePass):
+    """Fuse elementwise `linalg.generic` producers into their consumers.
+
+    Input: any IR; only `linalg.generic` ops on tensors are considered (run
+    `linalg-generalize-named-ops` first to include named ops). Nothing is
+    rejected: a pair that does not meet the conditions in the module docstring
+    is left as it is.
+
+    Output: each fused producer/consumer pair is one `linalg.generic` with the
+    consumer's results, outputs and iterators; chains fuse fully; fused
+    producers are erased.
+
+    Preserves: semantics (each producer element is still computed exactly
+    once, in the same element type); unfused ops; the consumer's location.
+    """
+
+    name = "linalg-fuse-elementwise"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        fuse_elementwise_ops(op)

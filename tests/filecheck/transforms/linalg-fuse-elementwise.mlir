@@ -1,0 +1,246 @@
+// RUN: irkit-opt %s --split-input-file -p linalg-fuse-elementwise --check-semantics | filecheck %s
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#t = affine_map<(d0, d1) -> (d1, d0)>
+
+// relu(a * b + c) as three generics becomes one; c's transposed map is kept.
+
+// CHECK-LABEL: func.func @chain
+// CHECK:         %[[R:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%a, %b, %c : tensor<4x8xf32>, tensor<4x8xf32>, tensor<8x4xf32>) outs(%e : tensor<4x8xf32>) {
+// CHECK-NEXT:    ^bb0(%[[A:.*]]: f32, %[[B:.*]]: f32, %[[C:.*]]: f32, %{{.*}}: f32):
+// CHECK-NEXT:      %[[M:.*]] = arith.mulf %[[A]], %[[B]] : f32
+// CHECK-NEXT:      %[[S:.*]] = arith.addf %[[M]], %[[C]] : f32
+// CHECK-NEXT:      %[[X:.*]] = arith.maximumf %[[S]], %zero : f32
+// CHECK-NEXT:      linalg.yield %[[X]] : f32
+// CHECK-NEXT:    } -> tensor<4x8xf32>
+// CHECK-NEXT:    func.return %[[R]] : tensor<4x8xf32>
+func.func @chain(%a: tensor<4x8xf32>, %b: tensor<4x8xf32>, %c: tensor<8x4xf32>) -> tensor<4x8xf32> {
+  %e = tensor.empty() : tensor<4x8xf32>
+  %zero = arith.constant 0.0 : f32
+  %m = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]} ins(%a, %b : tensor<4x8xf32>, tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %0 = arith.mulf %x, %y : f32
+    linalg.yield %0 : f32
+  } -> tensor<4x8xf32>
+  %s = linalg.generic {indexing_maps = [#id, #t, #id], iterator_types = ["parallel", "parallel"]} ins(%m, %c : tensor<4x8xf32>, tensor<8x4xf32>) outs(%e : tensor<4x8xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %0 = arith.addf %x, %y : f32
+    linalg.yield %0 : f32
+  } -> tensor<4x8xf32>
+  %r = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%s : tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %0 = arith.maximumf %x, %zero : f32
+    linalg.yield %0 : f32
+  } -> tensor<4x8xf32>
+  return %r : tensor<4x8xf32>
+}
+
+// -----
+
+#id = affine_map<(d0) -> (d0)>
+
+// %p has two users: fusing would compute it twice. Nothing changes.
+
+// CHECK-LABEL: func.func @two_users
+// CHECK:         %[[P:.*]] = linalg.generic
+// CHECK:           math.exp
+// CHECK:         linalg.generic {{.*}} ins(%[[P]] : tensor<8xf32>)
+// CHECK:         linalg.generic {{.*}} ins(%[[P]] : tensor<8xf32>)
+func.func @two_users(%a: tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>) {
+  %p = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]} ins(%a : tensor<8xf32>) outs(%a : tensor<8xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %0 = math.exp %x : f32
+    linalg.yield %0 : f32
+  } -> tensor<8xf32>
+  %q = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]} ins(%p : tensor<8xf32>) outs(%a : tensor<8xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %0 = arith.negf %x : f32
+    linalg.yield %0 : f32
+  } -> tensor<8xf32>
+  %r = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]} ins(%p : tensor<8xf32>) outs(%a : tensor<8xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %0 = arith.mulf %x, %x : f32
+    linalg.yield %0 : f32
+  } -> tensor<8xf32>
+  return %q, %r : tensor<8xf32>, tensor<8xf32>
+}
+
+// -----
+
+// The consumer reads %p broadcast along d0: each element would be computed
+// 4 times. Nothing changes.
+
+// CHECK-LABEL: func.func @broadcast_read
+// CHECK:         %[[P:.*]] = linalg.generic
+// CHECK:         linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>]{{.*}} ins(%[[P]] : tensor<8xf32>)
+func.func @broadcast_read(%a: tensor<8xf32>, %e: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %p = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%a : tensor<8xf32>) outs(%a : tensor<8xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %0 = math.exp %x : f32
+    linalg.yield %0 : f32
+  } -> tensor<8xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%p : tensor<8xf32>) outs(%e : tensor<4x8xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    linalg.yield %x : f32
+  } -> tensor<4x8xf32>
+  return %r : tensor<4x8xf32>
+}
+
+// -----
+
+// exp then a row sum: fused into the reduction, which keeps its iterators,
+// its output map and its accumulator.
+
+// CHECK-LABEL: func.func @into_reduction
+// CHECK:         %[[R:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%a : tensor<4x8xf32>) outs(%acc : tensor<4xf32>) {
+// CHECK-NEXT:    ^bb0(%[[A:.*]]: f32, %[[ACC:.*]]: f32):
+// CHECK-NEXT:      %[[E:.*]] = math.exp %[[A]] : f32
+// CHECK-NEXT:      %[[S:.*]] = arith.addf %[[E]], %[[ACC]] : f32
+// CHECK-NEXT:      linalg.yield %[[S]] : f32
+// CHECK-NEXT:    } -> tensor<4xf32>
+// CHECK-NEXT:    func.return %[[R]]
+func.func @into_reduction(%a: tensor<4x8xf32>, %acc: tensor<4xf32>) -> tensor<4xf32> {
+  %p = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%a : tensor<4x8xf32>) outs(%a : tensor<4x8xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %0 = math.exp %x : f32
+    linalg.yield %0 : f32
+  } -> tensor<4x8xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%p : tensor<4x8xf32>) outs(%acc : tensor<4xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %0 = arith.addf %x, %o : f32
+    linalg.yield %0 : f32
+  } -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+
+// -----
+
+// The producer writes its loops (p0, p1, p2) to (p1, p2, p0): the consumer's
+// loop c reads the element of producer loop inverse(c), so %a's map becomes
+// id o inverse((p1, p2, p0)) = (c2, c0, c1), and `linalg.index 0` (loop p0)
+// becomes `linalg.index 2`. The consumer's own index is unchanged.
+
+// CHECK-LABEL: func.func @permuted_with_index
+// CHECK:         linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d2, d0, d1)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%a : tensor<2x3x4xf32>) outs(%e : tensor<3x4x2xf32>) {
+// CHECK-NEXT:    ^bb0(%[[A:.*]]: f32, %{{.*}}: f32):
+// CHECK-NEXT:      %[[P0:.*]] = linalg.index 2 : index
+// CHECK:           %[[C1:.*]] = linalg.index 1 : index
+// CHECK:         func.return
+func.func @permuted_with_index(%a: tensor<2x3x4xf32>, %e: tensor<3x4x2xf32>) -> tensor<3x4x2xf32> {
+  %p = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d1, d2, d0)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%a : tensor<2x3x4xf32>) outs(%e : tensor<3x4x2xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %i = linalg.index 0 : index
+    %ii = arith.index_cast %i : index to i64
+    %f = arith.sitofp %ii : i64 to f32
+    %0 = arith.addf %x, %f : f32
+    linalg.yield %0 : f32
+  } -> tensor<3x4x2xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%p : tensor<3x4x2xf32>) outs(%e : tensor<3x4x2xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %j = linalg.index 1 : index
+    %jj = arith.index_cast %j : index to i64
+    %f = arith.sitofp %jj : i64 to f32
+    %0 = arith.mulf %x, %f : f32
+    linalg.yield %0 : f32
+  } -> tensor<3x4x2xf32>
+  return %r : tensor<3x4x2xf32>
+}
+
+// -----
+
+// A transpose producer read back transposed: the maps compose to the identity.
+// %b feeds both ops with the same map, so the fused op reads it once.
+
+// CHECK-LABEL: func.func @transposes_cancel
+// CHECK:         linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%a, %b : tensor<8x4xf32>, tensor<8x4xf32>) outs(%o : tensor<8x4xf32>) {
+// CHECK-NEXT:    ^bb0(%[[A:.*]]: f32, %[[B:.*]]: f32, %{{.*}}: f32):
+// CHECK-NEXT:      %[[D:.*]] = arith.subf %[[A]], %[[B]] : f32
+// CHECK-NEXT:      %[[M:.*]] = arith.mulf %[[D]], %[[B]] : f32
+// CHECK-NEXT:      linalg.yield %[[M]] : f32
+func.func @transposes_cancel(%a: tensor<8x4xf32>, %b: tensor<8x4xf32>, %e: tensor<4x8xf32>, %o: tensor<8x4xf32>) -> tensor<8x4xf32> {
+  %p = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1, d0)>], iterator_types = ["parallel", "parallel"]} ins(%a, %b : tensor<8x4xf32>, tensor<8x4xf32>) outs(%e : tensor<4x8xf32>) {
+  ^bb0(%x: f32, %y: f32, %out: f32):
+    %0 = arith.subf %x, %y : f32
+    linalg.yield %0 : f32
+  } -> tensor<4x8xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%p, %b : tensor<4x8xf32>, tensor<8x4xf32>) outs(%o : tensor<8x4xf32>) {
+  ^bb0(%x: f32, %y: f32, %out: f32):
+    %0 = arith.mulf %x, %y : f32
+    linalg.yield %0 : f32
+  } -> tensor<8x4xf32>
+  return %r : tensor<8x4xf32>
+}
+
+// -----
+
+#id = affine_map<(d0) -> (d0)>
+
+// Not fused: a producer that reads its init (%o), and a reduction producer.
+
+// CHECK-LABEL: func.func @not_fusable_producers
+// CHECK-COUNT-4: linalg.generic
+func.func @not_fusable_producers(%a: tensor<8xf32>, %s: tensor<f32>) -> (tensor<8xf32>, tensor<f32>) {
+  %p = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]} ins(%a : tensor<8xf32>) outs(%a : tensor<8xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %0 = arith.addf %x, %o : f32
+    linalg.yield %0 : f32
+  } -> tensor<8xf32>
+  %q = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]} ins(%p : tensor<8xf32>) outs(%a : tensor<8xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %0 = math.exp %x : f32
+    linalg.yield %0 : f32
+  } -> tensor<8xf32>
+  %sum = linalg.generic {indexing_maps = [#id, affine_map<(d0) -> ()>], iterator_types = ["reduction"]} ins(%a : tensor<8xf32>) outs(%s : tensor<f32>) {
+  ^bb0(%x: f32, %o: f32):
+    %0 = arith.addf %x, %o : f32
+    linalg.yield %0 : f32
+  } -> tensor<f32>
+  %t = linalg.generic {indexing_maps = [affine_map<() -> ()>, affine_map<() -> ()>], iterator_types = []} ins(%sum : tensor<f32>) outs(%s : tensor<f32>) {
+  ^bb0(%x: f32, %o: f32):
+    %0 = math.exp %x : f32
+    linalg.yield %0 : f32
+  } -> tensor<f32>
+  return %q, %t : tensor<8xf32>, tensor<f32>
+}
+
+// -----
+
+#id = affine_map<(d0) -> (d0)>
+
+// A two-result producer whose second result is unused fuses (the second
+// result's computation is dropped); one whose results are both used does not.
+
+// CHECK-LABEL: func.func @multi_result
+// CHECK:         %[[F:.*]] = linalg.generic {{.*}} ins(%a : tensor<8xf32>) outs(%a : tensor<8xf32>) {
+// CHECK-NEXT:    ^bb0(%[[A:.*]]: f32, %{{.*}}: f32):
+// CHECK-NEXT:      %[[E:.*]] = math.exp %[[A]] : f32
+// CHECK-NEXT:      %[[N:.*]] = arith.negf %[[E]] : f32
+// CHECK-NEXT:      linalg.yield %[[N]] : f32
+// CHECK:         %[[K0:.*]], %[[K1:.*]] = linalg.generic
+// CHECK:         linalg.generic {{.*}} ins(%[[K0]] : tensor<8xf32>)
+// CHECK:         func.return %[[F]], %{{.*}}, %[[K1]]
+func.func @multi_result(%a: tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>, tensor<8xf32>) {
+  %p:2 = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel"]} ins(%a : tensor<8xf32>) outs(%a, %a : tensor<8xf32>, tensor<8xf32>) {
+  ^bb0(%x: f32, %o: f32, %o2: f32):
+    %0 = math.exp %x : f32
+    %1 = math.tanh %x : f32
+    linalg.yield %0, %1 : f32, f32
+  } -> (tensor<8xf32>, tensor<8xf32>)
+  %q = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]} ins(%p#0 : tensor<8xf32>) outs(%a : tensor<8xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %0 = arith.negf %x : f32
+    linalg.yield %0 : f32
+  } -> tensor<8xf32>
+  %k:2 = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel"]} ins(%a : tensor<8xf32>) outs(%a, %a : tensor<8xf32>, tensor<8xf32>) {
+  ^bb0(%x: f32, %o: f32, %o2: f32):
+    %0 = math.exp %x : f32
+    %1 = math.tanh %x : f32
+    linalg.yield %0, %1 : f32, f32
+  } -> (tensor<8xf32>, tensor<8xf32>)
+  %u = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]} ins(%k#0 : tensor<8xf32>) outs(%a : tensor<8xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %0 = arith.negf %x : f32
+    linalg.yield %0 : f32
+  } -> tensor<8xf32>
+  return %q, %u, %k#1 : tensor<8xf32>, tensor<8xf32>, tensor<8xf32>
+}
