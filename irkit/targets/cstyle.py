@@ -1534,6 +1534,46 @@ class CStyleEmitter:
     @emits("scf.parallel")
     def _parallel(self, op: Operation) -> None:
         lower, upper, step, inits = self._parallel_bounds(op)
+        self.parallel_loop(op, lower, upper, step, inits)
+
+    @emits("scf.forall")
+    def _forall(self, op: Operation) -> None:
+        """`scf.forall` on memrefs: a parallel loop nest like `scf.parallel`."""
+        if op.results:
+            raise self.error(
+                op, "scf.forall with shared_outs (tensors) is not loop-level"
+            )
+        body = op.regions[0].blocks[0]
+        terminator = _terminator(body)
+        if terminator is not None and any(
+            region.blocks and list(region.blocks[0].ops)
+            for region in terminator.regions
+        ):
+            raise self.error(op, "scf.forall.in_parallel must be empty at loop level")
+
+        def bounds(static_name: str, operand_name: str) -> list[str]:
+            static = op.properties[static_name]
+            assert hasattr(static, "get_values")
+            values = self.dynamic_or_static(
+                static.get_values(), list(getattr(op, operand_name))
+            )
+            return [_index_text(value) for value in values]
+
+        lower = bounds("staticLowerBound", "dynamicLowerBound")
+        upper = bounds("staticUpperBound", "dynamicUpperBound")
+        step = bounds("staticStep", "dynamicStep")
+        self.parallel_loop(op, lower, upper, step, [])
+
+    def parallel_loop(
+        self,
+        op: Operation,
+        lower: list[str],
+        upper: list[str],
+        step: list[str],
+        inits: list[SSAValue],
+    ) -> None:
+        """A loop nest over every induction variable of `op`, under the
+        parallel-loop pragma where `_may_run_in_parallel` allows it."""
         body = op.regions[0].blocks[0]
         accumulators = self.declare_carried(list(op.results), op, inits)
         pragma = self._may_run_in_parallel(op, bool(inits))

@@ -37,8 +37,10 @@ from xdsl.dialects.builtin import (
 from xdsl.dialects.func import FuncOp, ReturnOp
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
 
+from irkit.context import make_context
 from irkit.dialects import nn
 from irkit.parsing import parse_module
+from irkit.pass_manager import Pipeline
 from irkit.testing.checker import PassLike, assert_pass_preserves_semantics
 from irkit.verification import verify_module
 
@@ -512,6 +514,22 @@ def _permutations_fitting(
 
     extend([])
     return found
+
+
+def lowered(
+    programs: st.SearchStrategy[ModuleOp], pipeline: str
+) -> st.SearchStrategy[ModuleOp]:
+    """`programs` run through `pipeline`: random programs at a lower level.
+
+    `lowered(nn_programs(), "lower-to-c")` draws loop-level programs over
+    memrefs, to test a pass that runs after the pipeline.
+    """
+
+    def lower(module: ModuleOp) -> ModuleOp:
+        Pipeline.parse(pipeline).run(make_context(), module)
+        return module
+
+    return programs.map(lower)
 
 
 def check_pass(

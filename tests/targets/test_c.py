@@ -27,7 +27,7 @@ from xdsl.dialects.func import FuncOp
 from xdsl.ir import Operation
 
 from irkit.diagnostics import DiagnosticError
-from irkit.interpreter import Interpreter
+from irkit.interpreter import Interpreter, interpret
 from irkit.parsing import parse_module
 from irkit.targets.c import (
     ALLOCATION_FAILURE_STATUS,
@@ -685,6 +685,23 @@ func.func @sum_and_doublings(%a: memref<32xf32>, %limit: i64,
   return
 }
 
+func.func @forall_scale(%a: memref<4x6xf32>, %n: index,
+                        %out: memref<4x6xf32> {irkit.output}) {
+  %two = arith.constant 2.0 : f32
+  %c0 = arith.constant 0 : index
+  %c6 = arith.constant 6 : index
+  %zero = arith.constant 0.0 : f32
+  scf.forall (%i, %j) in (4, 6) {
+    memref.store %zero, %out[%i, %j] : memref<4x6xf32>
+  }
+  scf.forall (%i, %j) = (0, %c0) to (4, %n) step (1, 1) {
+    %x = memref.load %a[%i, %j] : memref<4x6xf32>
+    %y = arith.mulf %x, %two : f32
+    memref.store %y, %out[%i, %j] : memref<4x6xf32>
+  }
+  return
+}
+
 func.func @affine_maps(%x: index, %y: index, %out: memref<4xindex> {irkit.output}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -707,6 +724,53 @@ func.func @affine_maps(%x: index, %y: index, %out: memref<4xindex> {irkit.output
 def programs(workdir: Path) -> tuple[CTranslationUnit, ctypes.CDLL]:
     unit = emit_c(parse_module(PROGRAMS))
     return unit, build(unit, workdir)
+
+
+def _program_inputs(rng: np.random.Generator) -> dict[str, list[Any]]:
+    return {
+        "matmul": [
+            rng.standard_normal((4, 3)).astype(np.float32),
+            rng.standard_normal((3, 5)).astype(np.float32),
+        ],
+        "fibonacci_and_swap": [int(rng.integers(0, 20))],
+        "relu_or_scale": [rng.standard_normal(16) * 3],
+        "views": [
+            rng.standard_normal((6, 8)).astype(np.float32),
+            int(rng.integers(0, 5)),
+        ],
+        "gather": [rng.integers(0, 10, 4), rng.standard_normal(10).astype(np.float32)],
+        "gather_twice": [
+            rng.integers(0, 10, 4),
+            rng.standard_normal(10).astype(np.float32),
+        ],
+        "sum_and_doublings": [
+            rng.standard_normal(32).astype(np.float32),
+            int(rng.integers(-5, 5000)),
+        ],
+        "affine_maps": [int(rng.integers(-50, 50)), int(rng.integers(-50, 50))],
+        "forall_scale": [
+            rng.standard_normal((4, 6)).astype(np.float32),
+            int(rng.integers(0, 7)),
+        ],
+    }
+
+
+@needs_cc
+@settings(deadline=None)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_programs_match_the_interpreter(
+    programs: tuple[CTranslationUnit, ctypes.CDLL], seed: int
+) -> None:
+    """Each loop-level program gives the interpreter's outputs."""
+    unit, library = programs
+    module = parse_module(PROGRAMS)
+    for symbol, inputs in _program_inputs(np.random.default_rng(seed)).items():
+        expected = interpret(module, symbol, *inputs)
+        status, outputs = call(unit, library, symbol, *inputs)
+        assert status == 0
+        assert len(outputs) == len(expected)
+        for index, (want, got) in enumerate(zip(expected, outputs, strict=True)):
+            assert_close(want, got, f"@{symbol} output #{index}")
 
 
 @needs_cc

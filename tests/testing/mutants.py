@@ -8,8 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import arith
-from xdsl.dialects.builtin import FloatAttr, ModuleOp, UnitAttr
+from xdsl.dialects import arith, scf
+from xdsl.dialects.builtin import FloatAttr, IndexType, ModuleOp, UnitAttr
 from xdsl.dialects.linalg.ops import FillOp
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
@@ -18,6 +18,7 @@ from xdsl.pattern_rewriter import (
     RewritePattern,
     op_type_rewrite_pattern,
 )
+from xdsl.rewriter import InsertPoint
 
 from irkit.dialects import nn
 
@@ -84,4 +85,30 @@ class WrongReductionInitPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         walker = PatternRewriteWalker(_WrongReductionInit(), apply_recursively=False)
+        walker.rewrite_module(op)
+
+
+class _OffByOneLoopBound(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: scf.ParallelOp, rewriter: PatternRewriter) -> None:
+        if "shortened" in op.attributes:
+            return
+        one = arith.ConstantOp.from_int_and_width(1, IndexType())
+        bound = arith.SubiOp(op.upperBound[0], one.result)
+        rewriter.insert_op([one, bound], InsertPoint.before(op))
+        operands = list(op.operands)
+        operands[len(op.lowerBound)] = bound.result
+        op.operands = operands
+        op.attributes["shortened"] = UnitAttr()
+        rewriter.notify_op_modified(op)
+
+
+@dataclass(frozen=True)
+class OffByOneLoopBoundPass(ModulePass):
+    """A deliberately wrong pass: every parallel loop stops one iteration early."""
+
+    name = "test-off-by-one-loop-bound"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        walker = PatternRewriteWalker(_OffByOneLoopBound(), apply_recursively=False)
         walker.rewrite_module(op)

@@ -15,8 +15,12 @@ from xdsl.transforms.common_subexpression_elimination import (
 from irkit.interpreter import interpret
 from irkit.parsing import parse_module
 from irkit.testing import SemanticsMismatch, random_arguments
-from irkit.testing.strategies import check_pass, linalg_programs, nn_programs
-from tests.testing.mutants import SwapNnSubOperandsPass, WrongReductionInitPass
+from irkit.testing.strategies import check_pass, linalg_programs, lowered, nn_programs
+from tests.testing.mutants import (
+    OffByOneLoopBoundPass,
+    SwapNnSubOperandsPass,
+    WrongReductionInitPass,
+)
 
 
 def _main(module: ModuleOp) -> FuncOp:
@@ -90,3 +94,13 @@ def test_nn_programs_rejects_unknown_ops() -> None:
 
     with pytest.raises(ValueError, match=r"nn\.frobnicate"):
         draw()
+
+
+def test_check_pass_catches_an_off_by_one_loop_bound() -> None:
+    loops = lowered(nn_programs(max_ops=2, ops={"nn.add", "nn.relu"}), "lower-to-c")
+    with pytest.raises(SemanticsMismatch) as caught:
+        check_pass(OffByOneLoopBoundPass(), loops)
+    assert caught.value.pass_name == "test-off-by-one-loop-bound"
+    # The last iteration's element is never written: reported as such.
+    assert "never written" in str(caught.value)
+    assert caught.value.before.count("scf.parallel") == 1, caught.value.before
