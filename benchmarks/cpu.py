@@ -15,12 +15,12 @@ from __future__ import annotations
 import argparse
 import os
 import platform
-import statistics
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
+from timing import median_seconds
 
 import irkit
 from irkit.testing import compare_arrays
@@ -119,16 +119,6 @@ func.func @main(%x: {t}, %g: {v}, %b: {v}) -> {t} {{
         numpy_layer_norm,
         (2 * 4 * rows * cols / 1e9, "GB"),
     )
-
-
-def median_seconds(fn: Callable[[], object], repeats: int) -> float:
-    fn()
-    samples = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        fn()
-        samples.append(time.perf_counter() - start)
-    return statistics.median(samples)
 
 
 def main() -> None:

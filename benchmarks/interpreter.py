@@ -9,11 +9,8 @@ computation written directly in NumPy, and prints a Markdown table.
 
 from __future__ import annotations
 
-import statistics
-import time
-from collections.abc import Callable
-
 import numpy as np
+from timing import median_seconds
 
 import irkit
 from irkit.interpreter import Interpreter
@@ -78,16 +75,6 @@ def numpy_reference(a: np.ndarray, b: np.ndarray, bias: np.ndarray) -> np.ndarra
     x = np.exp(x - x.max(axis=1, keepdims=True))
     x = x / x.sum(axis=1, keepdims=True)
     return x.T + a
-
-
-def median_seconds(fn: Callable[[], object], repeats: int) -> float:
-    fn()
-    samples = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        fn()
-        samples.append(time.perf_counter() - start)
-    return statistics.median(samples)
 
 
 def main() -> None:
