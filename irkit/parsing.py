@@ -109,6 +109,16 @@ class LocatedParser(Parser):
             op = super().parse_operation()
         except VerifyException as error:
             self.raise_error(str(error), at_position=start)
+        except (IndexError, KeyError, TypeError, ValueError, AttributeError) as error:
+            # Custom-syntax parsers (xDSL's and irkit's) build the op from what
+            # they read before anything is verified, e.g. a named linalg op's
+            # body from its operand list; malformed text can make that build
+            # fail. It is still a malformed op at this position, not a crash.
+            self.raise_error(
+                "malformed operation: cannot build it from its operands and "
+                f"attributes ({type(error).__name__}: {error})",
+                at_position=start,
+            )
         if op.location == UNKNOWN_LOC:
             where = start.get_location()
             op.location = FileLineColLoc(

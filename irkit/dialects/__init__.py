@@ -22,6 +22,7 @@ _DIALECTS: dict[str, tuple[str, str]] = {
     "linalg": ("irkit.dialects.linalg", "Linalg"),
     "scf": ("irkit.dialects.scf", "Scf"),
     "affine": ("irkit.dialects.affine", "Affine"),
+    "memref": ("irkit.dialects.memref", "MemRef"),
 }
 
 # Dialects that are irkit's own (not extensions of an upstream dialect); only

@@ -10,8 +10,8 @@ with these differences (an op class here subclasses xDSL's and overrides its
   `[[0 : i64, 1 : i64], [2 : i64]]`, which MLIR rejects), and verify their
   shapes (xDSL does not verify `collapse_shape` at all).
 - `tensor.pad`, `tensor.extract_slice` and `tensor.insert_slice` check their
-  static result shapes and bounds, and `tensor.from_elements` its element
-  count.
+  static result shapes and bounds, `tensor.from_elements` its element
+  count, and `tensor.empty` that it has one size per dynamic dimension.
 """
 
 from __future__ import annotations
@@ -388,9 +388,29 @@ class FromElementsOp(upstream.FromElementsOp):
             )
 
 
+class EmptyOp(upstream.EmptyOp):
+    """A tensor with unspecified contents; one size operand per dynamic dim.
+
+    ```mlir
+    %e = tensor.empty(%n) : tensor<?x4xf32>
+    ```
+    """
+
+    def verify_(self) -> None:
+        super().verify_()
+        shape = self.tensor.type.get_shape()
+        dynamic = sum(1 for size in shape if size == DYNAMIC_INDEX)
+        if len(self.dynamic_sizes) != dynamic:
+            raise VerifyException(
+                f"expected {dynamic} dynamic size operand(s) for "
+                f"{self.tensor.type}, found {len(self.dynamic_sizes)}"
+            )
+
+
 _REPLACED = {
     op.name
     for op in (
+        EmptyOp,
         CollapseShapeOp,
         ExpandShapeOp,
         ExtractSliceOp,
@@ -410,6 +430,7 @@ Tensor = Dialect(
         InsertSliceOp,
         PadOp,
         FromElementsOp,
+        EmptyOp,
     ],
     list(upstream.Tensor.attributes),
 )

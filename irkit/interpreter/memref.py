@@ -162,32 +162,99 @@ def checked_index(
 ) -> tuple[int, ...]:
     """`indices` as ints, each inside the view's bounds."""
     index = tuple(int(i) for i in indices)
-    if any(not 0 <= i < n for i, n in zip(index, memref.shape, strict=True)):
-        dims = "x".join(str(n) for n in memref.shape)
-        raise interpretation_error(
-            op, f"index {format_index(index)} is out of bounds of a {dims} memref"
-        )
+    for i, n in zip(index, memref.shape, strict=True):
+        if not 0 <= i < n:
+            dims = "x".join(str(n) for n in memref.shape)
+            raise interpretation_error(
+                op, f"index {format_index(index)} is out of bounds of a {dims} memref"
+            )
     return index
 
 
+def _gathered_positions(
+    op: Operation, memref: MemRefValue, indices: Sequence[Any]
+) -> tuple[np.ndarray, tuple[np.ndarray, ...]]:
+    """The buffer positions of the elements a vectorised access names.
+
+    Inside a `linalg.generic` body run on whole arrays (see `core.py`) an
+    index may be an array: the indices broadcast together and name one
+    element per position. Every one of them must be in bounds.
+    """
+    index_arrays = np.broadcast_arrays(
+        *(np.asarray(i, dtype=np.int64) for i in indices)
+    )
+    positions = np.full(
+        index_arrays[0].shape if index_arrays else (), memref.offset, np.int64
+    )
+    for dim, (index, extent, stride) in enumerate(
+        zip(index_arrays, memref.shape, memref.strides, strict=True)
+    ):
+        outside = (index < 0) | (index >= extent)
+        if outside.any():
+            where = tuple(int(i) for i in np.argwhere(outside)[0])
+            element = tuple(int(i[where]) for i in index_arrays)
+            dims = "x".join(str(n) for n in memref.shape)
+            raise interpretation_error(
+                op,
+                f"index {format_index(element)} (dimension {dim}) is out of bounds "
+                f"of a {dims} memref",
+            )
+        positions = positions + index * stride
+    return positions, tuple(index_arrays)
+
+
+def _gather(op: Operation, memref: MemRefValue, indices: Sequence[Any]) -> Any:
+    """The elements of `memref` at array `indices`, each of them written."""
+    positions, index_arrays = _gathered_positions(op, memref, indices)
+    written = memref.buffer.written[positions]
+    if not written.all():
+        where = tuple(int(i) for i in np.argwhere(~written)[0])
+        raise unwritten_read(op, memref, [int(i[where]) for i in index_arrays])
+    return memref.buffer.data[positions]
+
+
+def _position(op: Operation, memref: MemRefValue, indices: Sequence[Any]) -> int:
+    """The buffer position of element `indices`, which must be in bounds.
+
+    One pass computes the position and checks the bounds: this runs once per
+    scalar load and store, the bulk of a loop nest's work.
+    """
+    position = memref.offset
+    for i, extent, stride in zip(indices, memref.shape, memref.strides, strict=True):
+        i = int(i)
+        if not 0 <= i < extent:
+            checked_index(op, memref, indices)  # raises, naming the whole index
+        position += i * stride
+    return position
+
+
 def load_element(op: Operation, memref: MemRefValue, indices: Sequence[Any]) -> Any:
-    """Element `indices` of `memref` (which something must have written)."""
-    check_live(op, memref)
-    index = checked_index(op, memref, indices)
-    position = memref.element(index)
-    if not memref.buffer.written[position]:
-        raise unwritten_read(op, memref, index)
-    return memref.buffer.data[position]
+    """Element `indices` of `memref` (which something must have written).
+
+    Array indices (a vectorised `linalg.generic` body) gather an array of
+    elements.
+    """
+    buffer = memref.buffer
+    if buffer.freed:
+        check_live(op, memref)
+    for i in indices:
+        if isinstance(i, np.ndarray) and i.ndim:
+            return _gather(op, memref, indices)
+    position = _position(op, memref, indices)
+    if not buffer.written[position]:
+        raise unwritten_read(op, memref, [int(i) for i in indices])
+    return buffer.data[position]
 
 
 def store_element(
     op: Operation, memref: MemRefValue, indices: Sequence[Any], value: Any
 ) -> None:
-    check_writable(op, memref)
-    index = checked_index(op, memref, indices)
-    position = memref.element(index)
-    memref.buffer.data[position] = value
-    memref.buffer.written[position] = True
+    buffer = memref.buffer
+    if buffer.freed or buffer.constant:
+        check_writable(op, memref)
+    position = _position(op, memref, indices)
+    buffer.data[position] = value
+    buffer.written[position] = True
 
 
 # --------------------------------------------------------------------------
@@ -295,9 +362,12 @@ def get_global(interp: Interpreter, op: Operation, args: Values) -> Values:
 def load(interp: Interpreter, op: Operation, args: Values) -> Values:
     memref = as_memref(op, args[0])
     value = load_element(op, memref, args[1:])
-    # The buffer's NumPy scalar has the element type already; `index` is int.
-    element_type = memref_type_of_operand(op, 0).get_element_type()
-    return (int(value) if isinstance(element_type, IndexType) else value,)
+    # The buffer's NumPy scalar has the element type already; `index` is int
+    # (an array of them, int64, when gathered).
+    if isinstance(value, np.ndarray):
+        return (value,)
+    memref_type = cast("MemRefType[Attribute]", op.operands[0].type)
+    return (int(value) if isinstance(memref_type.element_type, IndexType) else value,)
 
 
 def memref_type_of_operand(op: Operation, index: int) -> MemRefType[Attribute]:

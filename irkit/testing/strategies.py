@@ -24,7 +24,7 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
@@ -554,7 +554,13 @@ def check_pass(
 
     # Programs travel as IR text: Hypothesis then reports a falsifying example
     # as readable IR rather than as the repr of an xDSL object.
-    @settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    # The explain phase re-runs a shrunk failure hundreds of times to say which
+    # draws mattered; for whole programs that costs more than it tells.
+    @settings(
+        deadline=None,
+        suppress_health_check=[HealthCheck.too_slow],
+        phases=[phase for phase in Phase if phase is not Phase.explain],
+    )
     @given(program=strategy.map(str), seed=st.integers(0, 2**16))
     def keeps_meaning(program: str, seed: int) -> None:
         assert_pass_preserves_semantics(

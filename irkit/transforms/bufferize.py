@@ -61,7 +61,7 @@ from enum import Enum, auto
 from typing import Any, cast
 
 from xdsl.context import Context
-from xdsl.dialects import arith, func, memref
+from xdsl.dialects import arith, func
 from xdsl.dialects import tensor as upstream_tensor
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
@@ -89,7 +89,7 @@ from xdsl.passes import ModulePass
 
 from irkit.abi import output_attrs
 from irkit.diagnostics import DiagnosticError, IRKitError, op_error
-from irkit.dialects import linalg
+from irkit.dialects import linalg, memref
 from irkit.interpreter.values import dense_resource_to_array
 
 PASS_NAME = "bufferize"
@@ -472,7 +472,8 @@ class FunctionBufferizer:
             self.destination.setdefault(value, index)
         for op in reversed(list(self.block.ops)):
             pairs: list[tuple[SSAValue, SSAValue]] = []
-            if isinstance(op, LinalgStructuredOperation):
+            if isinstance(op, LinalgStructuredOperation) and op.res:
+                # (a linalg op on memrefs has no results: nothing to place)
                 pairs = list(zip(op.res, op.outputs, strict=True))
             elif isinstance(op, upstream_tensor.InsertSliceOp):
                 pairs = [(op.result, op.dest)]
@@ -591,6 +592,8 @@ class FunctionBufferizer:
 
     def bufferize_linalg(self, op: Operation) -> None:
         assert isinstance(op, LinalgStructuredOperation)
+        if not op.res:
+            raise _error(op, "expected linalg on tensors, not on memrefs")
         self._rewrite_nested(op)
         outputs: list[Buffer] = []
         first_output = len(op.inputs)

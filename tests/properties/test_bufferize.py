@@ -373,21 +373,9 @@ def test_random_linalg_programs_keep_meaning() -> None:
 _NEEDS_GENERALIZING = ("linalg.broadcast", "linalg.reduce", "linalg.map")
 
 
-# `tensor.extract` inside a linalg body becomes a `memref.load` there, which
-# the interpreter does not yet run on the vectorised indices of a body.
-_LOAD_IN_BODY = pytest.mark.xfail(
-    reason="interpreter: memref.load with array indices inside linalg bodies",
-    raises=TypeError,
-    strict=True,
-)
-
-
 @pytest.mark.parametrize(
     "path",
-    [
-        pytest.param(path, marks=_LOAD_IN_BODY) if path.stem == "embedding" else path
-        for path in sorted(CORPUS.glob("*.mlir"))
-    ],
+    sorted(CORPUS.glob("*.mlir")),
     ids=lambda path: path.stem,
 )
 def test_corpus_keeps_meaning(path: Path) -> None:

@@ -97,7 +97,8 @@ def test_nn_programs_rejects_unknown_ops() -> None:
 
 
 def test_check_pass_catches_an_off_by_one_loop_bound() -> None:
-    loops = lowered(nn_programs(max_ops=2, ops={"nn.add", "nn.relu"}), "lower-to-c")
+    small = nn_programs(max_ops=1, ops={"nn.add", "nn.relu"}, max_rank=2, max_dim=3)
+    loops = lowered(small, "lower-to-c")
     with pytest.raises(SemanticsMismatch) as caught:
         check_pass(OffByOneLoopBoundPass(), loops)
     assert caught.value.pass_name == "test-off-by-one-loop-bound"

@@ -173,7 +173,7 @@ func.func @constants(%a: tensor<2x2xf32>) -> (tensor<2x2xf32>, tensor<2x2xf32>) 
   return %0, %d : tensor<2x2xf32>, tensor<2x2xf32>
 }
 
-// CHECK:       memref.global{{.*}}"__constant_0"{{.*}}dense<{{\[\[}}1.000000e+00, 2.000000e+00], [3.000000e+00, 4.000000e+00]]> : tensor<2x2xf32>{{.*}}constant
+// CHECK:       memref.global "private" constant @__constant_0 : memref<2x2xf32> = dense<{{\[\[}}1.000000e+00, 2.000000e+00], [3.000000e+00, 4.000000e+00]]>
 // CHECK-NOT:   memref.global
 // CHECK-LABEL: func.func @constants
 // CHECK-SAME:    (%[[A:.*]]: memref<2x2xf32>, %[[OUT0:.*]]: memref<2x2xf32> {irkit.output}, %[[OUT1:.*]]: memref<2x2xf32> {irkit.output})
@@ -218,7 +218,7 @@ func.func @resource() -> tensor<2xf32> {
   }
 #-}
 
-// CHECK:       memref.global{{.*}}"__constant_0"{{.*}}dense<[1.000000e+00, 2.000000e+00]> : tensor<2xf32>
+// CHECK:       memref.global "private" constant @__constant_0 : memref<2xf32> = dense<[1.000000e+00, 2.000000e+00]>
 // CHECK-LABEL: func.func @resource
 // CHECK-SAME:    (%[[OUT:.*]]: memref<2xf32> {irkit.output})
 // CHECK-NEXT:    %[[C:.*]] = memref.get_global @__constant_0 : memref<2xf32>

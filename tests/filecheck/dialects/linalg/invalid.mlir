@@ -98,3 +98,11 @@ func.func @generic_missing_maps(%x: tensor<4xf32>) {
   } -> tensor<4xf32>
   return
 }
+
+// -----
+
+func.func @named_op_result_differs_from_outs(%a: tensor<4x4xf32>, %v: tensor<4xf32>, %w: tensor<4xf32>) -> tensor<1x2x3x3xf32> {
+  // expected-error @+1 {{result types must match the types of the 'outs' operands: expected tensor<4xf32>, got tensor<1x2x3x3xf32>}}
+  %r = linalg.matvec ins(%a, %v : tensor<4x4xf32>, tensor<4xf32>) outs(%w : tensor<4xf32>) -> tensor<1x2x3x3xf32>
+  return %r : tensor<1x2x3x3xf32>
+}

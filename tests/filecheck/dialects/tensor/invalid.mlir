@@ -66,6 +66,14 @@ func.func @insert_slice_out_of_bounds(%s: tensor<2x2xf32>, %t: tensor<3x3xf32>) 
 
 // -----
 
+func.func @insert_slice_source_type(%s: tensor<2x3xf32>, %t: tensor<3x3xf32>) {
+  // expected-error @+1 {{expected source type dimension 1 to be 2, but found 3}}
+  %r = tensor.insert_slice %s into %t[0, 0] [2, 2] [1, 1] : tensor<2x3xf32> into tensor<3x3xf32>
+  return
+}
+
+// -----
+
 func.func @pad_result_shape(%t: tensor<2x8xf32>, %cst: f32) {
   // expected-error @+1 {{expected result dimension 1 to be 10, but found 9}}
   %p = tensor.pad %t low[0, 1] high[0, 1] {
@@ -88,5 +96,21 @@ func.func @from_elements_count(%a: f32) {
 func.func @expand_dynamic_without_output_shape(%x: tensor<?xf32>) {
   // expected-error @+1 {{expected 'output_shape' for a dynamically shaped result}}
   %e = tensor.expand_shape %x [[0, 1]] : tensor<?xf32> into tensor<?x1xf32>
+  return
+}
+
+// -----
+
+func.func @empty_dynamic_without_size() {
+  // expected-error @+1 {{expected 1 dynamic size operand(s) for tensor<?x4xf32>, found 0}}
+  %e = tensor.empty() : tensor<?x4xf32>
+  return
+}
+
+// -----
+
+func.func @empty_static_with_size(%n: index) {
+  // expected-error @+1 {{expected 0 dynamic size operand(s) for tensor<4xf32>, found 1}}
+  %e = tensor.empty(%n) : tensor<4xf32>
   return
 }
