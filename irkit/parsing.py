@@ -109,6 +109,10 @@ class LocatedParser(Parser):
             op = super().parse_operation()
         except VerifyException as error:
             self.raise_error(str(error), at_position=start)
+        except NotImplementedError as error:
+            # xDSL has no representation for some valid MLIR (semi-affine maps
+            # such as `d0 floordiv s0`): the input is fine, irkit cannot take it.
+            self.raise_error(f"unsupported by irkit (xDSL): {error}", at_position=start)
         except (IndexError, KeyError, TypeError, ValueError, AttributeError) as error:
             # Custom-syntax parsers (xDSL's and irkit's) build the op from what
             # they read before anything is verified, e.g. a named linalg op's

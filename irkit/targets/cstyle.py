@@ -862,7 +862,13 @@ class CStyleEmitter:
         if isinstance(value, FloatAttr):
             self.declare(result, self.literal(value.value.data, key), op)
         elif isinstance(value, IntegerAttr):
-            self.declare(result, self.literal(value.value.data, key), op)
+            # Integer and index constants are used as literals, not variables:
+            # loop bounds and steps the C compiler can see are what lets it
+            # count iterations (and vectorise) inside OpenMP-outlined loops.
+            literal = self.literal(value.value.data, key)
+            if not _IDENTIFIER.fullmatch(literal) and not literal.isdigit():
+                literal = f"({literal})"
+            self.scope.values[result] = literal
         else:
             raise self.error(op, "only scalar constants can be printed")
 
@@ -1777,12 +1783,16 @@ def _helper_body(emitter: CStyleEmitter, kind: str, key: str, other: str | None)
         return f"{t} {{name}}({t} a, {t} b) {{\n    {bodies[kind]}\n}}"
     if kind in ("maximumf", "minimumf"):
         pick = ">" if kind == "maximumf" else "<"
-        zero = "b : a" if kind == "maximumf" else "a : b"
+        # Equal operands are either equal numbers or +0 and -0: keep `a` when
+        # it is the zero with the sign this op prefers.
+        prefer_a = "signbit(b)" if kind == "maximumf" else "signbit(a)"
+        # Selects only, no branches: with -fno-trapping-math the C compiler
+        # if-converts them and vectorises loops using this helper.
         return (
             f"{t} {{name}}({t} a, {t} b) {{\n"
-            f"    if (isnan(a) || isnan(b)) return a + b;\n"
-            f"    if (a == b) return signbit(a) ? {zero};\n"
-            f"    return a {pick} b ? a : b;\n}}"
+            f"    {t} m = a {pick} b ? a : b;\n"
+            f"    m = (a == b && {prefer_a}) ? a : m;\n"
+            f"    return (isnan(a) || isnan(b)) ? a + b : m;\n}}"
         )
     if kind in ("fptosi", "fptoui"):
         assert other is not None

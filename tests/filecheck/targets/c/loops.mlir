@@ -9,10 +9,10 @@
 // CHECK:         #ifdef _OPENMP
 // CHECK-NEXT:    #pragma omp parallel for collapse(2)
 // CHECK-NEXT:    #endif
-// CHECK-NEXT:    for (int64_t i = c0; i < c4; i += c1) {
-// CHECK-NEXT:      for (int64_t j = c0; j < c2; j += c1) {
+// CHECK-NEXT:    for (int64_t i = 0; i < 4; i += 1) {
+// CHECK-NEXT:      for (int64_t j = 0; j < 2; j += 1) {
 // CHECK-NOT:         #pragma
-// CHECK:             for (int64_t k = c0; k < c2; k += c1) {
+// CHECK:             for (int64_t k = 0; k < 2; k += 1) {
 // CHECK:               out[i * 4 + j * 2 + k] = y;
 // CHECK:         return 0;
 func.func @nested(%a: memref<4x2x2xf32>, %out: memref<4x2x2xf32> {irkit.output}) {
@@ -36,7 +36,7 @@ func.func @nested(%a: memref<4x2x2xf32>, %out: memref<4x2x2xf32> {irkit.output})
 // the loop, read as the block argument and assigned where the body yields.
 // CHECK-LABEL: int sum(const double *restrict a, double *restrict out) {
 // CHECK:         double total = zero;
-// CHECK-NEXT:    for (int64_t i = c0; i < c8; i += c1) {
+// CHECK-NEXT:    for (int64_t i = 0; i < 8; i += 1) {
 // CHECK-NEXT:      double x = a[i];
 // CHECK-NEXT:      double next = total + x;
 // CHECK-NEXT:      total = next;

@@ -53,8 +53,9 @@ func.func @f16_math(%a: memref<4xf16>, %out: memref<4xf16> {irkit.output}) {
 // CHECK:         float third = 0x1.555556p-2f;
 // CHECK:         float nan = NAN;
 // CHECK:         double minus_inf = -INFINITY;
-// CHECK:         int8_t byte = (-1);
-// CHECK:         int32_t smallest = INT32_MIN;
+// Integer constants are used as literals where they are needed.
+// CHECK:         int32_t wide = (int32_t)(uint32_t)((-1));
+// CHECK:         int32_t total = {{.*}}INT32_MIN{{.*}};
 func.func @constants(%out: memref<4xf32> {irkit.output}) {
   %c0 = arith.constant 0 : index
   %third = arith.constant 0.333333343 : f32
@@ -64,5 +65,9 @@ func.func @constants(%out: memref<4xf32> {irkit.output}) {
   %smallest = arith.constant -2147483648 : i32
   %sum = arith.addf %third, %nan : f32
   memref.store %sum, %out[%c0] : memref<4xf32>
+  %wide = arith.extsi %byte : i8 to i32
+  %total = arith.addi %wide, %smallest : i32
+  %as_float = arith.sitofp %total : i32 to f32
+  memref.store %as_float, %out[%c0] : memref<4xf32>
   return
 }
