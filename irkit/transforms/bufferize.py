@@ -88,17 +88,9 @@ from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 from xdsl.passes import ModulePass
 
 from irkit.abi import output_attrs
-from irkit.diagnostics import DiagnosticError, IRKitError, op_error
+from irkit.diagnostics import IRKitError, op_error
 from irkit.dialects import linalg, memref
 from irkit.interpreter.values import dense_resource_to_array
-
-PASS_NAME = "bufferize"
-
-
-def _error(op: Operation, message: str) -> DiagnosticError:
-    """A located error for `op` that names this pass."""
-    return op_error(op, f"{message} ({PASS_NAME})")
-
 
 # --------------------------------------------------------------------------
 # Types and layouts
@@ -336,7 +328,7 @@ def _dense_value(op: arith.ConstantOp) -> DenseIntOrFPElementsAttr:
         try:
             array = dense_resource_to_array(value)
         except IRKitError as error:
-            raise _error(op, str(error)) from None
+            raise op_error(op, str(error)) from None
         tensor_type = cast(TensorType[Any], op.result.type)
         flat = array.reshape(-1)
         items = [int(x) for x in flat] if flat.dtype.kind in "biu" else flat.tolist()
@@ -344,7 +336,7 @@ def _dense_value(op: arith.ConstantOp) -> DenseIntOrFPElementsAttr:
             DenseIntOrFPElementsAttr,
             DenseIntOrFPElementsAttr.from_list(tensor_type, items),
         )
-    raise _error(op, f"cannot bufferize a tensor constant of {value}")
+    raise op_error(op, f"cannot bufferize a tensor constant of {value}")
 
 
 @dataclass(frozen=True)
@@ -361,14 +353,14 @@ def _check_signature(op: func.FuncOp) -> Signature:
     results = tuple(op.function_type.outputs.data)
     for index, result in enumerate(results):
         if not isinstance(result, TensorType):
-            raise _error(
+            raise op_error(
                 op,
                 f"result #{index} of @{op.sym_name.data} is {result}, not a tensor: "
                 "bufferized functions return tensors only, as output buffers",
             )
     for type_ in (*inputs, *results):
         if isinstance(type_, TensorType) and DYNAMIC_INDEX in type_.get_shape():
-            raise _error(op, f"dynamic shapes are not supported: {type_}")
+            raise op_error(op, f"dynamic shapes are not supported: {type_}")
     return Signature(inputs, results)
 
 
@@ -586,20 +578,22 @@ class FunctionBufferizer:
                     inner.result.replace_all_uses_with(load.res)
                     inner.parent.erase_op(inner)
                 elif _touches_tensors(inner):
-                    raise _error(inner, "tensors inside regions are not supported")
+                    raise op_error(inner, "tensors inside regions are not supported")
 
     # -- one method per source op ------------------------------------------
 
     def bufferize_linalg(self, op: Operation) -> None:
         assert isinstance(op, LinalgStructuredOperation)
         if not op.res:
-            raise _error(op, "expected linalg on tensors, not on memrefs")
+            raise op_error(op, "expected linalg on tensors, not on memrefs")
         self._rewrite_nested(op)
         outputs: list[Buffer] = []
         first_output = len(op.inputs)
         for index, (init, result) in enumerate(zip(op.outputs, op.res, strict=True)):
             if not _is_tensor(init):
-                raise _error(op, "expected tensor outputs (mixed tensors and memrefs)")
+                raise op_error(
+                    op, "expected tensor outputs (mixed tensors and memrefs)"
+                )
             if self._can_write_in_place(op, init, result, first_output + index):
                 outputs.append(self._buffer(init))
                 continue
@@ -661,12 +655,12 @@ class FunctionBufferizer:
         self, op: upstream_tensor.ExtractSliceOp | upstream_tensor.InsertSliceOp
     ) -> None:
         if op.offsets or op.sizes or op.strides:
-            raise _error(op, "dynamic offsets, sizes or strides are not supported")
+            raise op_error(op, "dynamic offsets, sizes or strides are not supported")
 
     def bufferize_pad(self, op: Operation) -> None:
         assert isinstance(op, upstream_tensor.PadOp)
         if op.low or op.high:
-            raise _error(op, "dynamic padding is not supported")
+            raise op_error(op, "dynamic padding is not supported")
         padding = self._padding_value(op)
         target = self._fresh(op.result)
         low = op.static_low.get_values()
@@ -688,13 +682,13 @@ class FunctionBufferizer:
         value = yielded.operands[0]
         if isinstance(value, BlockArgument):
             if value.owner is op.region.block:
-                raise _error(op, "the padding value must not depend on the index")
+                raise op_error(op, "the padding value must not depend on the index")
             return value
         defining = value.owner
         if not op.is_ancestor(defining):
             return value
         if not isinstance(defining, arith.ConstantOp):
-            raise _error(
+            raise op_error(
                 op, "the padding value must be a constant or defined outside the body"
             )
         constant = defining.clone()
@@ -709,7 +703,7 @@ class FunctionBufferizer:
         result_type = _memref_type(op.result.type)
         if isinstance(op, upstream_tensor.ExpandShapeOp):
             if op.dynamic_output_shape:
-                raise _error(op, "dynamic output shapes are not supported")
+                raise op_error(op, "dynamic output shapes are not supported")
             view: Operation = memref.ExpandShapeOp.build(
                 operands=[source.value, []],
                 result_types=[result_type],
@@ -757,7 +751,9 @@ class FunctionBufferizer:
         if op.source.type != op.dest.type:
             source_shape = cast(TensorType[Attribute], op.source.type).get_shape()
             if source_shape != cast(TensorType[Attribute], op.dest.type).get_shape():
-                raise _error(op, "only casts between equal static shapes are supported")
+                raise op_error(
+                    op, "only casts between equal static shapes are supported"
+                )
         self._bind(op.dest, self._buffer(op.source))
 
     def bufferize_constant(self, op: Operation) -> None:
@@ -771,7 +767,7 @@ class FunctionBufferizer:
         assert isinstance(op, func.CallOp)
         callee = op.callee.root_reference.data
         if callee not in self.signatures:
-            raise _error(op, f"calls only functions of the module, not @{callee}")
+            raise op_error(op, f"calls only functions of the module, not @{callee}")
         arguments = [
             self._contiguous(value).value if _is_tensor(value) else value
             for value in op.arguments
@@ -829,7 +825,7 @@ class FunctionBufferizer:
     def run(self, signature: Signature) -> None:
         """Bufferize the body; `signature` is the function's before the pass."""
         if len(self.func.body.blocks) != 1:
-            raise _error(self.func, "functions with several blocks are not supported")
+            raise op_error(self.func, "functions with several blocks are not supported")
         _check_static_shapes(self.func)
         _split_empty_tensors(self.block)
         self._collect_uses()
@@ -854,7 +850,7 @@ class FunctionBufferizer:
             handler = self._handler(op)
             if handler is None:
                 if any(_touches_tensors(inner) for inner in op.walk()):
-                    raise _error(op, "is not supported on tensors")
+                    raise op_error(op, "is not supported on tensors")
                 continue
             self.anchor = op
             handler(op)
@@ -872,7 +868,7 @@ class FunctionBufferizer:
         if isinstance(op, LinalgStructuredOperation):
             return self.bufferize_linalg
         if op.name.startswith("linalg.") and _touches_tensors(op):
-            raise _error(
+            raise op_error(
                 op,
                 "is not a structured op with ins/outs: run "
                 "linalg-generalize-named-ops first",
@@ -901,11 +897,13 @@ def _check_static_shapes(op: func.FuncOp) -> None:
     for inner in op.walk():
         for value in (*inner.operands, *inner.results):
             if isinstance(value.type, UnrankedTensorType):
-                raise _error(inner, f"unranked tensors are not supported: {value.type}")
+                raise op_error(
+                    inner, f"unranked tensors are not supported: {value.type}"
+                )
             if isinstance(value.type, TensorType) and (
                 DYNAMIC_INDEX in value.type.get_shape()
             ):
-                raise _error(inner, f"dynamic shapes are not supported: {value.type}")
+                raise op_error(inner, f"dynamic shapes are not supported: {value.type}")
 
 
 # --------------------------------------------------------------------------

@@ -78,7 +78,7 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from irkit.diagnostics import DiagnosticError, op_error
+from irkit.diagnostics import op_error
 from irkit.dialects.scf import ForOp, ParallelOp, ReduceOp
 from irkit.transforms.linalg_generalize_named_ops import (
     generalize_named_op,
@@ -86,11 +86,6 @@ from irkit.transforms.linalg_generalize_named_ops import (
 )
 
 PASS_NAME = "convert-linalg-to-loops"
-
-
-def _error(op: Operation, message: str) -> DiagnosticError:
-    """A located error for `op` that names this pass."""
-    return op_error(op, f"{message} ({PASS_NAME})")
 
 
 # --------------------------------------------------------------------------
@@ -141,7 +136,7 @@ def require_buffer_semantics(op: Operation) -> None:
     if op.results or any(
         isinstance(operand.type, TensorType) for operand in op.operands
     ):
-        raise _error(op, "on tensors cannot be lowered to loops: run bufferize first")
+        raise op_error(op, "on tensors cannot be lowered to loops: run bufferize first")
 
 
 # --------------------------------------------------------------------------
@@ -200,7 +195,7 @@ def loop_upper_bounds(
                 bounds[expr.position] = constants.get(shape[position])
     missing = [f"d{loop}" for loop, bound in enumerate(bounds) if bound is None]
     if missing:
-        raise _error(
+        raise op_error(
             computation.op,
             f"has no operand dimension indexed by {', '.join(missing)} alone, "
             "so its loop range is unknown",
@@ -487,7 +482,7 @@ def convert_linalg_to_loops(module: ModuleOp) -> None:
     for op in module.walk():
         if op.name.startswith("linalg."):
             require_buffer_semantics(op)
-            raise _error(op, "cannot be lowered to loops yet")
+            raise op_error(op, "cannot be lowered to loops yet")
 
 
 @dataclass(frozen=True)

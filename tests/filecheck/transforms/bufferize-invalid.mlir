@@ -17,7 +17,7 @@ func.func @dynamic(%a: tensor<?xf32>) -> tensor<?xf32> {
 // -----
 
 func.func @unsupported_op(%x: f32) -> tensor<2xf32> {
-  // expected-error @+1 {{'tensor.from_elements' op is not supported on tensors (bufferize)}}
+  // expected-error @+1 {{'tensor.from_elements' op is not supported on tensors}}
   %t = tensor.from_elements %x, %x : tensor<2xf32>
   return %t : tensor<2xf32>
 }
