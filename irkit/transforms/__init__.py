@@ -20,6 +20,7 @@ _PASSES: dict[str, str] = {
     "linalg-fuse-elementwise": "LinalgFuseElementwisePass",
     "bufferize": "BufferizePass",
     "convert-linalg-to-loops": "ConvertLinalgToLoopsPass",
+    "linalg-tile": "LinalgTilePass",
 }
 
 # Named pipelines (`pipelines.py`): name -> class name.

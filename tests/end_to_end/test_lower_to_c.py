@@ -85,3 +85,23 @@ def test_corpus_runs_as_c(case: str) -> None:
             np.testing.assert_allclose(g, want, err_msg=f"result{index}", **tolerance)
         else:
             np.testing.assert_array_equal(g, want, err_msg=f"result{index}")
+
+
+TILED_PIPELINE = (
+    "convert-nn-to-linalg,linalg-generalize-named-ops,bufferize,"
+    "linalg-tile{tile-sizes=8,16,4},linalg-tile{tile-sizes=2,4,0},"
+    "convert-linalg-to-loops"
+)
+
+
+def test_two_level_tiled_matmul_with_partial_tiles_runs_as_c() -> None:
+    program = """
+func.func @main(%a: tensor<37x29xf32>, %b: tensor<29x23xf32>) -> tensor<37x23xf32> {
+  %c = nn.matmul %a, %b : tensor<37x29xf32>, tensor<29x23xf32> -> tensor<37x23xf32>
+  return %c : tensor<37x23xf32>
+}"""
+    rng = np.random.default_rng(1)
+    a = rng.uniform(-1, 1, (37, 29)).astype(np.float32)
+    b = rng.uniform(-1, 1, (29, 23)).astype(np.float32)
+    compiled = irkit.compile(program, target="c", pipeline=TILED_PIPELINE)
+    _assert_same(compiled(a, b), irkit.interpret(irkit.parse(program), "main", a, b))

@@ -11,6 +11,7 @@ from xdsl.context import Context
 from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import FloatAttr, IndexType, ModuleOp, UnitAttr
 from xdsl.dialects.linalg.ops import FillOp
+from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     PatternRewriter,
@@ -21,6 +22,7 @@ from xdsl.pattern_rewriter import (
 from xdsl.rewriter import InsertPoint
 
 from irkit.dialects import nn
+from irkit.transforms.linalg_tile import LinalgTilePass
 
 
 class _SwapSubOperands(RewritePattern):
@@ -111,4 +113,40 @@ class OffByOneLoopBoundPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         walker = PatternRewriteWalker(_OffByOneLoopBound(), apply_recursively=False)
+        walker.rewrite_module(op)
+
+
+class _DropTileRemainder(RewritePattern):
+    """Round a tile loop's upper bound down to a multiple of its step."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if not isinstance(op, scf.ParallelOp | scf.ForOp) or "floored" in op.attributes:
+            return
+        if isinstance(op, scf.ForOp):
+            bounds, steps, first = [op.ub], [op.step], 1
+        else:
+            bounds, steps = list(op.upperBound), list(op.step)
+            first = len(op.lowerBound)
+        operands = list(op.operands)
+        for position, (bound, step) in enumerate(zip(bounds, steps, strict=True)):
+            tiles = arith.FloorDivSIOp(bound, step)
+            floored = arith.MuliOp(tiles.result, step)
+            rewriter.insert(tiles, InsertPoint.before(op))
+            rewriter.insert(floored, InsertPoint.before(op))
+            operands[first + position] = floored.result
+        op.operands = operands
+        op.attributes["floored"] = UnitAttr()
+        rewriter.notify_op_modified(op)
+
+
+@dataclass(frozen=True)
+class DropTileRemainderPass(LinalgTilePass):
+    """A deliberately wrong `linalg-tile`: tile loops run `floor(N / t)` tiles,
+    so the partial tile at the end of a non-dividing dimension is never done."""
+
+    name = "test-drop-tile-remainder"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        super().apply(ctx, op)
+        walker = PatternRewriteWalker(_DropTileRemainder(), apply_recursively=False)
         walker.rewrite_module(op)
