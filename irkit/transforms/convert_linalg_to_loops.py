@@ -222,6 +222,34 @@ def parallel_loop_dims(computation: StructuredComputation) -> list[int]:
     ]
 
 
+def unit_stride_output_loop(
+    computation: StructuredComputation, parallel: Sequence[int]
+) -> int | None:
+    """The parallel loop to run innermost, below the reduction loops, if any.
+
+    With reductions innermost, a matmul's inner loop reads B with stride N
+    and cannot be vectorised. Moving the loop that indexes the outputs'
+    innermost dimension below the reductions (i, k, j order) makes the inner
+    loop unit-stride over the output and the operands it shares with it. The
+    accumulation order of every output element is unchanged, so results are
+    bit-identical. At least one parallel loop stays outermost, for threads.
+    """
+    if len(parallel) < 2:
+        return None
+    candidates = set()
+    for output_map in computation.output_maps:
+        if not output_map.results:
+            return None
+        last = output_map.results[-1]
+        if not isinstance(last, AffineDimExpr):
+            return None
+        candidates.add(last.position)
+    if len(candidates) != 1:
+        return None
+    (loop,) = candidates
+    return loop if loop in parallel else None
+
+
 # An index value under construction: a folded constant or an SSA value.
 _IndexTerm = int | SSAValue
 
@@ -354,6 +382,10 @@ def _build_loop_nest(
             if kind in reduction_kinds
         ),
     ]
+    innermost = unit_stride_output_loop(computation, parallel)
+    if sequential and innermost is not None:
+        parallel.remove(innermost)
+        sequential.append(innermost)
     loop_values: list[SSAValue | None] = [None] * computation.num_loops
     root: Operation | None = None
     insertion: InsertPoint | None = None

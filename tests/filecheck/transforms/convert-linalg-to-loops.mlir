@@ -26,20 +26,23 @@ func.func @elementwise_2d(%a: memref<4x8xf32>, %b: memref<4x8xf32>, %out: memref
 
 // -----
 
-// Matmul: parallel (i, j) outside, the reduction k an scf.for inside; the
-// accumulator goes through memory.
+// Matmul: parallel i outside, the reduction k an scf.for inside it, and j,
+// the output's innermost dimension, innermost (i, k, j: unit stride over B and
+// C, so the C compiler vectorises it); the accumulator goes through memory.
 
 // CHECK-LABEL: func.func @matmul
 // CHECK-SAME:    (%[[A:.*]]: memref<4x16xf32>, %[[B:.*]]: memref<16x8xf32>, %[[C:.*]]: memref<4x8xf32> {irkit.output})
 // CHECK-DAG:     %[[C16:.*]] = arith.constant 16 : index
-// CHECK:         scf.parallel (%[[I:.*]], %[[J:.*]]) = ({{.*}}) to (%{{.*}}, %{{.*}}) step
+// CHECK:         scf.parallel (%[[I:.*]]) = ({{.*}}) to (%{{.*}}) step
 // CHECK-NEXT:      scf.for %[[K:.*]] = %{{.*}} to %[[C16]] step %{{.*}} {
-// CHECK-NEXT:        %[[X:.*]] = memref.load %[[A]][%[[I]], %[[K]]]
-// CHECK-NEXT:        %[[Y:.*]] = memref.load %[[B]][%[[K]], %[[J]]]
-// CHECK-NEXT:        %[[ACC:.*]] = memref.load %[[C]][%[[I]], %[[J]]]
-// CHECK-NEXT:        %[[M:.*]] = arith.mulf %[[X]], %[[Y]] : f32
-// CHECK-NEXT:        %[[S:.*]] = arith.addf %[[ACC]], %[[M]] : f32
-// CHECK-NEXT:        memref.store %[[S]], %[[C]][%[[I]], %[[J]]]
+// CHECK-NEXT:        scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK-NEXT:          %[[X:.*]] = memref.load %[[A]][%[[I]], %[[K]]]
+// CHECK-NEXT:          %[[Y:.*]] = memref.load %[[B]][%[[K]], %[[J]]]
+// CHECK-NEXT:          %[[ACC:.*]] = memref.load %[[C]][%[[I]], %[[J]]]
+// CHECK-NEXT:          %[[M:.*]] = arith.mulf %[[X]], %[[Y]] : f32
+// CHECK-NEXT:          %[[S:.*]] = arith.addf %[[ACC]], %[[M]] : f32
+// CHECK-NEXT:          memref.store %[[S]], %[[C]][%[[I]], %[[J]]]
+// CHECK-NEXT:        }
 // CHECK-NEXT:      }
 // CHECK-NEXT:      scf.reduce
 func.func @matmul(%a: memref<4x16xf32>, %b: memref<16x8xf32>, %c: memref<4x8xf32> {irkit.output}) {
@@ -54,14 +57,16 @@ func.func @matmul(%a: memref<4x16xf32>, %b: memref<16x8xf32>, %c: memref<4x8xf32
 
 // -----
 
-// Reduction loops are innermost whatever their position in the loop order,
-// and keep their relative order: d0 and d2 reduce, d1 and d3 are parallel.
+// Reduction loops run inside the parallel loop whatever their position in the
+// loop order, and keep their relative order: d0 and d2 reduce, d1 and d3 are
+// parallel. d3, the output's innermost dimension, runs below the reductions.
 
 // CHECK-LABEL: func.func @reductions_innermost
-// CHECK:         scf.parallel (%[[D1:.*]], %[[D3:.*]]) =
+// CHECK:         scf.parallel (%[[D1:.*]]) =
 // CHECK-NEXT:      scf.for %[[D0:.*]] = %{{.*}} to %[[C2:.*]] step
 // CHECK-NEXT:        scf.for %[[D2:.*]] = %{{.*}} to %[[C4:.*]] step
-// CHECK-NEXT:          memref.load %{{.*}}[%[[D0]], %[[D1]], %[[D2]], %[[D3]]] : memref<2x3x4x5xf32>
+// CHECK-NEXT:          scf.for %[[D3:.*]] = %{{.*}} to %[[C5:.*]] step
+// CHECK-NEXT:            memref.load %{{.*}}[%[[D0]], %[[D1]], %[[D2]], %[[D3]]] : memref<2x3x4x5xf32>
 func.func @reductions_innermost(%x: memref<2x3x4x5xf32>, %out: memref<3x5xf32> {irkit.output}) {
   linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d1, d3)>], iterator_types = ["reduction", "parallel", "reduction", "parallel"]} ins(%x : memref<2x3x4x5xf32>) outs(%out : memref<3x5xf32>) {
   ^bb0(%v: f32, %acc: f32):
@@ -101,13 +106,14 @@ func.func @transpose_broadcast(%t: memref<8x4xf32>, %row: memref<1x8xf32>, %col:
 // CHECK-LABEL: func.func @strided_dilated_window
 // CHECK-DAG:     %[[C2:.*]] = arith.constant 2 : index
 // CHECK-DAG:     %[[C3:.*]] = arith.constant 3 : index
-// CHECK:         scf.parallel (%[[N:.*]], %[[OW:.*]]) =
+// CHECK:         scf.parallel (%[[N:.*]]) =
 // CHECK-NEXT:      scf.for %[[KW:.*]] = %{{.*}} to %[[C3]] step
-// CHECK-NEXT:        %[[S:.*]] = arith.muli %[[OW]], %[[C2]] : index
-// CHECK-NEXT:        %[[D:.*]] = arith.muli %[[KW]], %[[C3]] : index
-// CHECK-NEXT:        %[[IW:.*]] = arith.addi %[[S]], %[[D]] : index
-// CHECK-NEXT:        memref.load %{{.*}}[%[[N]], %[[IW]]] : memref<2x16xf32>
-// CHECK-NEXT:        memref.load %{{.*}}[%[[KW]]] : memref<3xf32>
+// CHECK-NEXT:        scf.for %[[OW:.*]] = %{{.*}} to %{{.*}} step
+// CHECK-NEXT:          %[[S:.*]] = arith.muli %[[OW]], %[[C2]] : index
+// CHECK-NEXT:          %[[D:.*]] = arith.muli %[[KW]], %[[C3]] : index
+// CHECK-NEXT:          %[[IW:.*]] = arith.addi %[[S]], %[[D]] : index
+// CHECK-NEXT:          memref.load %{{.*}}[%[[N]], %[[IW]]] : memref<2x16xf32>
+// CHECK-NEXT:          memref.load %{{.*}}[%[[KW]]] : memref<3xf32>
 func.func @strided_dilated_window(%x: memref<2x16xf32>, %w: memref<3xf32>, %out: memref<2x4xf32> {irkit.output}) {
   linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1 * 2 + d2 * 3)>, affine_map<(d0, d1, d2) -> (d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x, %w : memref<2x16xf32>, memref<3xf32>) outs(%out : memref<2x4xf32>) {
   ^bb0(%a: f32, %b: f32, %acc: f32):
@@ -277,11 +283,12 @@ func.func @fill(%cst: f32, %out: memref<4x8xf32> {irkit.output}) {
 // -----
 
 // CHECK-LABEL: func.func @named_matmul
-// CHECK:         scf.parallel (%[[I:.*]], %[[J:.*]]) =
+// CHECK:         scf.parallel (%[[I:.*]]) =
 // CHECK-NEXT:      scf.for %[[K:.*]] =
-// CHECK-NEXT:        memref.load %{{.*}}[%[[I]], %[[K]]] : memref<2x3xf32>
-// CHECK-NEXT:        memref.load %{{.*}}[%[[K]], %[[J]]] : memref<3x4xf32>
-// CHECK-NEXT:        memref.load %{{.*}}[%[[I]], %[[J]]] : memref<2x4xf32>
+// CHECK-NEXT:        scf.for %[[J:.*]] =
+// CHECK-NEXT:          memref.load %{{.*}}[%[[I]], %[[K]]] : memref<2x3xf32>
+// CHECK-NEXT:          memref.load %{{.*}}[%[[K]], %[[J]]] : memref<3x4xf32>
+// CHECK-NEXT:          memref.load %{{.*}}[%[[I]], %[[J]]] : memref<2x4xf32>
 // CHECK:             memref.store
 // CHECK-NOT:     linalg.
 func.func @named_matmul(%a: memref<2x3xf32>, %b: memref<3x4xf32>, %c: memref<2x4xf32> {irkit.output}) {
