@@ -7,8 +7,7 @@ more than its parent) so the diagnostic can name the op and its source line.
 
 from __future__ import annotations
 
-from xdsl.dialects import memref
-from xdsl.dialects.builtin import DYNAMIC_INDEX, MemRefType, ModuleOp
+from xdsl.dialects.builtin import ModuleOp
 from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
 from xdsl.ir import Operation, SSAValue
 from xdsl.utils.exceptions import VerifyException
@@ -73,37 +72,6 @@ def _check_destination_style(op: Operation, text: str | None) -> None:
         )
 
 
-def _check_subview_bounds(op: Operation, text: str | None) -> None:
-    """A `memref.subview` with static values stays inside its source.
-
-    xDSL accepts `memref.subview %m[2] [4] [1] : memref<4xf32> to ...`.
-    """
-    if not isinstance(op, memref.SubviewOp):
-        return
-    source = op.source.type
-    if not isinstance(source, MemRefType):
-        return
-    dynamic = DYNAMIC_INDEX
-    offsets = op.static_offsets.get_values()
-    sizes = op.static_sizes.get_values()
-    strides = op.static_strides.get_values()
-    for dim, extent in enumerate(source.get_shape()):
-        if dim >= len(offsets) or dim >= len(sizes) or dim >= len(strides):
-            return
-        offset, size, stride = offsets[dim], sizes[dim], strides[dim]
-        if dynamic in (offset, size, stride, extent) or size == 0:
-            continue
-        last = offset + (size - 1) * stride
-        if offset < 0 or last >= extent:
-            raise op_error(
-                op,
-                f"dimension {dim} of the subview (offset {offset}, size {size}, "
-                f"stride {stride}) reaches index {last}, outside the source's "
-                f"extent {extent}",
-                text,
-            )
-
-
 def verify_module(module: Operation, text: str | None = None) -> None:
     """Verify `module` and everything nested in it.
 
@@ -123,5 +91,4 @@ def verify_module(module: Operation, text: str | None = None) -> None:
                 op, f"malformed operation ({type(error).__name__}: {error})", text
             ) from None
         _check_destination_style(op, text)
-        _check_subview_bounds(op, text)
     _check_dominance(module, [], text)

@@ -19,11 +19,11 @@ working), with these differences:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Self
+from typing import TYPE_CHECKING, Self
 
 from xdsl.dialects import affine as upstream
 from xdsl.dialects.builtin import AffineMapAttr, IndexType
-from xdsl.ir import Dialect, Operation, SSAValue
+from xdsl.ir import Attribute, Dialect, Operation, SSAValue
 from xdsl.ir.affine import (
     AffineBinaryOpExpr,
     AffineBinaryOpKind,
@@ -32,6 +32,7 @@ from xdsl.ir.affine import (
 )
 from xdsl.irdl import (
     IRDLOperation,
+    VarOperand,
     irdl_op_definition,
     prop_def,
     result_def,
@@ -186,13 +187,14 @@ class ApplyOp(upstream.ApplyOp):
         printer.print_op_attributes(self.attributes)
 
 
-class MinOp(upstream.MinOp):
-    """The minimum of the results of an affine map.
+class _MapExtremumSyntax:
+    """Verifier and MLIR syntax shared by `affine.min` and `affine.max`:
+    `affine.min MAP(DIMS)[SYMBOLS] attr-dict`."""
 
-    ```mlir
-    %size = affine.min affine_map<(d0)[s0] -> (4, s0 - d0)>(%i)[%n]
-    ```
-    """
+    if TYPE_CHECKING:  # provided by the op classes; invisible to IRDL
+        map: AffineMapAttr
+        arguments: VarOperand
+        attributes: dict[str, Attribute]
 
     def verify_(self) -> None:
         verify_map_operands(self.map, self.arguments)
@@ -202,7 +204,7 @@ class MinOp(upstream.MinOp):
     @classmethod
     def parse(cls, parser: Parser) -> Self:
         map_attr, operands = parse_map_and_operands(parser)
-        op = cls(operands, map_attr)
+        op = cls(operands, map_attr)  # type: ignore[call-arg]
         op.attributes |= parser.parse_optional_attr_dict()
         return op
 
@@ -211,8 +213,17 @@ class MinOp(upstream.MinOp):
         printer.print_op_attributes(self.attributes)
 
 
+class MinOp(_MapExtremumSyntax, upstream.MinOp):
+    """The minimum of the results of an affine map.
+
+    ```mlir
+    %size = affine.min affine_map<(d0)[s0] -> (4, s0 - d0)>(%i)[%n]
+    ```
+    """
+
+
 @irdl_op_definition
-class MaxOp(IRDLOperation):
+class MaxOp(_MapExtremumSyntax, IRDLOperation):
     """The maximum of the results of an affine map.
 
     ```mlir
@@ -236,22 +247,6 @@ class MaxOp(IRDLOperation):
             properties={"map": affine_map},
             result_types=[IndexType()],
         )
-
-    def verify_(self) -> None:
-        verify_map_operands(self.map, self.arguments)
-        if not self.map.data.results:
-            raise VerifyException("expects a map with at least one result")
-
-    @classmethod
-    def parse(cls, parser: Parser) -> Self:
-        map_attr, operands = parse_map_and_operands(parser)
-        op = cls(operands, map_attr)
-        op.attributes |= parser.parse_optional_attr_dict()
-        return op
-
-    def print(self, printer: Printer) -> None:
-        print_map_and_operands(printer, self.map, self.arguments)
-        printer.print_op_attributes(self.attributes)
 
 
 _REPLACED = {op.name for op in (ApplyOp, MinOp)}

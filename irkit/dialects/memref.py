@@ -40,6 +40,7 @@ from xdsl.dialects.builtin import (
 from xdsl.dialects.utils import (
     parse_dynamic_index_list_without_types,
     print_dynamic_index_list,
+    split_dynamic_index_list,
 )
 from xdsl.ir import Attribute, Block, Dialect, Operation, Region, SSAValue
 from xdsl.irdl import (
@@ -59,6 +60,7 @@ from irkit.dialects.tensor import (
     parse_reassociation,
     print_reassociation,
     verify_reshape,
+    verify_slice,
 )
 
 # The ops irkit takes from xDSL unchanged: their syntax is MLIR's already.
@@ -75,7 +77,6 @@ GetGlobalOp = upstream.GetGlobalOp
 LoadOp = upstream.LoadOp
 ReinterpretCastOp = upstream.ReinterpretCastOp
 StoreOp = upstream.StoreOp
-SubviewOp = upstream.SubviewOp
 ViewOp = upstream.ViewOp
 
 
@@ -652,7 +653,56 @@ class RankOp(IRDLOperation):
         super().__init__(operands=[source], result_types=[IndexType()])
 
 
+class SubviewOp(upstream.SubviewOp):
+    """A strided view of part of a memref.
+
+    ```mlir
+    %s = memref.subview %m[0, 1] [3, 2] [1, 2]
+        : memref<3x7xf32> to memref<3x2xf32, strided<[7, 2], offset: 1>>
+    ```
+
+    Beyond xDSL's checks, a static slice must stay inside its source and the
+    result shape must be its sizes (or a rank-reduction of them), as for
+    `tensor.extract_slice`.
+    """
+
+    @staticmethod
+    def get(
+        source: SSAValue,
+        offsets: Sequence[SSAValue | int],
+        sizes: Sequence[SSAValue | int],
+        strides: Sequence[SSAValue | int],
+        result_type: Attribute,
+    ) -> SubviewOp:
+        """A subview from mixed static (int) and dynamic (SSA) values."""
+        offsets_, dynamic_offsets = split_dynamic_index_list(offsets, DYNAMIC_INDEX)
+        sizes_, dynamic_sizes = split_dynamic_index_list(sizes, DYNAMIC_INDEX)
+        strides_, dynamic_strides = split_dynamic_index_list(strides, DYNAMIC_INDEX)
+        return SubviewOp(
+            source,
+            dynamic_offsets,
+            dynamic_sizes,
+            dynamic_strides,
+            offsets_,
+            sizes_,
+            strides_,
+            result_type,
+        )
+
+    def verify_(self) -> None:
+        super().verify_()
+        verify_slice(
+            cast(MemRefType[Attribute], self.source.type).get_shape(),
+            cast(MemRefType[Attribute], self.result.type).get_shape(),
+            self.static_offsets.get_values(),
+            self.static_sizes.get_values(),
+            self.static_strides.get_values(),
+            "result",
+        )
+
+
 _IRKIT_OPS: tuple[type[IRDLOperation], ...] = (
+    SubviewOp,
     CopyOp,
     CastOp,
     MemorySpaceCastOp,

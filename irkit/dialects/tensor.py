@@ -242,7 +242,7 @@ class ExpandShapeOp(upstream.ExpandShapeOp):
         printer.print_attribute(self.result.type)
 
 
-def _verify_slice(
+def verify_slice(
     source_shape: Sequence[int],
     slice_shape: Sequence[int],
     offsets: Sequence[int],
@@ -300,7 +300,7 @@ class ExtractSliceOp(upstream.ExtractSliceOp):
         result = cast(TensorType[Attribute], self.result.type)
         if source.get_element_type() != result.get_element_type():
             raise VerifyException("expected source and result element types to match")
-        _verify_slice(
+        verify_slice(
             source.get_shape(),
             result.get_shape(),
             self.static_offsets.get_values(),
@@ -325,7 +325,7 @@ class InsertSliceOp(upstream.InsertSliceOp):
         dest = cast(TensorType[Attribute], self.dest.type)
         if source.get_element_type() != dest.get_element_type():
             raise VerifyException("expected source and dest element types to match")
-        _verify_slice(
+        verify_slice(
             dest.get_shape(),
             source.get_shape(),
             self.static_offsets.get_values(),

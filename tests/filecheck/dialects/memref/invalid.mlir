@@ -63,7 +63,7 @@ func.func @alloca_scope_return_types(%v: f32) {
 // -----
 
 func.func @subview_out_of_bounds(%m: memref<4xf32>) {
-  // expected-error @+1 {{dimension 0 of the subview (offset 2, size 4, stride 1) reaches index 5, outside the source's extent 4}}
+  // expected-error @+1 {{slice runs out of bounds in dimension 0: offset 2, size 4, stride 1 into extent 4}}
   %s = memref.subview %m[2] [4] [1] : memref<4xf32> to memref<4xf32, strided<[1], offset: 2>>
   return
 }
@@ -71,7 +71,7 @@ func.func @subview_out_of_bounds(%m: memref<4xf32>) {
 // -----
 
 func.func @subview_stride_out_of_bounds(%m: memref<8x8xf32>) {
-  // expected-error @+1 {{dimension 1 of the subview (offset 0, size 3, stride 4) reaches index 8, outside the source's extent 8}}
+  // expected-error @+1 {{slice runs out of bounds in dimension 1: offset 0, size 3, stride 4 into extent 8}}
   %s = memref.subview %m[0, 0] [2, 3] [1, 4] : memref<8x8xf32> to memref<2x3xf32, strided<[8, 4]>>
   return
 }
