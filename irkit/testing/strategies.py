@@ -420,77 +420,190 @@ def _generic_body(draw: Draw, inputs: int, reduce: bool) -> list[str]:
     return lines
 
 
-@st.composite
-def linalg_programs(draw: Draw, max_ops: int = 3, max_dim: int = 4) -> ModuleOp:
-    """A verified module `@main` of chained `linalg.generic` ops on tensors.
+_NAMED_BINARY = ["linalg.add", "linalg.sub", "linalg.mul", "linalg.max", "linalg.min"]
+# Bounded on [-1, 1) inputs and on each other's results: no domain guards needed.
+_NAMED_UNARY = ["linalg.abs", "linalg.negf", "linalg.tanh", "linalg.square"]
 
-    Each op iterates over 1-3 loops (some of them reductions) and reads the
-    previous result and fresh inputs through random projected permutations.
-    """
-    args: list[str] = []
-    lines: list[str] = []
+
+@dataclass
+class _LinalgChain:
+    """The `@main` being drawn by `linalg_programs`: arguments and body lines."""
+
+    draw: Draw
+    max_dim: int
+    args: list[str] = field(default_factory=list)
+    lines: list[str] = field(default_factory=list)
+    # The last result: its SSA name and static shape.
     previous: tuple[str, tuple[int, ...]] | None = None
-    for index in range(draw(st.integers(1, max_ops))):
-        loops = draw(st.integers(1, 3))
-        sizes = [draw(st.integers(1, max_dim)) for _ in range(loops)]
-        reductions = draw(st.sets(st.integers(0, loops - 1), max_size=loops - 1))
-        iterators = [
-            '"reduction"' if d in reductions else '"parallel"' for d in range(loops)
-        ]
-        output_dims = [d for d in range(loops) if d not in reductions]
-        operands: list[tuple[str, list[int]]] = []
-        if previous is not None:
-            # Read the previous result through a map onto loops of matching size.
-            name, shape = previous
-            fitting = _permutations_fitting(sizes, shape)
-            if fitting:
-                operands.append((name, draw(st.sampled_from(fitting))))
-        for _ in range(draw(st.integers(0 if operands else 1, 2))):
-            rank = draw(st.integers(0, loops))
-            dims = draw(st.permutations(range(loops)))[:rank]
-            arg = f"%arg{len(args)}"
-            args.append(f"{arg}: {_tensor([sizes[d] for d in dims])}")
-            operands.append((arg, list(dims)))
-        covered = set(output_dims).union(*(dims for _, dims in operands))
-        if len(covered) < loops:
-            # Every loop must be read by some operand (invertible maps).
-            dims = draw(st.permutations(range(loops)))
-            arg = f"%arg{len(args)}"
-            args.append(f"{arg}: {_tensor([sizes[d] for d in dims])}")
-            operands.append((arg, list(dims)))
-        out_shape = [sizes[d] for d in output_dims]
-        reduce = bool(reductions)
-        body = draw(_generic_body(len(operands), reduce))
-        maps = [_map(loops, dims) for _, dims in operands] + [_map(loops, output_dims)]
-        ins = ", ".join(name for name, _ in operands)
-        in_types = ", ".join(_tensor([sizes[d] for d in dims]) for _, dims in operands)
+
+    def argument(self, shape: Sequence[int]) -> str:
+        name = f"%arg{len(self.args)}"
+        self.args.append(f"{name}: {_tensor(shape)}")
+        return name
+
+    def operand(self, shape: Sequence[int]) -> str:
+        """The previous result when it has `shape` (half the time), else a fresh
+        argument: chains stay connected without forcing every shape."""
+        if self.previous is not None and self.previous[1] == tuple(shape):
+            if self.draw(st.booleans()):
+                return self.previous[0]
+        return self.argument(shape)
+
+    def fresh_shape(self, rank: int) -> tuple[int, ...]:
+        return tuple(self.draw(st.integers(1, self.max_dim)) for _ in range(rank))
+
+    def previous_shape(self, rank: int) -> tuple[int, ...]:
+        """The previous result's shape if it has `rank`, else a fresh one."""
+        if self.previous is not None and len(self.previous[1]) == rank:
+            return self.previous[1]
+        return self.fresh_shape(rank)
+
+    def init(self, index: int, shape: Sequence[int], zero: bool) -> str:
+        out = _tensor(shape)
+        self.lines.append(f"%empty{index} = tensor.empty() : {out}")
+        if not zero:
+            return f"%empty{index}"
+        self.lines.append(f"%zero{index} = arith.constant 0.0 : f32")
+        self.lines.append(
+            f"%init{index} = linalg.fill ins(%zero{index} : f32) "
+            f"outs(%empty{index} : {out}) -> {out}"
+        )
+        return f"%init{index}"
+
+    def named(
+        self,
+        index: int,
+        op: str,
+        ins: Sequence[tuple[str, Sequence[int]]],
+        out_shape: Sequence[int],
+        *,
+        zero_init: bool = False,
+        suffix: str = "",
+    ) -> None:
+        init = self.init(index, out_shape, zero_init)
+        names = ", ".join(name for name, _ in ins)
+        types = ", ".join(_tensor(shape) for _, shape in ins)
         out = _tensor(out_shape)
-        init = f"%init{index}"
-        if reduce:
-            lines.append(f"%zero{index} = arith.constant 0.0 : f32")
-            lines.append(f"%empty{index} = tensor.empty() : {out}")
-            lines.append(
-                f"{init} = linalg.fill ins(%zero{index} : f32) "
-                f"outs(%empty{index} : {out}) -> {out}"
+        result = f"%g{index}"
+        if suffix:  # linalg.transpose: the result type is the init's
+            self.lines.append(
+                f"{result} = {op} ins({names} : {types}) outs({init} : {out}){suffix}"
             )
         else:
-            lines.append(f"{init} = tensor.empty() : {out}")
-        block_args = ", ".join(f"%in{i}: f32" for i in range(len(operands)))
-        result = f"%g{index}"
-        lines.append(
-            f"{result} = linalg.generic {{indexing_maps = [{', '.join(maps)}], "
-            f"iterator_types = [{', '.join(iterators)}]}} ins({ins} : {in_types}) "
-            f"outs({init} : {out}) {{"
+            self.lines.append(
+                f"{result} = {op} ins({names} : {types}) outs({init} : {out}) -> {out}"
+            )
+        self.previous = (result, tuple(out_shape))
+
+
+def _named_step(chain: _LinalgChain, index: int) -> None:
+    """One named linalg op: elementwise, matmul, batch_matmul or transpose."""
+    draw = chain.draw
+    kind = draw(st.sampled_from(["unary", "binary", "matmul", "batch", "transpose"]))
+    if kind in ("unary", "binary"):
+        shape = chain.previous_shape(draw(st.integers(1, 3)))
+        if kind == "unary":
+            op = draw(st.sampled_from(_NAMED_UNARY))
+            chain.named(index, op, [(chain.operand(shape), shape)], shape)
+        else:
+            op = draw(st.sampled_from(_NAMED_BINARY))
+            lhs, rhs = chain.operand(shape), chain.operand(shape)
+            chain.named(index, op, [(lhs, shape), (rhs, shape)], shape)
+    elif kind in ("matmul", "batch"):
+        batch = chain.previous_shape(3)[:1] if kind == "batch" else ()
+        m, k = chain.previous_shape(len(batch) + 2)[len(batch) :]
+        n = draw(st.integers(1, chain.max_dim))
+        lhs_shape, rhs_shape = (*batch, m, k), (*batch, k, n)
+        op = "linalg.batch_matmul" if batch else "linalg.matmul"
+        ins = [
+            (chain.operand(lhs_shape), lhs_shape),
+            (chain.argument(rhs_shape), rhs_shape),
+        ]
+        chain.named(index, op, ins, (*batch, m, n), zero_init=True)
+    else:
+        source = chain.previous_shape(draw(st.integers(2, 3)))
+        permutation = draw(st.permutations(range(len(source))))
+        out_shape = tuple(source[d] for d in permutation)
+        suffix = f" permutation = [{', '.join(map(str, permutation))}]"
+        chain.named(
+            index,
+            "linalg.transpose",
+            [(chain.operand(source), source)],
+            out_shape,
+            suffix=suffix,
         )
-        lines.append(f"^bb0({block_args}, %acc: f32):")
-        lines.extend("  " + line for line in body)
-        lines.append(f"}} -> {out}")
-        previous = (result, tuple(out_shape))
-    assert previous is not None
-    name, shape = previous
+
+
+def _generic_step(chain: _LinalgChain, index: int) -> None:
+    """One `linalg.generic` over 1-3 loops reading the previous result."""
+    draw = chain.draw
+    loops = draw(st.integers(1, 3))
+    sizes = [draw(st.integers(1, chain.max_dim)) for _ in range(loops)]
+    reductions = draw(st.sets(st.integers(0, loops - 1), max_size=loops - 1))
+    iterators = [
+        '"reduction"' if d in reductions else '"parallel"' for d in range(loops)
+    ]
+    output_dims = [d for d in range(loops) if d not in reductions]
+    operands: list[tuple[str, list[int]]] = []
+    if chain.previous is not None:
+        # Read the previous result through a map onto loops of matching size.
+        name, shape = chain.previous
+        fitting = _permutations_fitting(sizes, shape)
+        if fitting:
+            operands.append((name, draw(st.sampled_from(fitting))))
+    for _ in range(draw(st.integers(0 if operands else 1, 2))):
+        rank = draw(st.integers(0, loops))
+        dims = draw(st.permutations(range(loops)))[:rank]
+        operands.append((chain.argument([sizes[d] for d in dims]), list(dims)))
+    covered = set(output_dims).union(*(dims for _, dims in operands))
+    if len(covered) < loops:
+        # Every loop must be read by some operand (invertible maps).
+        dims = draw(st.permutations(range(loops)))
+        operands.append((chain.argument([sizes[d] for d in dims]), list(dims)))
+    out_shape = [sizes[d] for d in output_dims]
+    reduce = bool(reductions)
+    body = draw(_generic_body(len(operands), reduce))
+    maps = [_map(loops, dims) for _, dims in operands] + [_map(loops, output_dims)]
+    ins = ", ".join(name for name, _ in operands)
+    in_types = ", ".join(_tensor([sizes[d] for d in dims]) for _, dims in operands)
+    out = _tensor(out_shape)
+    init = chain.init(index, out_shape, zero=reduce)
+    block_args = ", ".join(f"%in{i}: f32" for i in range(len(operands)))
+    result = f"%g{index}"
+    chain.lines.append(
+        f"{result} = linalg.generic {{indexing_maps = [{', '.join(maps)}], "
+        f"iterator_types = [{', '.join(iterators)}]}} ins({ins} : {in_types}) "
+        f"outs({init} : {out}) {{"
+    )
+    chain.lines.append(f"^bb0({block_args}, %acc: f32):")
+    chain.lines.extend("  " + line for line in body)
+    chain.lines.append(f"}} -> {out}")
+    chain.previous = (result, tuple(out_shape))
+
+
+@st.composite
+def linalg_programs(
+    draw: Draw, max_ops: int = 3, max_dim: int = 4, *, named_ops: bool = True
+) -> ModuleOp:
+    """A verified module `@main` of a chain of `linalg` ops on tensors.
+
+    Each step is a `linalg.generic` over 1-3 loops (some of them reductions)
+    reading the previous result and fresh inputs through random projected
+    permutations, or (with `named_ops`) a named op: elementwise
+    add/sub/mul/max/min/abs/negf/tanh/square, matmul, batch_matmul or
+    transpose, fed by the previous result when its shape fits.
+    """
+    chain = _LinalgChain(draw, max_dim)
+    for index in range(draw(st.integers(1, max_ops))):
+        if named_ops and draw(st.booleans()):
+            _named_step(chain, index)
+        else:
+            _generic_step(chain, index)
+    assert chain.previous is not None
+    name, shape = chain.previous
     text = (
-        f"func.func @main({', '.join(args)}) -> {_tensor(shape)} {{\n  "
-        + "\n  ".join(lines)
+        f"func.func @main({', '.join(chain.args)}) -> {_tensor(shape)} {{\n  "
+        + "\n  ".join(chain.lines)
         + f"\n  func.return {name} : {_tensor(shape)}\n}}\n"
     )
     return parse_module(text, filename="<linalg_programs>")

@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from irkit.testing import assert_pass_preserves_semantics
+from irkit.testing import assert_pass_preserves_semantics, check_pass
+from irkit.testing.strategies import linalg_programs, lowered
 from irkit.transforms.convert_linalg_to_loops import ConvertLinalgToLoopsPass
 
 PASS = ConvertLinalgToLoopsPass()
@@ -345,3 +346,9 @@ def test_reduce_broadcast_transpose_keep_meaning(
         f"  linalg.broadcast ins(%x : {x}) outs(%b : {b}) dimensions = [2]",
     )
     assert_pass_preserves_semantics(PASS, program, trials=2)
+
+
+def test_random_bufferized_linalg_chains_keep_meaning() -> None:
+    check_pass(
+        ConvertLinalgToLoopsPass(), lowered(linalg_programs(max_ops=3), "bufferize")
+    )

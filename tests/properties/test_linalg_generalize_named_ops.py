@@ -14,7 +14,8 @@ from collections.abc import Sequence
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from irkit.testing import assert_pass_preserves_semantics
+from irkit.testing import assert_pass_preserves_semantics, check_pass
+from irkit.testing.strategies import linalg_programs
 from irkit.transforms.linalg_generalize_named_ops import (
     LinalgGeneralizeNamedOpsPass,
     is_named_linalg_op,
@@ -288,3 +289,7 @@ def windowed_ops(draw: st.DrawFn) -> str:
 @given(windowed_ops())
 def test_windowed_ops(text: str) -> None:
     _check(text)
+
+
+def test_random_linalg_chains_with_named_ops_keep_meaning() -> None:
+    check_pass(LinalgGeneralizeNamedOpsPass(), linalg_programs(max_ops=3))

@@ -52,7 +52,31 @@ def test_linalg_programs_run_to_finite_results(module: ModuleOp) -> None:
     args = random_arguments(_main(module), np.random.default_rng(0))
     (result,) = interpret(module, "main", *args)
     assert np.all(np.isfinite(result))
-    assert any(op.name == "linalg.generic" for op in _main(module).walk())
+    assert any(op.name.startswith("linalg.") for op in _main(module).walk())
+
+
+@settings(deadline=None)
+@given(linalg_programs(named_ops=False))
+def test_linalg_programs_without_named_ops_hold_only_generics(module: ModuleOp) -> None:
+    structured = {
+        op.name
+        for op in _main(module).walk()
+        if op.name.startswith("linalg.") and op.name != "linalg.yield"
+    }
+    assert structured <= {"linalg.generic", "linalg.fill"}
+    assert "linalg.generic" in structured
+
+
+def test_linalg_programs_draw_named_ops() -> None:
+    seen: set[str] = set()
+
+    @settings(deadline=None, database=None)
+    @given(linalg_programs())
+    def collect(module: ModuleOp) -> None:
+        seen.update(op.name for op in _main(module).walk())
+
+    collect()
+    assert {"linalg.matmul", "linalg.transpose", "linalg.generic"} <= seen
 
 
 def test_check_pass_is_quiet_on_a_correct_pass() -> None:
