@@ -20,7 +20,8 @@ Every other op is xDSL's, re-exported, so this module can stand in for
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from itertools import combinations
 from typing import Self, cast
 
 from xdsl.dialects import memref as upstream
@@ -699,6 +700,77 @@ class SubviewOp(upstream.SubviewOp):
             self.static_strides.get_values(),
             "result",
         )
+        _verify_subview_layout(
+            cast(MemRefType[Attribute], self.source.type),
+            cast(MemRefType[Attribute], self.result.type),
+            self.static_offsets.get_values(),
+            self.static_sizes.get_values(),
+            self.static_strides.get_values(),
+        )
+
+
+def _compatible(expected: int | None, found: int | None) -> bool:
+    """Static values must agree; a dynamic one (None) on either side is
+    compatible, as in MLIR's `haveCompatibleStrides`."""
+    return expected is None or found is None or expected == found
+
+
+def _kept_dimension_choices(
+    sizes: Sequence[int], result_rank: int
+) -> Iterator[tuple[int, ...]]:
+    """Which source dimensions a rank-reduced result keeps: every way of
+    dropping `len(sizes) - result_rank` unit dimensions."""
+    unit = [d for d, size in enumerate(sizes) if size == 1]
+    for dropped in combinations(unit, len(sizes) - result_rank):
+        yield tuple(d for d in range(len(sizes)) if d not in dropped)
+
+
+def _verify_subview_layout(
+    source: MemRefType[Attribute],
+    result: MemRefType[Attribute],
+    offsets: Sequence[int],
+    sizes: Sequence[int],
+    strides: Sequence[int],
+) -> None:
+    """The result's strides and offset must be those the slice has in the
+    source: stride `source_stride * step` per dimension and offset
+    `source_offset + sum(offset * source_stride)` (MLIR's inferResultType)."""
+
+    def known(value: int) -> int | None:
+        return None if value == DYNAMIC_INDEX else value
+
+    source_strides = source.get_strides()
+    source_offset = source.get_offset()
+    result_strides = result.get_strides()
+    if source_strides is None or result_strides is None:
+        return  # not a strided layout: nothing static to compare
+    expected_strides = [
+        None if outer is None or known(step) is None else outer * step
+        for outer, step in zip(source_strides, strides, strict=True)
+    ]
+    expected_offset = source_offset
+    for outer, offset in zip(source_strides, offsets, strict=True):
+        if expected_offset is None or outer is None or known(offset) is None:
+            expected_offset = None
+            break
+        expected_offset += outer * offset
+    if not _compatible(expected_offset, result.get_offset()):
+        raise VerifyException(
+            f"expected result layout offset {expected_offset} (source offset plus "
+            f"offsets times source strides), found {result.get_offset()}"
+        )
+    for kept in _kept_dimension_choices(sizes, len(result_strides)):
+        if all(
+            _compatible(expected_strides[d], found)
+            for d, found in zip(kept, result_strides, strict=True)
+        ):
+            return
+    shown = ["?" if stride is None else stride for stride in expected_strides]
+    raise VerifyException(
+        f"expected result layout strides {shown} (source strides times steps, "
+        f"less dropped unit dimensions), found "
+        f"{['?' if stride is None else stride for stride in result_strides]}"
+    )
 
 
 _IRKIT_OPS: tuple[type[IRDLOperation], ...] = (

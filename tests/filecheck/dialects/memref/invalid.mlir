@@ -75,3 +75,27 @@ func.func @subview_stride_out_of_bounds(%m: memref<8x8xf32>) {
   %s = memref.subview %m[0, 0] [2, 3] [1, 4] : memref<8x8xf32> to memref<2x3xf32, strided<[8, 4]>>
   return
 }
+
+// -----
+
+func.func @subview_wrong_result_offset(%m: memref<8x8xf32>) {
+  // expected-error @+1 {{expected result layout offset 16 (source offset plus offsets times source strides), found 0}}
+  %s = memref.subview %m[2, 0] [4, 4] [1, 1] : memref<8x8xf32> to memref<4x4xf32>
+  return
+}
+
+// -----
+
+func.func @subview_wrong_result_strides(%m: memref<8x8xf32>) {
+  // expected-error @+1 {{expected result layout strides [8, 2] (source strides times steps, less dropped unit dimensions), found [4, 1]}}
+  %s = memref.subview %m[0, 0] [2, 4] [1, 2] : memref<8x8xf32> to memref<2x4xf32>
+  return
+}
+
+// -----
+
+func.func @subview_rank_reduced_wrong_stride(%m: memref<8x8xf32>, %i: index) {
+  // expected-error @+1 {{expected result layout strides [8, 1] (source strides times steps, less dropped unit dimensions), found [2]}}
+  %s = memref.subview %m[%i, 0] [1, 4] [1, 1] : memref<8x8xf32> to memref<4xf32, strided<[2], offset: ?>>
+  return
+}
