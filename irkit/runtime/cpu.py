@@ -35,11 +35,22 @@ from xdsl.dialects.func import FuncOp
 
 from irkit.diagnostics import IRKitError
 from irkit.interpreter.tensor import poison
-from irkit.interpreter.values import InputError
+from irkit.runtime.arguments import (
+    Parameter,
+    check_host_output,
+    check_input_count,
+    check_output_aliasing,
+    coerce_host_input,
+    describe_parameters,
+    host_arrays_share_memory,
+    host_buffer_for,
+    split_out,
+    strided_view,
+)
 from irkit.runtime.cache import ArtifactCache, cache_key
 
 if TYPE_CHECKING:
-    from irkit.targets.c import CArgument, CFunction, CTranslationUnit
+    from irkit.targets.c import CFunction, CTranslationUnit
 
 # -fno-trapping-math: irkit never enables floating-point traps, and without
 # it the C compiler keeps float selects (max, min, relu) as branches and does
@@ -285,127 +296,6 @@ C_SCALAR_TYPES: dict[str, str] = {
 }
 
 
-def _row_major_strides(shape: Sequence[int]) -> tuple[int, ...]:
-    strides: list[int] = []
-    step = 1
-    for size in reversed(shape):
-        strides.append(step)
-        step *= size
-    return tuple(reversed(strides))
-
-
-@dataclass(frozen=True)
-class Parameter:
-    """One argument of a compiled function, as the caller sees it."""
-
-    position: int
-    display_name: str  # `%b`: the IR's name, for messages
-    argument: CArgument
-    is_buffer: bool  # a memref (pointer) rather than a scalar by value
-
-    @property
-    def dtype(self) -> np.dtype[Any]:
-        return np.dtype(self.argument.element_type)
-
-    @property
-    def shape(self) -> tuple[int, ...]:
-        return tuple(self.argument.shape)
-
-    @property
-    def is_dense(self) -> bool:
-        """Whether the layout is row-major with offset 0 (what NumPy passes)."""
-        if self.argument.offset != 0:
-            return False
-        dense = _row_major_strides(self.shape)
-        return all(
-            size == 1 or stride == expected
-            for size, stride, expected in zip(
-                self.shape, self.argument.strides, dense, strict=True
-            )
-        )
-
-    @property
-    def buffer_elements(self) -> int:
-        """How many elements the buffer behind a strided memref spans."""
-        if any(size == 0 for size in self.shape):
-            return 0
-        span = sum(
-            (size - 1) * stride
-            for size, stride in zip(self.shape, self.argument.strides, strict=True)
-        )
-        return self.argument.offset + span + 1
-
-    def describe(self) -> str:
-        return f"shape {self.shape} {self.dtype.name}"
-
-    def label(self) -> str:
-        return f"argument {self.position} ({self.display_name})"
-
-
-def describe_parameters(
-    function: CFunction, func: FuncOp | None = None
-) -> tuple[Parameter, ...]:
-    """The parameters of `function`; `func`, the `func.func` it was printed
-    from, gives them their IR names (`%b`) for messages."""
-    names = [argument.name for argument in function.arguments]
-    if func is not None:
-        names = [
-            f"%{arg.name_hint}" if arg.name_hint else f"%arg{i}"
-            for i, arg in enumerate(func.body.blocks[0].args)
-        ]
-    return tuple(
-        Parameter(position, names[position], argument, not argument.is_scalar)
-        for position, argument in enumerate(function.arguments)
-    )
-
-
-def _strided_view(buffer: np.ndarray, parameter: Parameter) -> np.ndarray:
-    """The memref's elements inside its backing `buffer`, as a NumPy view."""
-    itemsize = buffer.dtype.itemsize
-    return np.lib.stride_tricks.as_strided(
-        buffer[parameter.argument.offset :],
-        shape=parameter.shape,
-        strides=tuple(s * itemsize for s in parameter.argument.strides),
-    )
-
-
-def _coerce_input(parameter: Parameter, value: Any, symbol: str) -> np.ndarray:
-    """`value` as an array of `parameter`'s exact dtype and shape.
-
-    NumPy arrays must already have the dtype; plain Python values (lists,
-    numbers) are converted when the conversion keeps their kind.
-    """
-    array = np.asarray(value)
-    if (
-        not isinstance(value, np.ndarray | np.generic)
-        and array.dtype != parameter.dtype
-    ):
-        if np.can_cast(array.dtype, parameter.dtype, casting="same_kind"):
-            array = array.astype(parameter.dtype)
-    if array.shape != parameter.shape or array.dtype != parameter.dtype:
-        raise InputError(
-            f"@{symbol}: {parameter.label()}: expected {parameter.describe()}, "
-            f"got {array.shape} {array.dtype.name}"
-        )
-    return array
-
-
-def _check_output(parameter: Parameter, array: Any, symbol: str) -> np.ndarray:
-    where = f"@{symbol}: out= for {parameter.label()}"
-    if not isinstance(array, np.ndarray):
-        raise InputError(f"{where}: expected a NumPy array, got {type(array).__name__}")
-    if array.shape != parameter.shape or array.dtype != parameter.dtype:
-        raise InputError(
-            f"{where}: expected {parameter.describe()}, "
-            f"got {array.shape} {array.dtype.name}"
-        )
-    if not array.flags.c_contiguous or not array.flags.aligned:
-        raise InputError(f"{where}: must be C-contiguous and aligned")
-    if not array.flags.writeable:
-        raise InputError(f"{where}: is read-only")
-    return array
-
-
 # ----------------------------------------------------------------------------
 # Compiled functions
 # ----------------------------------------------------------------------------
@@ -452,12 +342,9 @@ class CompiledFunction:
 
     def __call__(self, *inputs: Any, out: Any = None) -> tuple[np.ndarray, ...]:
         symbol = self.symbol
-        if len(inputs) != len(self.inputs):
-            raise InputError(
-                f"@{symbol} takes {len(self.inputs)} input(s), {len(inputs)} given"
-            )
+        check_input_count(symbol, inputs, len(self.inputs))
         arrays = [
-            _coerce_input(p, value, symbol)
+            coerce_host_input(p, value, symbol)
             for p, value in zip(self.inputs, inputs, strict=True)
         ]
         outputs = self._output_arrays(out, inputs)
@@ -470,7 +357,7 @@ class CompiledFunction:
             if not parameter.is_buffer:
                 c_arguments.append(array.item())
                 continue
-            buffer = self._buffer_for(parameter, array, write_back)
+            buffer = host_buffer_for(parameter, array, write_back)
             keep_alive.append(buffer)
             c_arguments.append(buffer.ctypes.data)
         status = self._entry(*c_arguments)
@@ -484,49 +371,21 @@ class CompiledFunction:
         symbol = self.symbol
         if out is None:
             return [poison(p.shape, p.dtype) for p in self.outputs]
-        given = [out] if isinstance(out, np.ndarray) else list(out)
-        if len(given) != len(self.outputs):
-            raise InputError(
-                f"@{symbol} has {len(self.outputs)} output(s), out= gives {len(given)}"
-            )
         checked = [
-            _check_output(p, a, symbol)
-            for p, a in zip(self.outputs, given, strict=True)
+            check_host_output(p, a, symbol)
+            for p, a in zip(
+                self.outputs, split_out(out, self.outputs, symbol), strict=True
+            )
         ]
-        for index, array in enumerate(checked):
-            label = self.outputs[index].label()
-            for other, value in zip(self.inputs, inputs, strict=True):
-                if isinstance(value, np.ndarray) and np.shares_memory(array, value):
-                    raise InputError(
-                        f"@{symbol}: out= for {label} shares memory with input "
-                        f"{other.label()}"
-                    )
-            for other_index in range(index):
-                if np.shares_memory(array, checked[other_index]):
-                    raise InputError(
-                        f"@{symbol}: out= for {label} shares memory with out= for "
-                        f"{self.outputs[other_index].label()}"
-                    )
+        check_output_aliasing(
+            symbol,
+            self.outputs,
+            checked,
+            self.inputs,
+            inputs,
+            host_arrays_share_memory,
+        )
         return checked
-
-    @staticmethod
-    def _buffer_for(
-        parameter: Parameter,
-        array: np.ndarray,
-        write_back: list[tuple[np.ndarray, np.ndarray]],
-    ) -> np.ndarray:
-        """The memory the C function sees for `array` (copied when needed)."""
-        if parameter.is_dense:
-            if parameter.argument.is_output:
-                return array  # checked or freshly allocated: contiguous
-            return np.require(array, requirements=["C", "A"])
-        # A strided memref: lay the logical array out in a backing buffer.
-        buffer = poison((parameter.buffer_elements,), parameter.dtype)
-        view = _strided_view(buffer, parameter)
-        view[...] = array
-        if parameter.argument.is_output:
-            write_back.append((array, view))
-        return buffer
 
 
 def status_message(function: CFunction, status: int) -> str:
@@ -570,7 +429,9 @@ def load_function(
     """
     function = find_function(unit, symbol)
     path = build_shared_library(unit.source, [function.c_name], cache)
-    return CompiledFunction(unit, function, describe_parameters(function, func), path)
+    return CompiledFunction(
+        unit, function, describe_parameters(function.arguments, func), path
+    )
 
 
 # ----------------------------------------------------------------------------
@@ -646,7 +507,7 @@ def _argument_bytes(parameter: Parameter, array: np.ndarray) -> bytes:
     if not parameter.is_buffer or parameter.is_dense:
         return np.ascontiguousarray(array).tobytes()
     buffer = poison((parameter.buffer_elements,), parameter.dtype)
-    _strided_view(buffer, parameter)[...] = array
+    strided_view(buffer, parameter)[...] = array
     return buffer.tobytes()
 
 
@@ -657,7 +518,7 @@ def _read_outputs(data: bytes, outputs: Sequence[Parameter]) -> tuple[np.ndarray
         count = p.buffer_elements
         buffer = np.frombuffer(data, p.dtype, count=count, offset=offset).copy()
         offset += count * p.dtype.itemsize
-        view = buffer.reshape(p.shape) if p.is_dense else _strided_view(buffer, p)
+        view = buffer.reshape(p.shape) if p.is_dense else strided_view(buffer, p)
         results.append(np.array(view))
     return tuple(results)
 
@@ -679,17 +540,14 @@ def build_test_executable(
     output. A failed `cf.assert` raises `AssertionFailure`.
     """
     target = find_function(unit, function)
-    parameters = describe_parameters(target, func)
+    parameters = describe_parameters(target.arguments, func)
     input_parameters = [p for p in parameters if not p.argument.is_output]
     output_parameters = [p for p in parameters if p.argument.is_output]
-    if len(inputs) != len(input_parameters):
-        raise InputError(
-            f"@{function} takes {len(input_parameters)} input(s), {len(inputs)} given"
-        )
+    check_input_count(function, inputs, len(input_parameters))
     values = iter(
         [
             *(
-                _coerce_input(p, value, function)
+                coerce_host_input(p, value, function)
                 for p, value in zip(input_parameters, inputs, strict=True)
             ),
             *(poison(p.shape, p.dtype) for p in output_parameters),

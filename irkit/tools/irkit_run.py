@@ -1,6 +1,6 @@
 """irkit-run: run a function of a textual IR file and show its results.
 
-`irkit-run FILE [--entry NAME] [--target interp|c] [--check] [--bench N]
+`irkit-run FILE [--entry NAME] [--target interp|c|cuda] [--check] [--bench N]
 [--input a.npy ...] [--random-inputs SEED] [--output out.npz]`. See docs/cli.md.
 """
 
@@ -23,6 +23,7 @@ from irkit.interpreter import Interpreter, default_entry, interpret
 from irkit.interpreter.values import describe
 from irkit.parsing import parse_module
 from irkit.runtime import compile as compile_module
+from irkit.runtime.cuda import CudaCompiledFunction
 from irkit.testing.compare import compare_arrays
 from irkit.testing.inputs import random_value
 from irkit.tools.common import (
@@ -35,7 +36,8 @@ from irkit.tools.common import (
     write_output_atomically_bytes,
 )
 
-TARGETS = ("interp", "c")
+TARGETS = ("interp", "c", "cuda")
+COMPILED_TARGETS = ("c", "cuda")
 
 
 def build_argument_parser() -> argparse.ArgumentParser:
@@ -52,13 +54,15 @@ def build_argument_parser() -> argparse.ArgumentParser:
         "--target",
         default="interp",
         choices=TARGETS,
-        help="where to run: interp (the reference interpreter) or c (compiled "
-        "with irkit.compile and the system C compiler)",
+        help="where to run: interp (the reference interpreter), c (compiled "
+        "with irkit.compile and the system C compiler) or cuda (irkit.compile "
+        "for the GPU: NVRTC and cuda-python)",
     )
     parser.add_argument(
         "--check",
         action="store_true",
-        help="with --target c: also run the interpreter on the same inputs and "
+        help="with --target c or cuda: also run the interpreter on the same "
+        "inputs and "
         "compare (per-dtype tolerances); exit 1 on a mismatch",
     )
     parser.add_argument(
@@ -134,10 +138,10 @@ def summarize(name: str, value: Any) -> str:
 def check_against_interpreter(
     results: Sequence[np.ndarray], expected: Sequence[np.ndarray]
 ) -> bool:
-    """Compare the C target's results with the interpreter's; report each."""
+    """Compare a compiled target's results with the interpreter's; report each."""
     if len(results) != len(expected):
         print(
-            f"check: the C target gave {len(results)} results, the interpreter "
+            f"check: the compiled code gave {len(results)} results, the interpreter "
             f"{len(expected)}",
             file=sys.stderr,
         )
@@ -172,11 +176,26 @@ def benchmark(call: Callable[[], object], runs: int) -> None:
     )
 
 
+def benchmark_on_gpu(
+    function: CudaCompiledFunction, inputs: Sequence[Any], runs: int
+) -> None:
+    """Print the median device time (CUDA events) of `runs` executions of the
+    launch plan after a warm-up, inputs resident on the GPU."""
+    if runs < 1:
+        raise UsageError("--bench needs a positive number of runs")
+    timing = function.time(*inputs, runs=runs)
+    print(
+        f"bench: median {timing.median_ms:.3f} ms over {runs} runs "
+        f"(min {timing.min_ms:.3f} ms; GPU time by CUDA events, copies excluded)"
+    )
+
+
 def run(argv: list[str], state: dict[str, str]) -> int:
     args = build_argument_parser().parse_args(argv)
-    if args.check and args.target != "c":
+    if args.check and args.target not in COMPILED_TARGETS:
         raise UsageError(
-            "--check compares the C target with the interpreter: use it with --target c"
+            "--check compares compiled code with the interpreter: use it with "
+            "--target c or --target cuda"
         )
     filename, source = read_source(args.input_file)
     state["source"] = source
@@ -189,6 +208,11 @@ def run(argv: list[str], state: dict[str, str]) -> int:
         results = list(compiled(*inputs))
         if args.bench is not None:
             benchmark(lambda: compiled(*inputs), args.bench)
+    elif args.target == "cuda":
+        on_gpu = compile_module(module, target="cuda", entry=entry)
+        results = list(on_gpu(*inputs))
+        if args.bench is not None:
+            benchmark_on_gpu(on_gpu, inputs, args.bench)
     else:
         results = list(interpret(module, entry, *inputs))
         if args.bench is not None:

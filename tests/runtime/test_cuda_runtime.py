@@ -1,0 +1,537 @@
+"""The CUDA runtime: compiling to cubin (no GPU needed), argument checks, clean
+errors without a GPU, and (marker `gpu`) launch plans run for real."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+import irkit
+from irkit.diagnostics import IRKitError
+from irkit.interpreter.values import InputError
+from irkit.runtime import cuda as cuda_runtime
+from irkit.runtime.arguments import describe_parameters
+from irkit.runtime.cache import ArtifactCache
+from irkit.runtime.cuda import (
+    CudaCompileError,
+    CudaCompiler,
+    CudaUnavailableError,
+    check_arguments,
+    check_plan,
+    compile_cubin,
+    gpu_unavailable_reason,
+    load_cuda_function,
+)
+from irkit.targets.c import CArgument
+from irkit.targets.cuda import (
+    AllocateBuffer,
+    BufferArgument,
+    CudaTranslationUnit,
+    FreeBuffer,
+    KernelLaunch,
+    LaunchPlan,
+    ScalarArgument,
+)
+
+SOURCE = """\
+extern "C" __global__ void scale(const float *x, float *y, float factor, long long n) {
+  long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = factor * x[i];
+}
+
+extern "C" __global__ void add(const float *a, const float *b, float *c, long long n) {
+  long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) c[i] = a[i] + b[i];
+}
+
+extern "C" __global__ void first_half(int *y, long long n) {
+  long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n / 2) y[i] = (int)i;
+}
+
+extern "C" __global__ void reverse_in_shared(const float *x, float *y, long long n) {
+  extern __shared__ float staged[];
+  for (long long i = threadIdx.x; i < n; i += blockDim.x) staged[i] = x[i];
+  __syncthreads();
+  for (long long i = threadIdx.x; i < n; i += blockDim.x) y[i] = staged[n - 1 - i];
+}
+
+extern "C" __global__ void write_far_away(float *y) {
+  y[(long long)1 << 40] = 1.0f;
+}
+"""
+KERNELS = ("scale", "add", "first_half", "reverse_in_shared", "write_far_away")
+F32 = np.dtype(np.float32)
+I64 = np.dtype(np.int64)
+SHAPE = (4, 8)
+N = 32
+SHARED_ELEMENTS = 20000  # 80000 bytes: past the 48 KiB default limit
+
+
+def buffer(name: str, shape: tuple[int, ...], output: bool = False) -> CArgument:
+    strides = tuple(int(np.prod(shape[i + 1 :])) for i in range(len(shape)))
+    return CArgument(name, F32, shape, strides, 0, output)
+
+
+def launch(kernel: str, *arguments: BufferArgument | ScalarArgument) -> KernelLaunch:
+    return KernelLaunch(kernel, (1, 1, 1), (64, 1, 1), 0, arguments)
+
+
+def n_argument(n: int = N) -> ScalarArgument:
+    return ScalarArgument(n, I64)
+
+
+# @main(a, b) -> 3 * a + b, through an intermediate buffer and two launches.
+SCALE_THEN_ADD = LaunchPlan(
+    "main",
+    (buffer("a", SHAPE), buffer("b", SHAPE), buffer("out", SHAPE, output=True)),
+    (
+        AllocateBuffer("tmp", F32, SHAPE),
+        launch(
+            "scale",
+            BufferArgument("a"),
+            BufferArgument("tmp"),
+            ScalarArgument(3.0, F32),
+            n_argument(),
+        ),
+        launch(
+            "add",
+            BufferArgument("tmp"),
+            BufferArgument("b"),
+            BufferArgument("out"),
+            n_argument(),
+        ),
+        FreeBuffer("tmp"),
+    ),
+)
+HALF_WRITTEN = LaunchPlan(
+    "half",
+    (CArgument("y", np.dtype(np.int32), (N,), (1,), 0, True),),
+    (launch("first_half", BufferArgument("y"), n_argument()),),
+)
+REVERSE = LaunchPlan(
+    "reverse",
+    (
+        buffer("x", (SHARED_ELEMENTS,)),
+        buffer("y", (SHARED_ELEMENTS,), output=True),
+    ),
+    (
+        KernelLaunch(
+            "reverse_in_shared",
+            (1, 1, 1),
+            (256, 1, 1),
+            SHARED_ELEMENTS * 4,
+            (BufferArgument("x"), BufferArgument("y"), n_argument(SHARED_ELEMENTS)),
+        ),
+    ),
+)
+FAULT = LaunchPlan(
+    "fault",
+    (buffer("y", (1,), output=True),),
+    (launch("write_far_away", BufferArgument("y")),),
+)
+UNIT = CudaTranslationUnit(
+    SOURCE,
+    KERNELS,
+    {plan.symbol: plan for plan in (SCALE_THEN_ADD, HALF_WRITTEN, REVERSE, FAULT)},
+)
+
+
+def available_compilers() -> list[str]:
+    found = []
+    for kind in ("nvrtc", "nvcc"):
+        try:
+            cuda_runtime._find_compiler(kind)
+        except CudaUnavailableError:
+            continue
+        found.append(kind)
+    return found
+
+
+@pytest.fixture
+def cache(tmp_path: Path) -> ArtifactCache:
+    return ArtifactCache.open(tmp_path / "cache")
+
+
+@pytest.fixture(params=["nvrtc", "nvcc"])
+def compiler(request: pytest.FixtureRequest) -> CudaCompiler:
+    if request.param not in available_compilers():
+        pytest.skip(f"{request.param} is not available here")
+    return cuda_runtime._find_compiler(request.param)
+
+
+def random_array(rng: np.random.Generator, shape: tuple[int, ...]) -> np.ndarray:
+    return rng.uniform(-1.0, 1.0, shape).astype(np.float32)
+
+
+# ----------------------------------------------------------------------------
+# Compiling: works without a GPU
+# ----------------------------------------------------------------------------
+
+
+def test_the_unit_compiles_to_a_cubin_for_hopper(
+    compiler: CudaCompiler, cache: ArtifactCache
+) -> None:
+    path = compile_cubin(SOURCE, "sm_90", cache, compiler)
+    data = path.read_bytes()
+    assert data.startswith(b"\x7fELF")
+    for kernel in KERNELS:
+        assert kernel.encode() in data
+
+
+def test_a_second_compile_is_a_cache_hit(
+    compiler: CudaCompiler, cache: ArtifactCache, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    first = compile_cubin(SOURCE, "sm_90", cache, compiler)
+    calls: list[str] = []
+    monkeypatch.setattr(
+        CudaCompiler, "compile", lambda *args: calls.append("compiled") or b""
+    )
+    assert compile_cubin(SOURCE, "sm_90", cache, compiler) == first
+    assert calls == []
+
+
+def test_the_architecture_is_part_of_the_cache_key(
+    compiler: CudaCompiler, cache: ArtifactCache
+) -> None:
+    hopper = compile_cubin(SOURCE, "sm_90", cache, compiler)
+    ampere = compile_cubin(SOURCE, "sm_80", cache, compiler)
+    assert hopper != ampere
+
+
+def test_a_corrupt_cubin_is_rebuilt(
+    compiler: CudaCompiler, cache: ArtifactCache
+) -> None:
+    path = compile_cubin(SOURCE, "sm_90", cache, compiler)
+    path.write_bytes(b"truncated")
+    assert compile_cubin(SOURCE, "sm_90", cache, compiler).read_bytes()[:4] == (
+        b"\x7fELF"
+    )
+
+
+def test_a_compile_error_carries_the_compiler_log(
+    compiler: CudaCompiler, cache: ArtifactCache
+) -> None:
+    broken = 'extern "C" __global__ void k(float *x) {\n  x[0] = undefined_name;\n}\n'
+    with pytest.raises(CudaCompileError) as caught:
+        compile_cubin(broken, "sm_90", cache, compiler)
+    message = str(caught.value)
+    assert message.startswith("CUDA compilation failed")
+    assert "undefined_name" in message
+    assert "<irkit-generated>.cu" in message
+    assert ".tmp-" not in message
+
+
+def test_an_unknown_compiler_choice_is_a_clear_error(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("IRKIT_CUDA_COMPILER", "clang")
+    with pytest.raises(CudaUnavailableError, match="must be 'nvrtc' or 'nvcc'"):
+        cuda_runtime.cuda_compiler()
+
+
+# ----------------------------------------------------------------------------
+# Launch plans and argument checks: no GPU needed
+# ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("steps", "message"),
+    [
+        ((launch("missing", BufferArgument("a")),), "unknown kernel 'missing'"),
+        ((launch("add", BufferArgument("tmp")),), "'tmp', which is not allocated"),
+        ((FreeBuffer("a"),), "frees 'a', which it did not allocate"),
+        (
+            (AllocateBuffer("t", F32, SHAPE), AllocateBuffer("t", F32, SHAPE)),
+            "'t' allocated twice",
+        ),
+        (
+            (
+                AllocateBuffer("t", F32, SHAPE),
+                FreeBuffer("t"),
+                launch("add", BufferArgument("t")),
+            ),
+            "'t', which is not allocated",
+        ),
+    ],
+)
+def test_malformed_plans_are_refused(steps: tuple[Any, ...], message: str) -> None:
+    plan = LaunchPlan("main", SCALE_THEN_ADD.arguments, steps)
+    with pytest.raises(IRKitError, match=message):
+        check_plan(UNIT, plan)
+
+
+def test_scalar_parameters_are_refused() -> None:
+    scalar = CArgument("n", I64, (), (), 0, False, is_scalar=True)
+    plan = LaunchPlan("main", (scalar,), ())
+    with pytest.raises(IRKitError, match="scalar parameters"):
+        check_plan(UNIT, plan)
+
+
+def test_well_formed_plans_pass() -> None:
+    for plan in UNIT.plans.values():
+        check_plan(UNIT, plan)
+
+
+def no_device_arrays(*args: Any) -> Any:
+    raise AssertionError("a host value was treated as a GPU array")
+
+
+def check(inputs: tuple[Any, ...], out: Any = None) -> Any:
+    parameters = describe_parameters(SCALE_THEN_ADD.arguments)
+    return check_arguments(parameters, "main", inputs, out, no_device_arrays)
+
+
+def test_host_arguments_that_match_pass() -> None:
+    a, b, out = (np.ones(SHAPE, np.float32) for _ in range(3))
+    inputs, outputs = check((a, b), out=out)
+    assert inputs[0] is a
+    assert outputs == [out]
+
+
+@pytest.mark.parametrize(
+    ("inputs", "out", "message"),
+    [
+        ((np.ones(SHAPE, np.float32),), None, r"@main takes 2 input\(s\), 1 given"),
+        (
+            (np.ones(SHAPE, np.float64), np.ones(SHAPE, np.float32)),
+            None,
+            r"argument 0 \(a\): expected shape \(4, 8\) float32, got \(4, 8\) float64",
+        ),
+        (
+            (np.ones(SHAPE, np.float32), np.ones((8, 4), np.float32)),
+            None,
+            r"argument 1 \(b\): expected shape \(4, 8\) float32, got \(8, 4\)",
+        ),
+        (
+            (np.ones(SHAPE, np.float32), np.ones(SHAPE, np.float32)),
+            np.ones((4, 16), np.float32)[:, ::2],
+            "must be C-contiguous",
+        ),
+        (
+            (np.ones(SHAPE, np.float32), np.ones(SHAPE, np.float32)),
+            [np.ones(SHAPE, np.float32)] * 2,
+            r"@main has 1 output\(s\), out= gives 2",
+        ),
+    ],
+)
+def test_wrong_arguments_are_value_errors(
+    inputs: tuple[Any, ...], out: Any, message: str
+) -> None:
+    with pytest.raises(ValueError, match=message) as caught:
+        check(inputs, out)
+    assert isinstance(caught.value, InputError)
+
+
+def test_an_output_aliasing_an_input_is_refused() -> None:
+    a = np.ones(SHAPE, np.float32)
+    with pytest.raises(InputError, match=r"out= for argument 2 \(out\) shares memory"):
+        check((a, np.ones(SHAPE, np.float32)), out=a)
+
+
+def test_a_read_only_output_is_refused() -> None:
+    out = np.ones(SHAPE, np.float32)
+    out.flags.writeable = False
+    with pytest.raises(InputError, match="read-only"):
+        check((np.ones(SHAPE, np.float32), np.ones(SHAPE, np.float32)), out=out)
+
+
+class FakeDeviceArray:
+    """Claims to live on a CUDA device, so it must take the device path."""
+
+    __cuda_array_interface__: dict[str, Any] = {}
+
+
+def test_gpu_arrays_are_recognised_by_their_interfaces() -> None:
+    seen: list[str] = []
+
+    def viewer(parameter: Any, value: Any, where: str) -> Any:
+        seen.append(where)
+        raise InputError(f"{where}: not a real GPU array")
+
+    parameters = describe_parameters(SCALE_THEN_ADD.arguments)
+    with pytest.raises(InputError, match="not a real GPU array"):
+        check_arguments(
+            parameters, "main", (FakeDeviceArray(), np.ones(SHAPE)), None, viewer
+        )
+    assert seen == ["@main: argument 0 (a)"]
+
+
+# ----------------------------------------------------------------------------
+# No GPU: one clean error
+# ----------------------------------------------------------------------------
+
+GPU_REASON = gpu_unavailable_reason()
+needs_no_gpu = pytest.mark.skipif(GPU_REASON is None, reason="a GPU is present")
+gpu = pytest.mark.gpu
+needs_gpu = pytest.mark.skipif(GPU_REASON is not None, reason=str(GPU_REASON))
+
+
+@needs_no_gpu
+def test_loading_without_a_gpu_is_one_clear_error(cache: ArtifactCache) -> None:
+    with pytest.raises(CudaUnavailableError) as caught:
+        load_cuda_function(UNIT, "main", cache=cache)
+    assert "\n" not in str(caught.value)
+
+
+@needs_no_gpu
+def test_irkit_compile_for_cuda_without_a_gpu_is_one_clear_error() -> None:
+    program = "func.func @main(%a: tensor<4xf32>) -> tensor<4xf32> {\n  return %a : tensor<4xf32>\n}\n"
+    with pytest.raises(CudaUnavailableError):
+        irkit.compile(program, target="cuda")
+
+
+def test_missing_cuda_python_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
+    def missing(name: str) -> Any:
+        raise ImportError(f"No module named '{name}'")
+
+    monkeypatch.setattr(cuda_runtime.importlib, "import_module", missing)
+    cuda_runtime._open_device.cache_clear()
+    try:
+        reason = gpu_unavailable_reason()
+    finally:
+        cuda_runtime._open_device.cache_clear()
+    assert reason is not None
+    assert reason.startswith("cuda-python is not installed")
+    assert "irkit[cuda]" in reason
+
+
+# ----------------------------------------------------------------------------
+# On a GPU (marker `gpu`; skipped without one)
+# ----------------------------------------------------------------------------
+
+
+@pytest.fixture
+def scale_then_add(cache: ArtifactCache) -> Any:
+    return load_cuda_function(UNIT, "main", cache=cache)
+
+
+@gpu
+@needs_gpu
+def test_numpy_in_numpy_out_through_two_launches(scale_then_add: Any) -> None:
+    rng = np.random.default_rng(0)
+    a, b = random_array(rng, SHAPE), random_array(rng, SHAPE)
+    (result,) = scale_then_add(a, b)
+    assert isinstance(result, np.ndarray)
+    np.testing.assert_allclose(result, 3 * a + b, rtol=1e-6)
+    assert scale_then_add.source == SOURCE
+    assert scale_then_add.plan is SCALE_THEN_ADD
+
+
+@gpu
+@needs_gpu
+def test_out_is_written_in_place(scale_then_add: Any) -> None:
+    rng = np.random.default_rng(1)
+    a, b = random_array(rng, SHAPE), random_array(rng, SHAPE)
+    out = np.zeros(SHAPE, np.float32)
+    (result,) = scale_then_add(a, b, out=out)
+    assert result is out
+    np.testing.assert_allclose(out, 3 * a + b, rtol=1e-6)
+
+
+@gpu
+@needs_gpu
+def test_unwritten_output_elements_are_poison(cache: ArtifactCache) -> None:
+    half = load_cuda_function(UNIT, "half", cache=cache)
+    for _ in range(2):  # poisoned before every run, not once
+        (y,) = half()
+        assert list(y[: N // 2]) == list(range(N // 2))
+        assert (y[N // 2 :] == np.iinfo(np.int32).min).all()
+
+
+@gpu
+@needs_gpu
+def test_dynamic_shared_memory_past_48_kib(cache: ArtifactCache) -> None:
+    reverse = load_cuda_function(UNIT, "reverse", cache=cache)
+    x = random_array(np.random.default_rng(2), (SHARED_ELEMENTS,))
+    (y,) = reverse(x)
+    np.testing.assert_array_equal(y, x[::-1])
+
+
+@gpu
+@needs_gpu
+def test_cupy_arrays_are_used_in_place(scale_then_add: Any) -> None:
+    cupy = pytest.importorskip("cupy")
+    rng = np.random.default_rng(3)
+    a, b = random_array(rng, SHAPE), random_array(rng, SHAPE)
+    (result,) = scale_then_add(cupy.asarray(a), cupy.asarray(b))
+    assert not isinstance(result, np.ndarray)
+    np.testing.assert_allclose(cupy.from_dlpack(result).get(), 3 * a + b, rtol=1e-6)
+    out = cupy.zeros(SHAPE, cupy.float32)
+    (written,) = scale_then_add(cupy.asarray(a), cupy.asarray(b), out=out)
+    assert written is out
+    np.testing.assert_allclose(out.get(), 3 * a + b, rtol=1e-6)
+
+
+@gpu
+@needs_gpu
+def test_torch_cuda_tensors_are_used_in_place(scale_then_add: Any) -> None:
+    torch = pytest.importorskip("torch")
+    rng = np.random.default_rng(4)
+    a, b = random_array(rng, SHAPE), random_array(rng, SHAPE)
+    ta, tb = torch.from_numpy(a).cuda(), torch.from_numpy(b).cuda()
+    (result,) = scale_then_add(ta, tb)
+    np.testing.assert_allclose(
+        torch.from_dlpack(result).cpu().numpy(), 3 * a + b, rtol=1e-6
+    )
+    out = torch.empty(SHAPE, dtype=torch.float32, device="cuda")
+    (written,) = scale_then_add(ta, tb, out=out)
+    assert written is out
+    np.testing.assert_allclose(out.cpu().numpy(), 3 * a + b, rtol=1e-6)
+
+
+@gpu
+@needs_gpu
+def test_wrong_gpu_arrays_are_value_errors(scale_then_add: Any) -> None:
+    cupy = pytest.importorskip("cupy")
+    a = cupy.ones(SHAPE, cupy.float32)
+    with pytest.raises(InputError, match="must be C-contiguous"):
+        scale_then_add(cupy.ones((4, 16), cupy.float32)[:, ::2], a)
+    with pytest.raises(InputError, match="float64"):
+        scale_then_add(cupy.ones(SHAPE, cupy.float64), a)
+    with pytest.raises(InputError, match="shares memory with input"):
+        scale_then_add(a, cupy.ones(SHAPE, cupy.float32), out=a)
+
+
+@gpu
+@needs_gpu
+def test_timing_with_events(scale_then_add: Any) -> None:
+    rng = np.random.default_rng(5)
+    timing = scale_then_add.time(
+        random_array(rng, SHAPE), random_array(rng, SHAPE), runs=3
+    )
+    assert len(timing.times_ms) == 3
+    assert all(t > 0 for t in timing.times_ms)
+
+
+@gpu
+@needs_gpu
+def test_a_kernel_fault_is_a_clear_error(tmp_path: Path) -> None:
+    # A fault poisons the CUDA context for the rest of the process: run apart.
+    script = (
+        "import sys\n"
+        "from tests.runtime.test_cuda_runtime import UNIT\n"
+        "from irkit.runtime.cuda import CudaRuntimeError, load_cuda_function\n"
+        "try:\n"
+        "    load_cuda_function(UNIT, 'fault')()\n"
+        "except CudaRuntimeError as error:\n"
+        "    print(error)\n"
+        "    sys.exit(3)\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        check=False,
+        env={**os.environ, "IRKIT_CACHE_DIR": str(tmp_path / "cache")},
+        cwd=Path(__file__).parents[2],
+    )
+    assert result.returncode == 3, result.stderr
+    assert result.stdout.startswith("@fault: CUDA failed while running")
+    assert "Traceback" not in result.stdout
