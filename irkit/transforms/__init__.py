@@ -21,6 +21,9 @@ _PASSES: dict[str, str] = {
     "bufferize": "BufferizePass",
     "convert-linalg-to-loops": "ConvertLinalgToLoopsPass",
     "linalg-tile": "LinalgTilePass",
+    "scf-for-unroll": "ScfForUnrollPass",
+    "fold-memref-alias-ops": "FoldMemrefAliasOpsPass",
+    "affine-fold-min-max": "AffineFoldMinMaxPass",
 }
 
 # Named pipelines (`pipelines.py`): name -> class name.

@@ -1,0 +1,520 @@
+"""`affine-fold-min-max`: fold `affine.min` / `affine.max` that loop ranges decide.
+
+MLIR folds these with `affine::simplifyConstrainedMinMaxOp` and the
+`SimplifyAffineMinMaxOp` canonicalisations (`mlir/lib/Dialect/Affine/...`).
+After tiling, each partial tile's size is an `affine.min`:
+
+```mlir
+scf.for %t = %c0 to %c96 step %c32 {
+  %size = affine.min affine_map<(d0) -> (32, -d0 + 100)>(%t)
+```
+
+`%t` is 0, 32 or 64, so `100 - %t >= 36 > 32` and `%size` is the constant 32;
+with `to %c100` (`%t` up to 96) it stays, since the last tile has 4 elements.
+
+Contract
+--------
+Input: any IR. For each `affine.min` / `affine.max`:
+
+1. Operands defined by `arith.constant` are substituted into the map, and an
+   SSA value passed twice becomes one dimension (or symbol).
+2. Every operand gets a range `[lo, hi]` (bounds may be unknown):
+   constants; induction variables of `scf.for`, `scf.parallel` and
+   `scf.forall` get `[lo(lb), hi(ub) - 1]`, tightened to the last point of
+   the step lattice `lb + k * step` when `lb` and `step` are constants; the
+   results of `affine.apply` / `affine.min` / `affine.max` and of
+   `arith.addi` / `subi` / `muli` get the interval of their expression, up to
+   a fixed depth; anything else is unbounded.
+3. A result `e_j` of a min is dropped when another remaining result `e_k`
+   satisfies `hi(e_k - e_j) <= 0` (of a max: `lo(e_k - e_j) >= 0`). The
+   difference is simplified first (so `32 - (100 - d0)` is `d0 - 68`), and
+   the interval of an expression is computed bottom-up: sums and constant
+   multiples of distinct operands are exact, `floordiv` / `ceildiv` / `mod`
+   by a positive constant are sound over-approximations.
+4. One result left: the op becomes that expression: an `arith.constant`, the
+   operand itself, or an `affine.apply` (MLIR folds a single-result min/max
+   to its result too). Several left but fewer than before, or constants
+   substituted: a smaller `affine.min` / `affine.max` with only the operands
+   it still uses.
+
+A map with a `floordiv`, `ceildiv` or `mod` by anything but a positive
+constant is rejected with an error at the op (MLIR leaves it undefined).
+
+`affine.apply` with constant operands is folded the same way (to a constant,
+an operand, or a smaller apply).
+
+Preserves: the value of every folded op on every execution (a range is only
+used where the op is inside the loop that bounds it, where every value it can
+see lies in the range); ops that cannot be decided stay as they were.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import AffineMapAttr, IndexType, IntegerAttr, ModuleOp
+from xdsl.dialects.scf import ForOp, ParallelOp
+from xdsl.ir import BlockArgument, Operation, SSAValue
+from xdsl.ir.affine import (
+    AffineBinaryOpExpr,
+    AffineBinaryOpKind,
+    AffineConstantExpr,
+    AffineDimExpr,
+    AffineExpr,
+    AffineMap,
+    AffineSymExpr,
+)
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import (
+    GreedyRewritePatternApplier,
+    PatternRewriter,
+    PatternRewriteWalker,
+    RewritePattern,
+    op_type_rewrite_pattern,
+)
+
+from irkit.diagnostics import op_error
+from irkit.dialects import affine
+from irkit.dialects.scf import ForallOp
+
+PASS_NAME = "affine-fold-min-max"
+
+# How many producers deep a range looks through (a tile size is an
+# `affine.min` of a loop variable: two or three levels cover tiled code).
+MAX_DEPTH = 6
+
+# --------------------------------------------------------------------------
+# Intervals
+# --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Interval:
+    """The integers `[lo, hi]`; None is an unknown (infinite) bound."""
+
+    lo: int | None = None
+    hi: int | None = None
+
+    @staticmethod
+    def point(value: int) -> Interval:
+        return Interval(value, value)
+
+    def __add__(self, other: Interval) -> Interval:
+        return Interval(_add(self.lo, other.lo), _add(self.hi, other.hi))
+
+    def scale(self, factor: int) -> Interval:
+        if factor == 0:
+            return Interval.point(0)
+        lo, hi = _mul(self.lo, factor), _mul(self.hi, factor)
+        return Interval(lo, hi) if factor > 0 else Interval(hi, lo)
+
+    def times(self, other: Interval) -> Interval:
+        if other.lo is not None and other.lo == other.hi:
+            return self.scale(other.lo)
+        if self.lo is not None and self.lo == self.hi:
+            return other.scale(self.lo)
+        return Interval()
+
+    def divided(self, divisor: int, rounding: Callable[[int, int], int]) -> Interval:
+        """`self` divided by a positive `divisor` (a monotone rounding)."""
+        return Interval(
+            None if self.lo is None else rounding(self.lo, divisor),
+            None if self.hi is None else rounding(self.hi, divisor),
+        )
+
+    def modulo(self, divisor: int) -> Interval:
+        """`self mod divisor` for a positive `divisor`: exact within one period."""
+        if (
+            self.lo is not None
+            and self.hi is not None
+            and self.lo // divisor == self.hi // divisor
+        ):
+            return Interval(self.lo % divisor, self.hi % divisor)
+        return Interval(0, divisor - 1)
+
+
+def _add(a: int | None, b: int | None) -> int | None:
+    return None if a is None or b is None else a + b
+
+
+def _mul(a: int | None, b: int) -> int | None:
+    return None if a is None else a * b
+
+
+def _minimum(values: Sequence[int | None], unknown_wins: bool) -> int | None:
+    """The least bound; an unknown one is -infinity when `unknown_wins`."""
+    known = [v for v in values if v is not None]
+    if not known or (unknown_wins and len(known) < len(values)):
+        return None
+    return min(known)
+
+
+def _maximum(values: Sequence[int | None], unknown_wins: bool) -> int | None:
+    known = [v for v in values if v is not None]
+    if not known or (unknown_wins and len(known) < len(values)):
+        return None
+    return max(known)
+
+
+def _floordiv(a: int, b: int) -> int:
+    return a // b
+
+
+def _ceildiv(a: int, b: int) -> int:
+    return -(-a // b)
+
+
+def expr_range(
+    expr: AffineExpr, dims: Sequence[Interval], symbols: Sequence[Interval]
+) -> Interval:
+    """The interval of `expr` when its dimensions and symbols range over
+    `dims` and `symbols` (exact for sums of constant multiples of distinct
+    variables)."""
+    if isinstance(expr, AffineConstantExpr):
+        return Interval.point(expr.value)
+    if isinstance(expr, AffineDimExpr):
+        return dims[expr.position]
+    if isinstance(expr, AffineSymExpr):
+        return symbols[expr.position]
+    assert isinstance(expr, AffineBinaryOpExpr)
+    lhs = expr_range(expr.lhs, dims, symbols)
+    rhs = expr_range(expr.rhs, dims, symbols)
+    if expr.kind == AffineBinaryOpKind.Add:
+        return lhs + rhs
+    if expr.kind == AffineBinaryOpKind.Mul:
+        return lhs.times(rhs)
+    divisor = rhs.lo if rhs.lo is not None and rhs.lo == rhs.hi else None
+    if divisor is None or divisor <= 0:
+        return Interval()
+    if expr.kind == AffineBinaryOpKind.FloorDiv:
+        return lhs.divided(divisor, _floordiv)
+    if expr.kind == AffineBinaryOpKind.CeilDiv:
+        return lhs.divided(divisor, _ceildiv)
+    return lhs.modulo(divisor)
+
+
+# --------------------------------------------------------------------------
+# Ranges of SSA values
+# --------------------------------------------------------------------------
+
+
+def constant_index(value: SSAValue) -> int | None:
+    """The value of `value` when an integer `arith.constant` defines it."""
+    owner = value.owner
+    if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr):
+        return owner.value.value.data
+    return None
+
+
+def _loop_variable_range(
+    lower: Interval, upper: Interval, step: int | None
+) -> Interval:
+    """The values of `lb + k * step < ub` (for `step > 0`)."""
+    last = None if upper.hi is None else upper.hi - 1
+    if lower.lo is not None and lower.lo == lower.hi and step and last is not None:
+        if last < lower.lo:  # the loop never runs: any range is true
+            return Interval.point(lower.lo)
+        last = lower.lo + (last - lower.lo) // step * step
+    return Interval(lower.lo, last)
+
+
+def _bound(value: int | SSAValue, depth: int) -> Interval:
+    return (
+        Interval.point(value) if isinstance(value, int) else value_range(value, depth)
+    )
+
+
+def _step(value: int | SSAValue) -> int | None:
+    step = value if isinstance(value, int) else constant_index(value)
+    return step if step is not None and step > 0 else None
+
+
+def _induction_variable_range(arg: BlockArgument, depth: int) -> Interval:
+    loop = arg.block.parent_op()
+    bounds: tuple[int | SSAValue, int | SSAValue, int | SSAValue] | None = None
+    if isinstance(loop, ForOp) and arg.index == 0:
+        bounds = (loop.lb, loop.ub, loop.step)
+    elif isinstance(loop, ParallelOp) and arg.index < len(loop.step):
+        k = arg.index
+        bounds = (loop.lowerBound[k], loop.upperBound[k], loop.step[k])
+    elif isinstance(loop, ForallOp) and arg.index < loop.rank:
+        lowers, uppers, steps = loop.mixed_bounds()
+        k = arg.index
+        bounds = (lowers[k], uppers[k], steps[k])
+    if bounds is None:
+        return Interval()
+    lower, upper, step = bounds
+    return _loop_variable_range(_bound(lower, depth), _bound(upper, depth), _step(step))
+
+
+def _map_ranges(
+    affine_map: AffineMap, operands: Sequence[SSAValue], depth: int
+) -> list[Interval]:
+    ranges = [value_range(operand, depth) for operand in operands]
+    dims, symbols = ranges[: affine_map.num_dims], ranges[affine_map.num_dims :]
+    return [expr_range(expr, dims, symbols) for expr in affine_map.results]
+
+
+def value_range(value: SSAValue, depth: int = MAX_DEPTH) -> Interval:
+    """The interval `value` lies in, wherever it is visible (see module doc)."""
+    constant = constant_index(value)
+    if constant is not None:
+        return Interval.point(constant)
+    if depth == 0:
+        return Interval()
+    if isinstance(value, BlockArgument):
+        return _induction_variable_range(value, depth - 1)
+    op = value.owner
+    if isinstance(op, affine.ApplyOp):
+        return _map_ranges(op.map.data, op.mapOperands, depth - 1)[0]
+    if isinstance(op, affine.MinOp | affine.MaxOp):
+        ranges = _map_ranges(op.map.data, op.arguments, depth - 1)
+        lows, highs = [r.lo for r in ranges], [r.hi for r in ranges]
+        if isinstance(op, affine.MinOp):
+            return Interval(_minimum(lows, True), _minimum(highs, False))
+        return Interval(_maximum(lows, False), _maximum(highs, True))
+    if isinstance(op, arith.AddiOp | arith.SubiOp | arith.MuliOp):
+        lhs = value_range(op.lhs, depth - 1)
+        rhs = value_range(op.rhs, depth - 1)
+        if isinstance(op, arith.AddiOp):
+            return lhs + rhs
+        if isinstance(op, arith.SubiOp):
+            return lhs + rhs.scale(-1)
+        return lhs.times(rhs)
+    return Interval()
+
+
+# --------------------------------------------------------------------------
+# Canonical form of a map: constants substituted, repeated operands merged
+# --------------------------------------------------------------------------
+
+
+def _require_positive_divisors(op: Operation, expr: AffineExpr) -> None:
+    """MLIR leaves `floordiv`, `ceildiv` and `mod` by a non-positive value
+    undefined: such a map has no value to fold to."""
+    for e in expr.dfs():
+        if (
+            isinstance(e, AffineBinaryOpExpr)
+            and e.kind not in (AffineBinaryOpKind.Add, AffineBinaryOpKind.Mul)
+            and not (isinstance(e.rhs, AffineConstantExpr) and e.rhs.value > 0)
+        ):
+            raise op_error(
+                op, f"{PASS_NAME} needs a positive constant divisor in '{e}'"
+            )
+
+
+def _simplified(expr: AffineExpr, num_dims: int, num_symbols: int) -> AffineExpr:
+    """`expr` flattened when it is a sum of products (xDSL's simplifier would
+    spell `x mod 3` as `x - (x floordiv 3) * 3` in the output)."""
+    if all(
+        not isinstance(e, AffineBinaryOpExpr)
+        or e.kind in (AffineBinaryOpKind.Add, AffineBinaryOpKind.Mul)
+        for e in expr.dfs()
+    ):
+        return expr.simplify(num_dims, num_symbols)
+    return expr
+
+
+@dataclass
+class _CanonicalMap:
+    """A map's results over distinct non-constant operands (dims, then symbols)."""
+
+    results: list[AffineExpr]
+    dims: list[SSAValue]
+    symbols: list[SSAValue]
+    changed: bool  # constants were substituted or operands merged
+
+    @staticmethod
+    def of(
+        op: Operation, affine_map: AffineMap, operands: Sequence[SSAValue]
+    ) -> _CanonicalMap:
+        for expr in affine_map.results:
+            _require_positive_divisors(op, expr)
+        dims: list[SSAValue] = []
+        symbols: list[SSAValue] = []
+
+        def canonical(
+            value: SSAValue, into: list[SSAValue], is_dim: bool
+        ) -> AffineExpr:
+            constant = constant_index(value)
+            if constant is not None:
+                return AffineExpr.constant(constant)
+            if value not in into:
+                into.append(value)
+            position = into.index(value)
+            return (
+                AffineExpr.dimension(position)
+                if is_dim
+                else AffineExpr.symbol(position)
+            )
+
+        num_dims = affine_map.num_dims
+        new_dims = [canonical(v, dims, True) for v in operands[:num_dims]]
+        new_symbols = [canonical(v, symbols, False) for v in operands[num_dims:]]
+        results = [
+            _simplified(
+                expr.replace_dims_and_symbols(new_dims, new_symbols),
+                len(dims),
+                len(symbols),
+            )
+            for expr in affine_map.results
+        ]
+        changed = len(dims) + len(symbols) != len(operands)
+        return _CanonicalMap(results, dims, symbols, changed)
+
+    def difference_range(self, minuend: AffineExpr, subtrahend: AffineExpr) -> Interval:
+        difference = (minuend - subtrahend).simplify(len(self.dims), len(self.symbols))
+        return expr_range(
+            difference,
+            [value_range(v) for v in self.dims],
+            [value_range(v) for v in self.symbols],
+        )
+
+    def build(
+        self, results: Sequence[AffineExpr]
+    ) -> tuple[AffineMapAttr, list[SSAValue]]:
+        """A map of `results` over only the operands they use, and those operands."""
+        used_dims = sorted(
+            {
+                e.position
+                for r in results
+                for e in r.dfs()
+                if isinstance(e, AffineDimExpr)
+            }
+        )
+        used_symbols = sorted(
+            {
+                e.position
+                for r in results
+                for e in r.dfs()
+                if isinstance(e, AffineSymExpr)
+            }
+        )
+        dims = [AffineExpr.dimension(0)] * len(self.dims)
+        for new, old in enumerate(used_dims):
+            dims[old] = AffineExpr.dimension(new)
+        symbols = [AffineExpr.symbol(0)] * len(self.symbols)
+        for new, old in enumerate(used_symbols):
+            symbols[old] = AffineExpr.symbol(new)
+        renumbered = tuple(r.replace_dims_and_symbols(dims, symbols) for r in results)
+        affine_map = AffineMap(len(used_dims), len(used_symbols), renumbered)
+        operands = [self.dims[i] for i in used_dims] + [
+            self.symbols[i] for i in used_symbols
+        ]
+        return AffineMapAttr(affine_map), operands
+
+
+def prune_results(canonical: _CanonicalMap, is_min: bool) -> list[AffineExpr]:
+    """The results that can still be the min (max): each one that another
+    remaining result never exceeds (never falls below) is dropped."""
+    remaining: list[AffineExpr] = []
+    for expr in canonical.results:
+        if expr not in remaining:
+            remaining.append(expr)
+    index = 0
+    while index < len(remaining) and len(remaining) > 1:
+        candidate = remaining[index]
+        dominated = False
+        for other in remaining:
+            if other is candidate:
+                continue
+            difference = canonical.difference_range(other, candidate)
+            if (is_min and difference.hi is not None and difference.hi <= 0) or (
+                not is_min and difference.lo is not None and difference.lo >= 0
+            ):
+                dominated = True
+                break
+        if dominated:
+            remaining.pop(index)
+        else:
+            index += 1
+    return remaining
+
+
+# --------------------------------------------------------------------------
+# Patterns
+# --------------------------------------------------------------------------
+
+
+def _replace_by_expression(
+    op: Operation, canonical: _CanonicalMap, expr: AffineExpr, rewriter: PatternRewriter
+) -> None:
+    """Replace `op` by the value of the single expression `expr`."""
+    if isinstance(expr, AffineConstantExpr):
+        constant = arith.ConstantOp(IntegerAttr(expr.value, IndexType()))
+        constant.result.name_hint = op.results[0].name_hint or f"c{expr.value}"
+        rewriter.replace(op, constant)
+        return
+    if isinstance(expr, AffineDimExpr):
+        rewriter.replace(op, (), [canonical.dims[expr.position]])
+        return
+    if isinstance(expr, AffineSymExpr):
+        rewriter.replace(op, (), [canonical.symbols[expr.position]])
+        return
+    map_attr, operands = canonical.build([expr])
+    apply = affine.ApplyOp(operands, map_attr)
+    apply.result.name_hint = op.results[0].name_hint
+    rewriter.replace(op, apply)
+
+
+def fold_min_max(op: affine.MinOp | affine.MaxOp, rewriter: PatternRewriter) -> None:
+    """Fold one `affine.min` / `affine.max` as the module docstring says."""
+    canonical = _CanonicalMap.of(op, op.map.data, op.arguments)
+    remaining = prune_results(canonical, isinstance(op, affine.MinOp))
+    if len(remaining) == 1:
+        _replace_by_expression(op, canonical, remaining[0], rewriter)
+        return
+    if len(remaining) == len(op.map.data.results) and not canonical.changed:
+        return
+    map_attr, operands = canonical.build(remaining)
+    smaller = type(op)(operands, map_attr)
+    smaller.result.name_hint = op.result.name_hint
+    rewriter.replace(op, smaller)
+
+
+class FoldAffineMin(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: affine.MinOp, rewriter: PatternRewriter) -> None:
+        fold_min_max(op, rewriter)
+
+
+class FoldAffineMax(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: affine.MaxOp, rewriter: PatternRewriter) -> None:
+        fold_min_max(op, rewriter)
+
+
+class FoldAffineApply(RewritePattern):
+    """`affine.apply` with constant or repeated operands, or a bare-operand map."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: affine.ApplyOp, rewriter: PatternRewriter) -> None:
+        canonical = _CanonicalMap.of(op, op.map.data, op.mapOperands)
+        (expr,) = canonical.results
+        trivial = isinstance(expr, AffineConstantExpr | AffineDimExpr | AffineSymExpr)
+        if canonical.changed or trivial:
+            _replace_by_expression(op, canonical, expr, rewriter)
+
+
+def fold_affine_min_max(module: ModuleOp) -> None:
+    """Fold every decidable `affine.min` / `affine.max` (and constant
+    `affine.apply`) of `module`."""
+    PatternRewriteWalker(
+        GreedyRewritePatternApplier(
+            [FoldAffineMin(), FoldAffineMax(), FoldAffineApply()]
+        )
+    ).rewrite_module(module)
+
+
+@dataclass(frozen=True)
+class AffineFoldMinMaxPass(ModulePass):
+    """Fold `affine.min` / `affine.max` whose result the enclosing loop ranges
+    decide; see the module docstring for the contract and how ranges are found."""
+
+    name = PASS_NAME
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        fold_affine_min_max(op)
