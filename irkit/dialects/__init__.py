@@ -23,6 +23,7 @@ _DIALECTS: dict[str, tuple[str, str]] = {
     "scf": ("irkit.dialects.scf", "Scf"),
     "affine": ("irkit.dialects.affine", "Affine"),
     "memref": ("irkit.dialects.memref", "MemRef"),
+    "gpu": ("irkit.dialects.gpu", "GPU"),
 }
 
 # Dialects that are irkit's own (not extensions of an upstream dialect); only
