@@ -44,6 +44,7 @@ _SEMANTICS_MODULES = (
     "bufferization",
     "scf",
     "affine",
+    "gpu",
 )
 for _name in _SEMANTICS_MODULES:
     import_module(f"irkit.interpreter.{_name}")

@@ -45,7 +45,7 @@ from irkit.interpreter.core import (
 )
 from irkit.interpreter.memref import as_memref, load_element, store_element
 from irkit.interpreter.scf import iteration_space, run_region
-from irkit.interpreter.values import scalar
+from irkit.interpreter.values import scalar, to_value
 
 Values = tuple[Any, ...]
 
@@ -215,6 +215,9 @@ def load(interp: Interpreter, op: Operation, args: Values) -> Values:
     load_op = cast(affine.LoadOp, op)
     memref = as_memref(op, args[0])
     indices = evaluate_map(op, load_op.map.data, args[1:])
+    if interp.grid is not None:
+        # In a GPU kernel: one element per thread (`gpu.py`).
+        return (to_value(interp.grid.load(op, memref, indices), load_op.result.type),)
     return (scalar(load_element(op, memref, indices), load_op.result.type),)
 
 
@@ -223,5 +226,8 @@ def store(interp: Interpreter, op: Operation, args: Values) -> Values:
     store_op = cast(affine.StoreOp, op)
     value, memref, *operands = args
     indices = evaluate_map(op, store_op.map.data, operands)
+    if interp.grid is not None:
+        interp.grid.store(op, as_memref(op, memref), indices, value)
+        return ()
     store_element(op, as_memref(op, memref), indices, value)
     return ()

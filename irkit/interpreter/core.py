@@ -15,7 +15,7 @@ with NumPy operations that work elementwise on both.
 from __future__ import annotations
 
 from collections.abc import Callable, MutableMapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from xdsl.dialects.builtin import ModuleOp
@@ -23,6 +23,9 @@ from xdsl.dialects.func import FuncOp
 from xdsl.ir import Block, Operation, SSAValue
 
 from irkit.diagnostics import DiagnosticError, location_of
+
+if TYPE_CHECKING:
+    from irkit.interpreter.gpu import Grid
 
 OpImpl = Callable[["Interpreter", Operation, tuple[Any, ...]], tuple[Any, ...]]
 
@@ -61,6 +64,15 @@ def interpretation_error(op: Operation, message: str) -> InterpretationError:
     return InterpretationError(f"'{op.name}' op {message}", location_of(op))
 
 
+class UnlocatedOpError(Exception):
+    """An error raised by a helper that does not know which op it serves.
+
+    The interpreter reports it as an `InterpretationError` located at the op
+    being run (the innermost one), so helpers deep in the memory model need
+    not thread the op through.
+    """
+
+
 class Interpreter:
     """Runs functions of one module on concrete values."""
 
@@ -74,6 +86,9 @@ class Interpreter:
         # State a dialect's semantics keep across ops (the memref globals),
         # keyed by that dialect's name; cleared before each run from outside.
         self.state: dict[str, Any] = {}
+        # The grid of the GPU kernel being run (`gpu.py`), None on the host:
+        # inside a kernel, values may hold one lane per thread of the grid.
+        self.grid: Grid | None = None
 
     def function(self, name: str) -> FuncOp:
         if name not in self.functions:
@@ -131,7 +146,10 @@ class Interpreter:
                     raise interpretation_error(
                         op, "has no reference semantics in irkit"
                     )
-                results = impl(self, op, operands)
+                try:
+                    results = impl(self, op, operands)
+                except UnlocatedOpError as error:
+                    raise interpretation_error(op, str(error)) from None
                 if len(results) != len(op.results):
                     raise _wrong_result_count(op, results)
                 env.update(zip(op.results, results))
@@ -143,7 +161,10 @@ class Interpreter:
         impl = _IMPLS.get(op.name)
         if impl is None:
             raise interpretation_error(op, "has no reference semantics in irkit")
-        results = impl(self, op, operands)
+        try:
+            results = impl(self, op, operands)
+        except UnlocatedOpError as error:
+            raise interpretation_error(op, str(error)) from None
         if len(results) != len(op.results):
             raise _wrong_result_count(op, results)
         return results

@@ -53,6 +53,7 @@ from irkit.interpreter.values import (
     dense_to_array,
     format_index,
     scalar,
+    to_value,
     unsigned_dtype,
     unwritten_read,
 )
@@ -279,6 +280,9 @@ def alloc(interp: Interpreter, op: Operation, args: Values) -> Values:
 
 @register("memref.alloca")
 def alloca(interp: Interpreter, op: Operation, args: Values) -> Values:
+    if interp.grid is not None:
+        # In a kernel, each thread's alloca is its own (private memory).
+        return (interp.grid.scoped_memref(memref_type_of(op), origin_of(op), True),)
     value = _allocate_for(op, args)
     scopes: list[list[Buffer]] = interp.state.get(_ALLOCA_SCOPES, [])
     if scopes:
@@ -361,7 +365,10 @@ def get_global(interp: Interpreter, op: Operation, args: Values) -> Values:
 @register("memref.load")
 def load(interp: Interpreter, op: Operation, args: Values) -> Values:
     memref = as_memref(op, args[0])
-    value = load_element(op, memref, args[1:])
+    if interp.grid is not None:
+        value = interp.grid.load(op, memref, args[1:])
+    else:
+        value = load_element(op, memref, args[1:])
     # The buffer's NumPy scalar has the element type already; `index` is int
     # (an array of them, int64, when gathered).
     if isinstance(value, np.ndarray):
@@ -377,7 +384,10 @@ def memref_type_of_operand(op: Operation, index: int) -> MemRefType[Attribute]:
 @register("memref.store")
 def store(interp: Interpreter, op: Operation, args: Values) -> Values:
     value, memref, *indices = args
-    store_element(op, as_memref(op, memref), indices, value)
+    if interp.grid is not None:
+        interp.grid.store(op, as_memref(op, memref), indices, value)
+    else:
+        store_element(op, as_memref(op, memref), indices, value)
     return ()
 
 
@@ -419,11 +429,15 @@ def atomic_rmw(interp: Interpreter, op: Operation, args: Values) -> Values:
         raise interpretation_error(op, f"has an unknown kind {kind}")
     value, memref_value, *indices = args
     memref = as_memref(op, memref_value)
+    element_type = memref_type_of_operand(op, 1).get_element_type()
+    if interp.grid is not None:
+        combine = _ATOMIC_KINDS[kind][1]
+        old_values = interp.grid.atomic(op, memref, indices, value, combine)
+        return (to_value(old_values, element_type),)
     old = load_element(op, memref, indices)
     dtype = memref.dtype
     new = np.asarray(_ATOMIC_KINDS[kind][1](old, value)).astype(dtype)[()]
     store_element(op, memref, indices, new)
-    element_type = memref_type_of_operand(op, 1).get_element_type()
     return (scalar(old, element_type),)
 
 
@@ -497,6 +511,8 @@ def subview(interp: Interpreter, op: Operation, args: Values) -> Values:
     source = as_memref(op, args[0])
     counts = (len(sub.offsets), len(sub.sizes), len(sub.strides))
     dynamic = list(args[1:])
+    if any(isinstance(value, np.ndarray) for value in dynamic):
+        return (_lane_subview(interp, op, source, dynamic, counts),)
     offsets = merge_static_dynamic(
         sub.static_offsets.get_values(), dynamic[: counts[0]]
     )
@@ -526,6 +542,75 @@ def subview(interp: Interpreter, op: Operation, args: Values) -> Values:
     value = source.view(start, [sizes[d] for d in kept], [strides[d] for d in kept])
     check_view(op, value, result_type)
     return (value,)
+
+
+def _lane_subview(
+    interp: Interpreter,
+    op: Operation,
+    source: MemRefValue,
+    dynamic: list[Any],
+    counts: tuple[int, int, int],
+) -> MemRefValue:
+    """A subview whose offsets differ between the threads of a GPU kernel.
+
+    Sizes and strides must be the same in every thread; each active thread's
+    slice must lie inside the source. The per-thread part of the offset goes
+    to the view's `lanes`.
+    """
+    grid = interp.grid
+    if grid is None or any(
+        isinstance(value, np.ndarray) for value in dynamic[counts[0] :]
+    ):
+        raise interpretation_error(
+            op, "takes sizes or strides that differ between threads"
+        )
+    sub = cast(SubviewOp, op)
+    dynamic_offsets = iter(dynamic[: counts[0]])
+    offsets: list[Any] = [
+        next(dynamic_offsets) if v == DYNAMIC_INDEX else int(v)
+        for v in sub.static_offsets.get_values()
+    ]
+    sizes = merge_static_dynamic(
+        sub.static_sizes.get_values(), dynamic[counts[0] : counts[0] + counts[1]]
+    )
+    steps = merge_static_dynamic(
+        sub.static_strides.get_values(), dynamic[counts[0] + counts[1] :]
+    )
+    start = source.offset
+    lanes = source.lanes
+    active_lanes = grid.active_lane_numbers()
+    for dim, (offset, size, step, extent, stride) in enumerate(
+        zip(offsets, sizes, steps, source.shape, source.strides, strict=True)
+    ):
+        first = np.broadcast_to(
+            np.asarray(grid.take(offset), np.int64), active_lanes.shape
+        )
+        last = first + (size - 1) * step
+        outside = (first < 0) | ((size > 0) & ((last < 0) | (last >= extent)))
+        if size < 0 or outside.any():
+            k = int(np.flatnonzero(outside)[0]) if outside.any() else 0
+            raise interpretation_error(
+                op,
+                f"takes elements {int(first[k])} to {int(last[k])} (step {step}) "
+                f"of dimension {dim}, which has {extent}, in "
+                f"{grid.describe_lane(int(active_lanes[k]))}",
+            )
+        if isinstance(offset, np.ndarray):
+            part = offset.astype(np.int64) * stride
+            lanes = part if lanes is None else lanes + part
+        else:
+            start += offset * stride
+    strides = [step * s for step, s in zip(steps, source.strides, strict=True)]
+    result_type = memref_type_of(op)
+    dropped = _reduced_dims(op, sizes, strides, result_type)
+    kept = [dim for dim in range(len(sizes)) if dim not in dropped]
+    return MemRefValue(
+        source.buffer,
+        start,
+        tuple(sizes[d] for d in kept),
+        tuple(strides[d] for d in kept),
+        lanes,
+    )
 
 
 @register("memref.reinterpret_cast")

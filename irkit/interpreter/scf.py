@@ -21,8 +21,11 @@ defined around its op and keeps its own. Rules:
 - `scf.if`, `scf.index_switch`, `scf.execute_region` (single block),
   `scf.while` / `scf.condition` as in MLIR.
 
-A condition must be a scalar here: scf ops do not run vectorised inside a
-`linalg.generic` body.
+A condition must be a scalar here, except inside a GPU kernel (`gpu.py`):
+there a condition or loop bound may hold one lane per thread, and the region
+runs under a mask of the lanes that take it (`_divergent_if`,
+`_divergent_for`, `_divergent_while`). scf ops do not run vectorised inside
+a `linalg.generic` body.
 """
 
 from __future__ import annotations
@@ -43,7 +46,7 @@ from irkit.interpreter.core import (
     register,
     register_terminator,
 )
-from irkit.interpreter.values import to_value
+from irkit.interpreter.values import MemRefValue, to_value
 
 Values = tuple[Any, ...]
 
@@ -79,6 +82,25 @@ def _scalar_condition(op: Operation, value: Any) -> bool:
     return bool(value)
 
 
+def _is_per_lane(value: Any) -> bool:
+    return isinstance(value, np.ndarray) and value.ndim > 0
+
+
+def _merge(op: Operation, taken: np.ndarray, first: Values, second: Values) -> Values:
+    """Per lane, `first` where `taken` holds and `second` elsewhere."""
+    merged: list[Any] = []
+    for result, a, b in zip(op.results, first, second, strict=True):
+        if isinstance(a, MemRefValue) or isinstance(b, MemRefValue):
+            if a is not b:
+                raise interpretation_error(
+                    op, "yields memrefs that differ between threads"
+                )
+            merged.append(a)
+            continue
+        merged.append(to_value(np.where(taken, a, b), result.type))
+    return tuple(merged)
+
+
 def _loop_values(op: Operation, lower: int, upper: int, step: int) -> range:
     """The induction values of one loop dimension, checking its step."""
     if step <= 0:
@@ -107,6 +129,8 @@ def iteration_space(
 def for_(interp: Interpreter, op: Operation, args: Values) -> Values:
     for_op = cast(scf.ForOp, op)
     lower, upper, step, *carried = args
+    if _is_per_lane(lower) or _is_per_lane(upper) or _is_per_lane(step):
+        return _divergent_for(interp, for_op, lower, upper, step, carried)
     iv_type = for_op.body.block.args[0].type
     for iv in _loop_values(op, int(lower), int(upper), int(step)):
         carried = list(
@@ -115,9 +139,60 @@ def for_(interp: Interpreter, op: Operation, args: Values) -> Values:
     return tuple(carried)
 
 
+def _divergent_for(
+    interp: Interpreter,
+    op: scf.ForOp,
+    lower: Any,
+    upper: Any,
+    step: Any,
+    carried: list[Any],
+) -> Values:
+    """A loop whose bounds differ between threads: each lane iterates on its
+    own, and the loop runs while any active lane has iterations left."""
+    grid = interp.grid
+    if grid is None:
+        raise interpretation_error(op, "a vector of loop bounds is not supported")
+    iv = np.broadcast_to(np.asarray(lower, np.int64), (grid.lane_count,))
+    if np.any(grid.take(np.broadcast_to(np.asarray(step), iv.shape)) <= 0):
+        raise interpretation_error(op, "step must be positive in every thread")
+    iv_type = op.body.block.args[0].type
+    while True:
+        running = iv < upper
+        with grid.restricted(running) as any_running:
+            if not any_running:
+                return tuple(carried)
+            results = run_region(interp, op.body, [to_value(iv, iv_type), *carried])[0]
+        carried = list(_merge(op, running, results, tuple(carried)))
+        iv = iv + step
+
+
+def _divergent_if(interp: Interpreter, op: scf.IfOp, condition: np.ndarray) -> Values:
+    """Each lane runs the region its condition picks; lanes that pick no
+    region, or whose region is empty, are masked off."""
+    grid = interp.grid
+    if grid is None:
+        raise interpretation_error(op, "a vector of conditions is not supported")
+    taken = np.asarray(condition, np.bool_)
+    outcomes: list[Values | None] = []
+    for region, mask in ((op.true_region, taken), (op.false_region, ~taken)):
+        with grid.restricted(mask) as any_active:
+            ran = any_active and bool(region.blocks)
+            outcomes.append(run_region(interp, region)[0] if ran else None)
+    then_values, else_values = outcomes
+    if not op.results:
+        return ()
+    if then_values is None or else_values is None:
+        # Only one side ran: its values are the ones any active lane sees.
+        chosen = then_values if then_values is not None else else_values
+        return chosen if chosen is not None else tuple(0 for _ in op.results)
+    return _merge(op, taken, then_values, else_values)
+
+
 @register("scf.if")
 def if_(interp: Interpreter, op: Operation, args: Values) -> Values:
     if_op = cast(scf.IfOp, op)
+    if _is_per_lane(args[0]):
+        return _divergent_if(interp, if_op, args[0])
     region = if_op.true_region if _scalar_condition(op, args[0]) else if_op.false_region
     if not region.blocks:
         return ()
@@ -147,9 +222,35 @@ def while_(interp: Interpreter, op: Operation, args: Values) -> Values:
     carried: Values = args
     while True:
         condition, *forwarded = run_region(interp, while_op.before_region, carried)[0]
+        if _is_per_lane(condition) and interp.grid is not None:
+            return _divergent_while(interp, while_op, condition, tuple(forwarded))
         if not _scalar_condition(op, condition):
             return tuple(forwarded)
         carried = run_region(interp, while_op.after_region, forwarded)[0]
+
+
+def _divergent_while(
+    interp: Interpreter, op: scf.WhileOp, condition: Any, forwarded: Values
+) -> Values:
+    """Go on with a loop whose condition came out different between threads.
+
+    A lane leaves when its condition is false, with the values it forwarded
+    then; the loop ends when no active lane is left in it.
+    """
+    grid = interp.grid
+    assert grid is not None
+    staying = np.ones(grid.lane_count, np.bool_)
+    final = forwarded
+    while True:
+        going_on = np.broadcast_to(np.asarray(condition, np.bool_), staying.shape)
+        final = _merge(op, staying & ~going_on, forwarded, final)
+        staying = staying & going_on
+        with grid.restricted(staying) as any_staying:
+            if not any_staying:
+                return final
+            carried = run_region(interp, op.after_region, forwarded)[0]
+            condition, *rest = run_region(interp, op.before_region, carried)[0]
+            forwarded = tuple(rest)
 
 
 # --------------------------------------------------------------------------

@@ -34,7 +34,11 @@ from xdsl.ir import Attribute, Operation
 
 from irkit.abi import input_argument_indices, output_argument_indices
 from irkit.diagnostics import IRKitError, location_of
-from irkit.interpreter.core import InterpretationError, interpretation_error
+from irkit.interpreter.core import (
+    InterpretationError,
+    UnlocatedOpError,
+    interpretation_error,
+)
 
 _INT_DTYPES = {1: np.bool_, 8: np.int8, 16: np.int16, 32: np.int32, 64: np.int64}
 
@@ -268,6 +272,11 @@ class Buffer:
     f.mlir:3:8", "output #0 of @f"). A `constant` buffer (a constant
     `memref.global`) may not be written; only a `heap` buffer (`memref.alloc`)
     may be freed, once, and a freed buffer may not be used.
+
+    Inside a GPU kernel one allocation may stand for `copies` of itself, one
+    per block (workgroup memory) or per thread (private memory), laid end to
+    end; a view then never reaches past its own copy of `instance_size`
+    elements.
     """
 
     data: np.ndarray
@@ -276,13 +285,27 @@ class Buffer:
     constant: bool = False
     heap: bool = False
     freed: bool = False
+    copies: int = 1
+
+    @property
+    def instance_size(self) -> int:
+        return self.data.size // self.copies
 
     @classmethod
     def poisoned(
-        cls, size: int, dtype: np.dtype[Any], origin: str, **flags: bool
+        cls,
+        size: int,
+        dtype: np.dtype[Any],
+        origin: str,
+        copies: int = 1,
+        **flags: bool,
     ) -> Buffer:
         return cls(
-            poison_array((size,), dtype), np.zeros(size, np.bool_), origin, **flags
+            poison_array((size,), dtype),
+            np.zeros(size, np.bool_),
+            origin,
+            copies=copies,
+            **flags,
         )
 
 
@@ -293,12 +316,19 @@ class MemRefValue:
     Element `[i0, ..., in]` lives at `buffer.data[offset + sum(ik * strides[k])]`.
     Views made by subview, reshapes and casts share the buffer (and its
     `written` mask), so a store through one is seen through all.
+
+    Inside a GPU kernel a view may differ from thread to thread: `lanes`
+    then holds one extra element offset per thread of the grid (its block's
+    copy of workgroup memory, its own copy of private memory, a subview at a
+    thread-dependent offset). Such a view is accessed only element by element
+    (`irkit.interpreter.gpu`); `array()` refuses it.
     """
 
     buffer: Buffer
     offset: int
     shape: tuple[int, ...]
     strides: tuple[int, ...]
+    lanes: np.ndarray | None = None
 
     @property
     def dtype(self) -> np.dtype[Any]:
@@ -310,24 +340,32 @@ class MemRefValue:
 
     def fits(self) -> bool:
         """Whether every element of the view lies inside its buffer."""
+        extent = self.buffer.instance_size
         if self.size == 0:
-            return 0 <= self.offset <= self.buffer.data.size
+            return 0 <= self.offset <= extent
         low = self.offset + sum(
             (n - 1) * s for n, s in zip(self.shape, self.strides, strict=True) if s < 0
         )
         high = self.offset + sum(
             (n - 1) * s for n, s in zip(self.shape, self.strides, strict=True) if s > 0
         )
-        return 0 <= low and high < self.buffer.data.size
+        return 0 <= low and high < extent
 
     def view(
         self, offset: int, shape: Sequence[int], strides: Sequence[int]
     ) -> MemRefValue:
         """Another view of the same buffer (check `fits()` on the result)."""
-        return MemRefValue(self.buffer, offset, tuple(shape), tuple(strides))
+        return MemRefValue(
+            self.buffer, offset, tuple(shape), tuple(strides), self.lanes
+        )
 
     def _strided(self, flat: np.ndarray) -> np.ndarray:
         # The base starts at `offset`; `fits()` keeps negative strides inside.
+        if self.lanes is not None or self.buffer.copies != 1:
+            raise UnlocatedOpError(
+                "accesses a per-block or per-thread memref as a whole; in a "
+                "GPU kernel only memref.load and memref.store reach it"
+            )
         itemsize = flat.itemsize
         return np.lib.stride_tricks.as_strided(
             flat[self.offset :] if self.size else flat[:0],

@@ -150,3 +150,57 @@ class DropTileRemainderPass(LinalgTilePass):
         super().apply(ctx, op)
         walker = PatternRewriteWalker(_DropTileRemainder(), apply_recursively=False)
         walker.rewrite_module(op)
+
+
+class _DropGpuBarrier(RewritePattern):
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if op.name == "gpu.barrier":
+            rewriter.erase(op)
+
+
+@dataclass(frozen=True)
+class DropGpuBarriersPass(ModulePass):
+    """A deliberately wrong pass: every `gpu.barrier` is deleted, so threads
+    read workgroup memory that other threads of their block may not have
+    written yet (or overwrite it while others still read it)."""
+
+    name = "test-drop-gpu-barriers"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        walker = PatternRewriteWalker(_DropGpuBarrier(), apply_recursively=False)
+        walker.rewrite_module(op)
+
+
+class _WrongSharedSlot(RewritePattern):
+    """Read `(i + 1) mod n` instead of `i` in the last dimension of a load
+    from workgroup memory: a neighbouring slot, still in bounds."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        from irkit.dialects.gpu import is_workgroup_memref
+
+        if op.name != "memref.load" or "shifted" in op.attributes:
+            return
+        memref, *indices = op.operands
+        if not indices or not is_workgroup_memref(memref.type):
+            return
+        extent = memref.type.get_shape()[-1]  # type: ignore[attr-defined]
+        one = arith.ConstantOp.from_int_and_width(1, IndexType())
+        size = arith.ConstantOp.from_int_and_width(extent, IndexType())
+        next_slot = arith.AddiOp(indices[-1], one.result)
+        wrapped = arith.RemUIOp(next_slot.result, size.result)
+        rewriter.insert([one, size, next_slot, wrapped], InsertPoint.before(op))
+        op.operands = [memref, *indices[:-1], wrapped.result]
+        op.attributes["shifted"] = UnitAttr()
+        rewriter.notify_op_modified(op)
+
+
+@dataclass(frozen=True)
+class WrongSharedSlotPass(ModulePass):
+    """A deliberately wrong pass: loads from workgroup memory read the next
+    slot of their last dimension (wrapping around)."""
+
+    name = "test-wrong-shared-slot"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        walker = PatternRewriteWalker(_WrongSharedSlot(), apply_recursively=False)
+        walker.rewrite_module(op)
