@@ -33,8 +33,21 @@ from xdsl.dialects.utils import (
     parse_dynamic_index_list_without_types,
     print_dynamic_index_list,
 )
+from xdsl.dialects.utils.dynamic_index_list import (
+    DynamicIndexList,
+    split_dynamic_index_list,
+    verify_dynamic_index_list,
+)
 from xdsl.dialects.utils.reshape_ops_utils import verify_reshape_like_types
 from xdsl.ir import Attribute, Dialect, SSAValue
+from xdsl.irdl import (
+    AttrSizedOperandSegments,
+    IRDLOperation,
+    irdl_op_definition,
+    operand_def,
+    prop_def,
+    var_operand_def,
+)
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
@@ -407,6 +420,94 @@ class EmptyOp(upstream.EmptyOp):
             )
 
 
+@irdl_op_definition
+class ParallelInsertSliceOp(IRDLOperation):
+    """Insert a tile into a `shared_outs` tensor of the enclosing `scf.forall`.
+
+    It lives only in `scf.forall.in_parallel` and has no result: the forall's
+    result holds the inserts of every iteration.
+
+    ```mlir
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %tile into %out[%i, 0] [4, 8] [1, 1]
+          : tensor<4x8xf32> into tensor<16x8xf32>
+    }
+    ```
+    """
+
+    name = "tensor.parallel_insert_slice"
+
+    source = operand_def(TensorType)
+    dest = operand_def(TensorType)
+    offsets = var_operand_def(IndexType)
+    sizes = var_operand_def(IndexType)
+    strides = var_operand_def(IndexType)
+    static_offsets = prop_def(DenseArrayBase.constr(i64))
+    static_sizes = prop_def(DenseArrayBase.constr(i64))
+    static_strides = prop_def(DenseArrayBase.constr(i64))
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+
+    assembly_format = (
+        "$source `into` $dest ``"
+        "custom<DynamicIndexList>($offsets, $static_offsets)"
+        "custom<DynamicIndexList>($sizes, $static_sizes)"
+        "custom<DynamicIndexList>($strides, $static_strides)"
+        "attr-dict `:` type($source) `into` type($dest)"
+    )
+
+    custom_directives = (DynamicIndexList,)
+
+    def __init__(
+        self,
+        source: SSAValue,
+        dest: SSAValue,
+        offsets: Sequence[SSAValue | int],
+        sizes: Sequence[SSAValue | int],
+        strides: Sequence[SSAValue | int],
+    ) -> None:
+        static_offsets, dynamic_offsets = split_dynamic_index_list(
+            offsets, DYNAMIC_INDEX
+        )
+        static_sizes, dynamic_sizes = split_dynamic_index_list(sizes, DYNAMIC_INDEX)
+        static_strides, dynamic_strides = split_dynamic_index_list(
+            strides, DYNAMIC_INDEX
+        )
+        super().__init__(
+            operands=[source, dest, dynamic_offsets, dynamic_sizes, dynamic_strides],
+            properties={
+                "static_offsets": DenseArrayBase.from_list(i64, static_offsets),
+                "static_sizes": DenseArrayBase.from_list(i64, static_sizes),
+                "static_strides": DenseArrayBase.from_list(i64, static_strides),
+            },
+        )
+
+    def verify_(self) -> None:
+        parent = self.parent_op()
+        if parent is None or parent.name != "scf.forall.in_parallel":
+            raise VerifyException("expects parent op 'scf.forall.in_parallel'")
+        for what, static, dynamic in (
+            ("offset", self.static_offsets, self.offsets),
+            ("size", self.static_sizes, self.sizes),
+            ("stride", self.static_strides, self.strides),
+        ):
+            verify_dynamic_index_list(
+                static.get_values(), dynamic, DYNAMIC_INDEX, f" in the {what} arguments"
+            )
+        source = cast(TensorType[Attribute], self.source.type)
+        dest = cast(TensorType[Attribute], self.dest.type)
+        if source.get_element_type() != dest.get_element_type():
+            raise VerifyException("expected source and dest element types to match")
+        verify_slice(
+            dest.get_shape(),
+            source.get_shape(),
+            self.static_offsets.get_values(),
+            self.static_sizes.get_values(),
+            self.static_strides.get_values(),
+            "source",
+        )
+
+
 _REPLACED = {
     op.name
     for op in (
@@ -431,6 +532,7 @@ Tensor = Dialect(
         PadOp,
         FromElementsOp,
         EmptyOp,
+        ParallelInsertSliceOp,
     ],
     list(upstream.Tensor.attributes),
 )

@@ -203,6 +203,9 @@ def extract_slice(interp: Interpreter, op: Operation, args: Values) -> Values:
     source = np.asarray(args[0])
     offsets, sizes, strides = _slices(slice_op, args[1:])
     piece = source[_slice_index(op, source.shape, offsets, sizes, strides)]
+    if len(_tensor_type(op.results[0].type).get_shape()) == len(sizes):
+        # Not rank-reducing: the sizes are the shape, however many are dynamic.
+        return (piece.reshape(sizes),)
     # A rank-reduced result drops unit dimensions: a row-major reshape.
     return (piece.reshape(_result_shape(op, piece.size)),)
 

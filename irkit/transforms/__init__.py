@@ -24,6 +24,7 @@ _PASSES: dict[str, str] = {
     "scf-for-unroll": "ScfForUnrollPass",
     "fold-memref-alias-ops": "FoldMemrefAliasOpsPass",
     "affine-fold-min-max": "AffineFoldMinMaxPass",
+    "linalg-tile-and-fuse": "LinalgTileAndFusePass",
 }
 
 # Named pipelines (`pipelines.py`): name -> class name.
