@@ -114,3 +114,15 @@ func.func @empty_static_with_size(%n: index) {
   %e = tensor.empty(%n) : tensor<4xf32>
   return
 }
+
+// -----
+
+func.func @parallel_insert_slice_out_of_bounds(%t: tensor<4xf32>, %init: tensor<8xf32>) -> tensor<8xf32> {
+  %r = scf.forall (%i) in (2) shared_outs(%o = %init) -> (tensor<8xf32>) {
+    scf.forall.in_parallel {
+      // expected-error @+1 {{slice runs out of bounds}}
+      tensor.parallel_insert_slice %t into %o[6] [4] [1] : tensor<4xf32> into tensor<8xf32>
+    }
+  }
+  return %r : tensor<8xf32>
+}

@@ -87,3 +87,17 @@ func.func @expand_without_output_shape(%x: tensor<4xf32>) -> tensor<4x1xf32> {
   %e = tensor.expand_shape %x [[0, 1]] : tensor<4xf32> into tensor<4x1xf32>
   return %e : tensor<4x1xf32>
 }
+
+// CHECK-LABEL: func.func @parallel_insert_slice
+// CHECK: scf.forall (%{{.*}}) in (2) shared_outs(%[[O:.*]] = %{{.*}}) -> (tensor<8xf32>) {
+// CHECK: tensor.parallel_insert_slice %{{.*}} into %[[O]][%{{.*}}] [4] [1] : tensor<4xf32> into tensor<8xf32>
+func.func @parallel_insert_slice(%t: tensor<8xf32>, %init: tensor<8xf32>) -> tensor<8xf32> {
+  %r = scf.forall (%i) in (2) shared_outs(%o = %init) -> (tensor<8xf32>) {
+    %off = affine.apply affine_map<(d0) -> (d0 * 4)>(%i)
+    %s = tensor.extract_slice %t[%off] [4] [1] : tensor<8xf32> to tensor<4xf32>
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %s into %o[%off] [4] [1] : tensor<4xf32> into tensor<8xf32>
+    }
+  }
+  return %r : tensor<8xf32>
+}
