@@ -8,6 +8,9 @@ NumPy before timing. Prints a Markdown table (paste it into
 `docs/benchmarks.md`).
 
     OMP_NUM_THREADS=2 OPENBLAS_NUM_THREADS=2 .venv/bin/python benchmarks/cpu.py
+
+`--pipeline 'lower-to-c{tile=false hoist=false}'` measures another lowering
+(here: without the matmul tiling and accumulator hoisting) for comparison.
 """
 
 from __future__ import annotations
@@ -131,6 +134,11 @@ def main() -> None:
     parser.add_argument(
         "--small", action="store_true", help="smaller sizes, for a smoke run"
     )
+    parser.add_argument(
+        "--pipeline",
+        default="lower-to-c",
+        help="the pass pipeline irkit compiles with (default: lower-to-c)",
+    )
     args = parser.parse_args()
     rng = np.random.default_rng(0)
     if args.small:
@@ -151,7 +159,7 @@ def main() -> None:
     rows = []
     for case in cases:
         start = time.perf_counter()
-        compiled = irkit.compile(case.program, target="c")
+        compiled = irkit.compile(case.program, target="c", pipeline=args.pipeline)
         compile_seconds = time.perf_counter() - start
         (result,) = compiled(*case.inputs)
         irkit_s = median_seconds(lambda c=compiled, i=case.inputs: c(*i), args.repeats)
@@ -176,7 +184,7 @@ def main() -> None:
     threads = os.environ.get("OMP_NUM_THREADS", "unset")
     print(
         f"Machine: {platform.machine()}, {os.cpu_count()} cores, OMP_NUM_THREADS={threads}, "
-        f"NumPy {np.__version__}"
+        f"NumPy {np.__version__}, pipeline {args.pipeline}"
     )
     print()
     print(

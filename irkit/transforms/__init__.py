@@ -25,6 +25,9 @@ _PASSES: dict[str, str] = {
     "fold-memref-alias-ops": "FoldMemrefAliasOpsPass",
     "affine-fold-min-max": "AffineFoldMinMaxPass",
     "linalg-tile-and-fuse": "LinalgTileAndFusePass",
+    "scf-for-hoist-accumulators": "ScfForHoistAccumulatorsPass",
+    "linalg-tile-contractions": "LinalgTileContractionsPass",
+    "linalg-promote-accumulator": "LinalgPromoteAccumulatorPass",
 }
 
 # Named pipelines (`pipelines.py`): name -> class name.

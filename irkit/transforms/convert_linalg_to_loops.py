@@ -24,6 +24,10 @@ Output: no linalg ops. Each op becomes, in place:
   its iterations write the same elements;
 - inside it, one `scf.for` per remaining loop: such parallel loops first,
   then the reduction loops, each group in loop order;
+- except when every output is a `memref.alloca` (a register accumulator that
+  `linalg-promote-accumulator` made): then there is no `scf.parallel`, the
+  reduction loops come first and all parallel loops run inside them as
+  `scf.for`s, so the whole accumulator is live across the reduction;
 - in the innermost body: a `memref.load` of each operand the body reads, at
   the indices its map gives (affine expressions become `arith` ops on
   `index`, constants folded), the body's ops, and a `memref.store` of each
@@ -59,7 +63,7 @@ from xdsl.dialects.linalg.attrs import IteratorType
 from xdsl.dialects.linalg.ops import GenericOp, IndexOp
 from xdsl.dialects.linalg.ops import YieldOp as LinalgYieldOp
 from xdsl.dialects.scf import YieldOp
-from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.ir import Block, Operation, OpResult, Region, SSAValue
 from xdsl.ir.affine import (
     AffineBinaryOpExpr,
     AffineBinaryOpKind,
@@ -250,6 +254,21 @@ def unit_stride_output_loop(
     return loop if loop in parallel else None
 
 
+def accumulates_on_stack(computation: StructuredComputation) -> bool:
+    """Whether every output is a `memref.alloca`: a register-sized accumulator.
+
+    `linalg-promote-accumulator` puts a contraction's small output tile on the
+    stack so that it lives in registers; that needs the reduction loops
+    outermost and the (few) parallel loops inside them, run sequentially, so
+    the whole tile is live across the reduction. Each element still receives
+    its updates in reduction order: results are bit-identical.
+    """
+    return all(
+        isinstance(output, OpResult) and output.op.name == "memref.alloca"
+        for output in computation.outputs
+    )
+
+
 # An index value under construction: a folded constant or an SSA value.
 _IndexTerm = int | SSAValue
 
@@ -383,7 +402,10 @@ def _build_loop_nest(
         ),
     ]
     innermost = unit_stride_output_loop(computation, parallel)
-    if sequential and innermost is not None:
+    if sequential and accumulates_on_stack(computation):
+        sequential = [*sequential, *parallel]
+        parallel = []
+    elif sequential and innermost is not None:
         parallel.remove(innermost)
         sequential.append(innermost)
     loop_values: list[SSAValue | None] = [None] * computation.num_loops

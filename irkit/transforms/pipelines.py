@@ -41,18 +41,42 @@ class LowerToCPipeline(NamedPipeline):
 
     Stages: `convert-nn-to-linalg` (a no-op on upstream input),
     `linalg-generalize-named-ops`, `linalg-fuse-elementwise` (unless
-    `fuse=false`), `bufferize`, `convert-linalg-to-loops`. The output is what
-    the C target prints: `func.func`s over memrefs following `docs/abi.md`,
-    with `scf` loops, `memref` and `arith`/`math` ops.
+    `fuse=false`), `bufferize`; then, unless `tile=false`, matmul-class ops
+    are tiled twice by `linalg-tile-contractions` (cache tiles of
+    `matmul-tile-sizes`, the outer parallel tile loop an `scf.parallel` that
+    OpenMP runs, then register tiles of `register-tile-sizes`) and
+    `linalg-promote-accumulator` moves each register tile's output to the
+    stack; `convert-linalg-to-loops`; `scf-for-hoist-accumulators` (unless
+    `hoist=false`) carries reductions in registers. The output is what the C
+    target prints: `func.func`s over memrefs following `docs/abi.md`, with
+    `scf` loops, `memref` and `arith`/`math` ops.
+
+    The default sizes are for (batched) matmul on AVX2 (`docs/benchmarks.md`):
+    64x256x64 cache tiles (a 64 KiB panel of B, a 16 KiB panel of A) and
+    4x16 register tiles (eight 8-float accumulators); sizes are per loop of
+    the generic, so a batch_matmul's batch loop takes the first one.
     """
 
     name = "lower-to-c"
 
     fuse: bool = True
+    tile: bool = True
+    hoist: bool = True
+    matmul_tile_sizes: tuple[int, ...] = (64, 256, 64)
+    register_tile_sizes: tuple[int, ...] = (4, 16, 0)
 
     def stages(self) -> list[ModulePass]:
-        names = ["convert-nn-to-linalg", "linalg-generalize-named-ops"]
+        stages = [_stage("convert-nn-to-linalg"), _stage("linalg-generalize-named-ops")]
         if self.fuse:
-            names.append("linalg-fuse-elementwise")
-        names += ["bufferize", "convert-linalg-to-loops"]
-        return [_stage(name) for name in names]
+            stages.append(_stage("linalg-fuse-elementwise"))
+        stages.append(_stage("bufferize"))
+        if self.tile:
+            stages += [
+                _stage("linalg-tile-contractions", tile_sizes=self.matmul_tile_sizes),
+                _stage("linalg-tile-contractions", tile_sizes=self.register_tile_sizes),
+                _stage("linalg-promote-accumulator"),
+            ]
+        stages.append(_stage("convert-linalg-to-loops"))
+        if self.hoist:
+            stages.append(_stage("scf-for-hoist-accumulators"))
+        return stages
