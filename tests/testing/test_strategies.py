@@ -30,9 +30,12 @@ def _main(module: ModuleOp) -> FuncOp:
 
 
 def _op_count(text: str) -> int:
+    """The `nn`/`linalg` ops of `@main`'s body (not the ops inside their bodies)."""
     module = parse_module(text)
     return sum(
-        1 for op in _main(module).walk() if op.name.startswith(("nn.", "linalg."))
+        1
+        for op in _main(module).body.block.ops
+        if op.name.startswith(("nn.", "linalg."))
     )
 
 
@@ -70,7 +73,8 @@ def test_linalg_programs_without_named_ops_hold_only_generics(module: ModuleOp) 
 def test_linalg_programs_draw_named_ops() -> None:
     seen: set[str] = set()
 
-    @settings(deadline=None, database=None)
+    # Derandomised and long enough that a rare op is certain to be drawn.
+    @settings(deadline=None, database=None, derandomize=True, max_examples=200)
     @given(linalg_programs())
     def collect(module: ModuleOp) -> None:
         seen.update(op.name for op in _main(module).walk())
@@ -96,10 +100,12 @@ def test_check_pass_catches_swapped_operands_with_a_small_program() -> None:
 
 def test_check_pass_catches_a_wrong_reduction_init() -> None:
     with pytest.raises(SemanticsMismatch) as caught:
-        check_pass(WrongReductionInitPass(), linalg_programs(max_ops=3))
+        check_pass(
+            WrongReductionInitPass(), linalg_programs(max_ops=3, named_ops=False)
+        )
     assert caught.value.pass_name == "test-wrong-reduction-init"
     # Shrunk to at most two generics (one of them a reduction, with its fill).
-    assert _op_count(caught.value.before) <= 4, caught.value.before
+    assert _op_count(caught.value.before) <= 3, caught.value.before
 
 
 def test_nn_programs_cover_every_nn_op() -> None:
