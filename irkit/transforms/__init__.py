@@ -21,18 +21,23 @@ _PASSES: dict[str, str] = {
     "bufferize": "BufferizePass",
     "convert-linalg-to-loops": "ConvertLinalgToLoopsPass",
     "linalg-tile": "LinalgTilePass",
-    "scf-for-unroll": "ScfForUnrollPass",
-    "fold-memref-alias-ops": "FoldMemrefAliasOpsPass",
-    "affine-fold-min-max": "AffineFoldMinMaxPass",
     "linalg-tile-and-fuse": "LinalgTileAndFusePass",
     "scf-for-hoist-accumulators": "ScfForHoistAccumulatorsPass",
     "linalg-tile-contractions": "LinalgTileContractionsPass",
     "linalg-promote-accumulator": "LinalgPromoteAccumulatorPass",
+    "scf-for-unroll": "ScfForUnrollPass",
+    "fold-memref-alias-ops": "FoldMemrefAliasOpsPass",
+    "affine-fold-min-max": "AffineFoldMinMaxPass",
+    "linalg-tile-for-gpu": "LinalgTileForGpuPass",
+    "convert-parallel-loops-to-gpu": "ConvertParallelLoopsToGpuPass",
+    "gpu-promote-shared": "GpuPromoteSharedPass",
+    "gpu-kernel-outlining": "GpuKernelOutliningPass",
 }
 
 # Named pipelines (`pipelines.py`): name -> class name.
 _PIPELINES: dict[str, str] = {
     "lower-to-c": "LowerToCPipeline",
+    "lower-to-cuda": "LowerToCudaPipeline",
 }
 
 

@@ -80,3 +80,49 @@ class LowerToCPipeline(NamedPipeline):
         if self.hoist:
             stages.append(_stage("scf-for-hoist-accumulators"))
         return stages
+
+
+@dataclass(frozen=True)
+class LowerToCudaPipeline(NamedPipeline):
+    """From the tensor level to `gpu.launch` kernels (docs/passes/lower-to-cuda.md).
+
+    Stages: the front end of `lower-to-c` (`convert-nn-to-linalg`,
+    `linalg-generalize-named-ops`, `linalg-fuse-elementwise` unless
+    `fuse=false`, `bufferize`); `linalg-tile-for-gpu` with the tile sizes
+    below (block- and thread-mapped `scf.forall`s); `gpu-promote-shared`
+    (unless `promote=false`); `convert-linalg-to-loops`;
+    `fold-memref-alias-ops` (per-thread loads and stores index the function's
+    buffers, not tiles whose sizes differ between threads);
+    `convert-parallel-loops-to-gpu`; `gpu-kernel-outlining`.
+    """
+
+    name = "lower-to-cuda"
+
+    fuse: bool = True
+    promote: bool = True
+    matmul_block: tuple[int, ...] = (64, 64, 16)
+    matmul_thread: tuple[int, ...] = (4, 4)
+    elementwise_block: int = 256
+
+    def stages(self) -> list[ModulePass]:
+        stages = [_stage("convert-nn-to-linalg"), _stage("linalg-generalize-named-ops")]
+        if self.fuse:
+            stages.append(_stage("linalg-fuse-elementwise"))
+        stages += [
+            _stage("bufferize"),
+            _stage(
+                "linalg-tile-for-gpu",
+                matmul_block=self.matmul_block,
+                matmul_thread=self.matmul_thread,
+                elementwise_block=self.elementwise_block,
+            ),
+        ]
+        if self.promote:
+            stages.append(_stage("gpu-promote-shared"))
+        stages += [
+            _stage("convert-linalg-to-loops"),
+            _stage("fold-memref-alias-ops"),
+            _stage("convert-parallel-loops-to-gpu"),
+            _stage("gpu-kernel-outlining"),
+        ]
+        return stages

@@ -1,0 +1,404 @@
+"""irkit's CUDA target against PyTorch (cuBLAS) and Triton, side by side in one run.
+
+Each program is written once in `nn`, compiled with
+`irkit.compile(..., target="cuda")` (the `lower-to-cuda` pipeline, NVRTC) and
+timed next to PyTorch eager and a Triton kernel for the same computation, on
+the same fresh random device inputs (never zeros). Every result is checked
+against PyTorch in float64 before it is timed, with its output poisoned first.
+Times are medians of CUDA-event-timed repeats after a warm-up. Rates are
+compared with the measured device-to-device copy bandwidth (bytes read plus
+bytes written) and, for SGEMM, with cuBLAS at float32 with TF32 off.
+
+    python benchmarks/gpu.py [--small] [--json FILE]
+
+Needs a GPU, torch and triton (the lent H100 has both); prints a Markdown
+table last.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import time
+import traceback
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import torch
+import triton
+import triton.language as tl
+
+import irkit
+
+Tensor = torch.Tensor
+
+
+# --- timing ----------------------------------------------------------------
+
+
+def median_ms(fn: Callable[[], object], repeats: int, warmup: int = 3) -> float:
+    """Median of `repeats` CUDA-event timings of `fn` after `warmup` calls."""
+    for _ in range(warmup):
+        fn()
+    torch.cuda.synchronize()
+    samples = []
+    for _ in range(repeats):
+        start = torch.cuda.Event(enable_timing=True)
+        end = torch.cuda.Event(enable_timing=True)
+        start.record()
+        fn()
+        end.record()
+        end.synchronize()
+        samples.append(start.elapsed_time(end))
+    return statistics.median(samples)
+
+
+# --- Triton peers (written for this benchmark) -----------------------------
+
+
+@triton.jit
+def _triton_matmul_kernel(
+    a, b, c, m, n, k,
+    stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn,
+    BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
+):  # fmt: skip
+    pid_m = tl.program_id(0)
+    pid_n = tl.program_id(1)
+    rows = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    cols = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
+    depth = tl.arange(0, BLOCK_K)
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    for k0 in range(0, k, BLOCK_K):
+        a_tile = tl.load(
+            a + rows[:, None] * stride_am + (k0 + depth)[None, :] * stride_ak,
+            mask=(rows[:, None] < m) & ((k0 + depth)[None, :] < k),
+            other=0.0,
+        )
+        b_tile = tl.load(
+            b + (k0 + depth)[:, None] * stride_bk + cols[None, :] * stride_bn,
+            mask=((k0 + depth)[:, None] < k) & (cols[None, :] < n),
+            other=0.0,
+        )
+        acc += tl.dot(a_tile, b_tile, input_precision="ieee")
+    tl.store(
+        c + rows[:, None] * stride_cm + cols[None, :] * stride_cn,
+        acc,
+        mask=(rows[:, None] < m) & (cols[None, :] < n),
+    )
+
+
+def triton_matmul(a: Tensor, b: Tensor, out: Tensor) -> Tensor:
+    m, k = a.shape
+    _, n = b.shape
+    grid = (triton.cdiv(m, 128), triton.cdiv(n, 128))
+    _triton_matmul_kernel[grid](
+        a, b, out, m, n, k,
+        a.stride(0), a.stride(1), b.stride(0), b.stride(1), out.stride(0), out.stride(1),
+        BLOCK_M=128, BLOCK_N=128, BLOCK_K=32, num_warps=8, num_stages=3,
+    )  # fmt: skip
+    return out
+
+
+@triton.jit
+def _triton_fused_kernel(a, b, c, out, count, BLOCK: tl.constexpr):
+    offsets = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offsets < count
+    x = tl.load(a + offsets, mask=mask) * tl.load(b + offsets, mask=mask)
+    y = tl.maximum(x + tl.load(c + offsets, mask=mask), 0.0)
+    tl.store(out + offsets, y, mask=mask)
+
+
+def triton_fused(a: Tensor, b: Tensor, c: Tensor, out: Tensor) -> Tensor:
+    count = a.numel()
+    _triton_fused_kernel[(triton.cdiv(count, 4096),)](a, b, c, out, count, BLOCK=4096)
+    return out
+
+
+@triton.jit
+def _triton_softmax_kernel(x, out, cols, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    offsets = tl.arange(0, BLOCK)
+    mask = offsets < cols
+    values = tl.load(x + row * cols + offsets, mask=mask, other=-float("inf"))
+    shifted = values - tl.max(values, axis=0)
+    e = tl.exp(shifted)
+    tl.store(out + row * cols + offsets, e / tl.sum(e, axis=0), mask=mask)
+
+
+def triton_softmax(x: Tensor, out: Tensor) -> Tensor:
+    rows, cols = x.shape
+    block = triton.next_power_of_2(cols)
+    _triton_softmax_kernel[(rows,)](x, out, cols, BLOCK=block, num_warps=8)
+    return out
+
+
+# --- cases -----------------------------------------------------------------
+
+
+@dataclass
+class Case:
+    name: str
+    program: str
+    make_inputs: Callable[[torch.Generator], list[Tensor]]
+    reference: Callable[..., Tensor]  # float64 PyTorch on the same inputs
+    peers: dict[str, Callable[..., Tensor]]  # name -> fn(*inputs, out) -> out
+    work: tuple[float, str]  # (amount, "GFLOP" | "GB")
+    rtol: float = 1e-4  # relative L2 error allowed for float32
+    results: dict[str, float] = field(default_factory=dict)  # name -> ms
+    notes: list[str] = field(default_factory=list)
+
+
+def _uniform(shape: tuple[int, ...], g: torch.Generator, lo: float = -1.0) -> Tensor:
+    return torch.rand(shape, generator=g, device="cuda") * (1.0 - lo) + lo
+
+
+def matmul_case(n: int) -> Case:
+    t = f"tensor<{n}x{n}xf32>"
+    program = f"""
+func.func @main(%a: {t}, %b: {t}) -> {t} {{
+  %c = nn.matmul %a, %b : {t}, {t} -> {t}
+  return %c : {t}
+}}"""
+    return Case(
+        f"sgemm {n}^3",
+        program,
+        lambda g: [_uniform((n, n), g), _uniform((n, n), g)],
+        lambda a, b: a.double() @ b.double(),
+        {
+            "torch (cuBLAS)": lambda a, b, out: torch.matmul(a, b, out=out),
+            "triton": triton_matmul,
+        },
+        (2 * n**3 / 1e9, "GFLOP"),
+    )
+
+
+def fused_case(count: int) -> Case:
+    t = f"tensor<{count}xf32>"
+    program = f"""
+func.func @main(%a: {t}, %b: {t}, %c: {t}) -> {t} {{
+  %ab = nn.mul %a, %b : {t}, {t} -> {t}
+  %s = nn.add %ab, %c : {t}, {t} -> {t}
+  %r = nn.relu %s : {t}
+  return %r : {t}
+}}"""
+
+    def eager(a: Tensor, b: Tensor, c: Tensor, out: Tensor) -> Tensor:
+        return torch.clamp_min(a * b + c, 0.0, out=out)
+
+    return Case(
+        f"relu(a*b+c) 2^{count.bit_length() - 1}",
+        program,
+        lambda g: [_uniform((count,), g) for _ in range(3)],
+        lambda a, b, c: torch.relu(a.double() * b.double() + c.double()),
+        {"torch eager": eager, "triton": triton_fused},
+        (4 * 4 * count / 1e9, "GB"),
+    )
+
+
+def softmax_case(rows: int, cols: int) -> Case:
+    t = f"tensor<{rows}x{cols}xf32>"
+    program = f"""
+func.func @main(%x: {t}) -> {t} {{
+  %y = nn.softmax %x axis 1 : {t}
+  return %y : {t}
+}}"""
+    return Case(
+        f"softmax {rows}x{cols}",
+        program,
+        lambda g: [_uniform((rows, cols), g, lo=-4.0)],
+        lambda x: torch.softmax(x.double(), dim=1),
+        {
+            "torch eager": lambda x, out: torch.softmax(x, dim=1, out=out),
+            "triton": triton_softmax,
+        },
+        (2 * 4 * rows * cols / 1e9, "GB"),
+    )
+
+
+def layer_norm_case(rows: int, cols: int) -> Case:
+    t = f"tensor<{rows}x{cols}xf32>"
+    v = f"tensor<{cols}xf32>"
+    program = f"""
+func.func @main(%x: {t}, %g: {v}, %b: {v}) -> {t} {{
+  %y = nn.layer_norm %x scale %g bias %b axes [-1] eps 1.0e-05 : {t}, {v}, {v} -> {t}
+  return %y : {t}
+}}"""
+
+    def eager(x: Tensor, g: Tensor, b: Tensor, out: Tensor) -> Tensor:
+        return out.copy_(torch.nn.functional.layer_norm(x, (cols,), g, b, 1e-5))
+
+    def reference(x: Tensor, g: Tensor, b: Tensor) -> Tensor:
+        return torch.nn.functional.layer_norm(
+            x.double(), (cols,), g.double(), b.double(), 1e-5
+        )
+
+    return Case(
+        f"layer_norm {rows}x{cols}",
+        program,
+        lambda g: [
+            _uniform((rows, cols), g),
+            _uniform((cols,), g, lo=0.5) + 0.5,
+            _uniform((cols,), g),
+        ],
+        reference,
+        {"torch eager": eager},
+        (2 * 4 * rows * cols / 1e9, "GB"),
+    )
+
+
+# --- running ---------------------------------------------------------------
+
+
+def relative_error(result: Tensor, expected: Tensor) -> float:
+    if not torch.isfinite(result).all():
+        return float("inf")
+    return float(
+        torch.linalg.vector_norm(result.double() - expected)
+        / torch.linalg.vector_norm(expected)
+    )
+
+
+def poisoned_like(t: Tensor) -> Tensor:
+    return torch.full_like(t, float("nan"))
+
+
+def check(name: str, case: Case, result: Tensor, expected: Tensor) -> None:
+    error = relative_error(result, expected)
+    if not error <= case.rtol:
+        raise AssertionError(f"{case.name}: {name} relative L2 error {error:.3g}")
+
+
+def run_case(case: Case, repeats: int, g: torch.Generator) -> None:
+    inputs = case.make_inputs(g)
+    expected = case.reference(*inputs)
+    out = poisoned_like(expected.float())
+    for name, peer in case.peers.items():
+        try:
+            out.fill_(float("nan"))
+            check(name, case, peer(*inputs, out), expected)
+            case.results[name] = median_ms(lambda p=peer: p(*inputs, out), repeats)
+        except Exception as error:  # a peer failing must not hide irkit's row
+            case.notes.append(f"{name}: {type(error).__name__}: {error}")
+    try:
+        start = time.perf_counter()
+        compiled: Any = irkit.compile(case.program, target="cuda")
+        case.notes.append(f"irkit compile {time.perf_counter() - start:.1f} s")
+        out.fill_(float("nan"))
+        compiled(*inputs, out=(out,))
+        check("irkit", case, out, expected)
+        # Fresh inputs: the timed version must compute the same function.
+        fresh = case.make_inputs(g)
+        out.fill_(float("nan"))
+        compiled(*fresh, out=(out,))
+        check("irkit", case, out, case.reference(*fresh))
+        timing = compiled.time(*inputs, runs=repeats, warmup=3)
+        case.results["irkit"] = timing.median_ms
+    except Exception as error:
+        case.notes.append(f"irkit: {type(error).__name__}: {error}")
+        traceback.print_exc()
+
+
+def copy_bandwidth_gbs(repeats: int) -> float:
+    count = 1 << 28
+    source = torch.rand(count, device="cuda")
+    target = torch.empty_like(source)
+    ms = median_ms(lambda: target.copy_(source), repeats)
+    return 2 * 4 * count / 1e9 / (ms / 1e3)
+
+
+def rate(case: Case, ms: float) -> str:
+    amount, unit = case.work
+    per_second = amount / (ms / 1e3)
+    return (
+        f"{per_second / 1e3:.1f} TFLOP/s"
+        if unit == "GFLOP"
+        else f"{per_second:.0f} GB/s"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=20)
+    parser.add_argument("--small", action="store_true", help="small sizes (smoke run)")
+    parser.add_argument("--sizes", default="", help="extra SGEMM sizes, e.g. 1000,2048")
+    parser.add_argument("--json", help="write the raw numbers to this file")
+    args = parser.parse_args()
+    torch.backends.cuda.matmul.allow_tf32 = False
+    torch.backends.cudnn.allow_tf32 = False
+    g = torch.Generator(device="cuda").manual_seed(0)
+    if args.small:
+        cases = [
+            matmul_case(256),
+            fused_case(1 << 20),
+            softmax_case(1024, 512),
+            layer_norm_case(1024, 512),
+        ]
+    else:
+        cases = [
+            matmul_case(4096),
+            fused_case(1 << 28),
+            softmax_case(32768, 4096),
+            layer_norm_case(32768, 4096),
+        ]
+    cases += [matmul_case(int(n)) for n in args.sizes.split(",") if n]
+    bandwidth = copy_bandwidth_gbs(args.repeats)
+    for case in cases:
+        run_case(case, args.repeats, g)
+
+    device = torch.cuda.get_device_name()
+    print(
+        f"\nDevice: {device}; torch {torch.__version__}, triton {triton.__version__}, "
+        f"NumPy {np.__version__}; copy bandwidth {bandwidth:.0f} GB/s (read + write)\n"
+    )
+    print(
+        "| program | irkit (ms) | torch (ms) | triton (ms) | irkit rate | "
+        "irkit / torch speed | irkit / triton speed | irkit / copy bandwidth |"
+    )
+    print("|---|---|---|---|---|---|---|---|")
+    for case in cases:
+        ours = case.results.get("irkit")
+        torch_ms = next(
+            (ms for name, ms in case.results.items() if name.startswith("torch")), None
+        )
+        triton_ms = case.results.get("triton")
+
+        def ms_text(ms: float | None) -> str:
+            return "-" if ms is None else f"{ms:.3f}"
+
+        def ratio(theirs: float | None) -> str:
+            return "-" if ours is None or theirs is None else f"{theirs / ours:.2f}"
+
+        amount, unit = case.work
+        of_bandwidth = (
+            f"{amount / (ours / 1e3) / bandwidth:.0%}"
+            if ours is not None and unit == "GB"
+            else "-"
+        )
+        print(
+            f"| {case.name} | {ms_text(ours)} | {ms_text(torch_ms)} | "
+            f"{ms_text(triton_ms)} | {'-' if ours is None else rate(case, ours)} | "
+            f"{ratio(torch_ms)} | {ratio(triton_ms)} | {of_bandwidth} |"
+        )
+    for case in cases:
+        for note in case.notes:
+            print(f"- {case.name}: {note}")
+    if args.json:
+        with open(args.json, "w") as file:
+            json.dump(
+                {
+                    "device": device,
+                    "copy_gbs": bandwidth,
+                    "cases": {
+                        c.name: {"ms": c.results, "notes": c.notes} for c in cases
+                    },
+                },
+                file,
+                indent=2,
+            )
+
+
+if __name__ == "__main__":
+    main()

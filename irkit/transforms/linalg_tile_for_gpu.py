@@ -1,0 +1,552 @@
+"""`linalg-tile-for-gpu`: tile linalg on memrefs into GPU-mapped `scf.forall`s.
+
+The loop nests MLIR's transform-dialect GPU path builds
+(`transform.structured.tile_using_forall` with `#gpu.block` and then
+`#gpu.thread` mappings, `mlir/lib/Dialect/Linalg/TransformOps/`), chosen per
+kind of op: `linalg-tile-for-gpu{matmul-block=64,64,16 matmul-thread=4,4
+elementwise-block=256}`.
+
+Contract
+--------
+Input: linalg on memrefs with static shapes, as `bufferize` leaves it
+(`docs/abi.md`), plus host-level `memref.copy`. Named ops go through their
+`linalg.generic` form. Indexing maps may be any affine maps; a loop that some
+map uses inside a compound expression (a convolution window `d2 + d5`) is not
+tiled.
+
+Output: every `memref.copy` first becomes an identity `linalg.generic`, so
+that all work is in kernels. Every linalg op then becomes, in place:
+
+```mlir
+scf.forall (%i, %j) = (0, 0) to (M, N) step (BM, BN) {        // the grid
+  %m = affine.min ...                       // partial block tiles only
+  scf.for %k = %c0 to %cK step %cBK {       // reduction tiles (matmul class)
+    %a = memref.subview ...                 // block tiles
+    scf.forall (%ti, %tj) = (0, 0) to (%m, BN) step (TM, TN) {  // the threads
+      %ta = memref.subview %a[...]          // thread tiles of the block tiles
+      linalg.generic ... ins(%ta, ...) outs(...)
+    } {mapping = [#gpu.thread<y>, #gpu.thread<x>]}
+  }
+} {mapping = [#gpu.block<y>, #gpu.block<x>]}
+```
+
+by kind:
+
+- matmul class (`is_contraction`: reductions, one output, `out + a * b`):
+  the last two concurrent loops (i, j) get BMxBN block tiles on blocks y, x
+  and TMxTN thread tiles on threads y, x; the innermost reduction loop a BK
+  tile in an `scf.for` between the two foralls; the concurrent loop before
+  i (a batch) a block tile of 1 on blocks z.
+- every other op: its innermost concurrent loop (the one that indexes the
+  output's last dimension, if concurrent) gets `elementwise-block` elements
+  per block on blocks x, one per thread on threads x; the next two
+  concurrent loops outward a block tile of 1 (more when the loop would need
+  over 65535 blocks) on blocks y and z. Reductions are not tiled: each thread
+  runs its elements' reductions sequentially.
+- an op without concurrent loops: one block of one thread (foralls over 1).
+
+"Concurrent" loops are the parallel loops that every output indexes alone
+(`parallel_loop_dims`), so different tiles write different elements. Tile
+sizes are clamped to the loop ranges; a loop whose range a tile does not
+divide gets `affine.min` tile sizes (a thread forall's upper bound is then
+the block tile's size). Loops not named above stay whole and run inside the
+innermost `linalg.generic`, the per-thread work. Each `linalg.index` counts
+from the whole op's origin again.
+
+Linalg ops already inside a GPU-mapped forall are left alone, so the pass can
+run twice. Dynamic shapes are rejected with an error at the op.
+
+Preserves: the value of every output element; each element's reduction runs
+in its original order except that a tiled reduction loop (BK) is split into
+chunks that run in order, so accumulation order is unchanged.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import (
+    AffineMapAttr,
+    ArrayAttr,
+    IndexType,
+    IntegerAttr,
+    MemRefType,
+    ModuleOp,
+    TensorType,
+)
+from xdsl.dialects.linalg.attrs import IteratorType, IteratorTypeAttr
+from xdsl.dialects.linalg.ops import GenericOp, IndexOp
+from xdsl.dialects.linalg.ops import YieldOp as LinalgYieldOp
+from xdsl.dialects.scf import YieldOp as ScfYieldOp
+from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.utils.exceptions import PassFailedException
+
+from irkit.diagnostics import op_error
+from irkit.dialects import affine, memref
+from irkit.dialects.gpu import BlockMappingAttr, DimensionEnum, ThreadMappingAttr
+from irkit.dialects.scf import ForallOp, ForOp, InParallelOp
+from irkit.transforms.convert_linalg_to_loops import (
+    StructuredComputation,
+    parallel_loop_dims,
+)
+from irkit.transforms.linalg_generalize_named_ops import (
+    generalize_named_op,
+    is_named_linalg_op,
+)
+from irkit.transforms.linalg_tile import Tile, subview_type
+from irkit.transforms.linalg_tile_contractions import is_contraction
+
+PASS_NAME = "linalg-tile-for-gpu"
+
+# CUDA's limits: grid y and z, threads per block.
+MAX_GRID_YZ = 65535
+MAX_THREADS_PER_BLOCK = 1024
+
+# Grid (and block) dimensions, innermost loop first.
+_DIMENSIONS = ("x", "y", "z")
+
+_Size = int | SSAValue
+
+
+# --------------------------------------------------------------------------
+# Which loops go where
+# --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GpuTilingOptions:
+    """Tile sizes per kind of op (see the module docstring)."""
+
+    matmul_block: tuple[int, int, int] = (64, 64, 16)
+    matmul_thread: tuple[int, int] = (4, 4)
+    elementwise_block: int = 256
+
+
+@dataclass(frozen=True)
+class GpuTilingPlan:
+    """Per loop: its block tile, reduction (`scf.for`) tile and thread tile.
+
+    0 means "not tiled at this level". Block- and thread-tiled loops are
+    listed outer to inner; the last one maps to x.
+    """
+
+    block: tuple[int, ...]
+    sequential: tuple[int, ...]
+    thread: tuple[int, ...]
+
+    @property
+    def block_loops(self) -> list[int]:
+        return [loop for loop, size in enumerate(self.block) if size]
+
+    @property
+    def sequential_loops(self) -> list[int]:
+        return [loop for loop, size in enumerate(self.sequential) if size]
+
+    @property
+    def thread_loops(self) -> list[int]:
+        return [loop for loop, size in enumerate(self.thread) if size]
+
+
+def box_tileable_loops(computation: StructuredComputation) -> list[int]:
+    """Loops that every map uses only as a plain result (so a tile is a box)."""
+    return [
+        loop
+        for loop in range(computation.num_loops)
+        if not any(
+            loop in expr.used_dims() and not isinstance(expr, AffineDimExpr)
+            for indexing_map in computation.indexing_maps
+            for expr in indexing_map.results
+        )
+    ]
+
+
+def static_loop_ranges(op: Operation, computation: StructuredComputation) -> list[int]:
+    """Each loop's range, from the first operand dimension it indexes alone."""
+    ranges: list[int | None] = [None] * computation.num_loops
+    for operand, indexing_map in zip(
+        computation.operands, computation.indexing_maps, strict=True
+    ):
+        if not isinstance(operand.type, MemRefType):
+            continue
+        if not operand.type.has_static_shape():
+            raise op_error(op, f"{PASS_NAME} requires static shapes")
+        shape = operand.type.get_shape()
+        for position, expr in enumerate(indexing_map.results):
+            if isinstance(expr, AffineDimExpr) and ranges[expr.position] is None:
+                ranges[expr.position] = shape[position]
+    missing = [f"d{loop}" for loop, size in enumerate(ranges) if size is None]
+    if missing:
+        raise op_error(
+            op,
+            f"{PASS_NAME} needs an operand dimension indexed by "
+            f"{', '.join(missing)} alone to know its range",
+        )
+    return [size for size in ranges if size is not None]
+
+
+def _outer_block_tile(loop_range: int) -> int:
+    """Rows per block along grid y or z: 1, unless that needs too many blocks."""
+    return max(1, -(-loop_range // MAX_GRID_YZ))
+
+
+def _innermost_output_loop(
+    computation: StructuredComputation, candidates: Sequence[int]
+) -> int:
+    last = computation.output_maps[0].results[-1:] if computation.output_maps else ()
+    for expr in last:
+        if isinstance(expr, AffineDimExpr) and expr.position in candidates:
+            return expr.position
+    return candidates[-1]
+
+
+def plan_tiling(
+    generic: GenericOp,
+    computation: StructuredComputation,
+    ranges: Sequence[int],
+    options: GpuTilingOptions,
+) -> GpuTilingPlan:
+    """The per-kind strategy of the module docstring."""
+    count = computation.num_loops
+    block, sequential, thread = [0] * count, [0] * count, [0] * count
+    tileable = set(box_tileable_loops(computation))
+    concurrent = [loop for loop in parallel_loop_dims(computation) if loop in tileable]
+    reductions = [
+        loop
+        for loop, kind in enumerate(computation.iterator_types)
+        if kind == IteratorType.REDUCTION and loop in tileable
+    ]
+    if len(concurrent) >= 2 and reductions and is_contraction(generic):
+        block_m, block_n, block_k = options.matmul_block
+        thread_m, thread_n = options.matmul_thread
+        *batch, i, j = concurrent
+        block[i], block[j] = min(block_m, ranges[i]), min(block_n, ranges[j])
+        thread[i], thread[j] = min(thread_m, block[i]), min(thread_n, block[j])
+        if batch:
+            block[batch[-1]] = 1
+        k = reductions[-1]
+        if block_k < ranges[k]:
+            sequential[k] = block_k
+        return GpuTilingPlan(tuple(block), tuple(sequential), tuple(thread))
+    if not concurrent:
+        return GpuTilingPlan(tuple(block), tuple(sequential), tuple(thread))
+    x = _innermost_output_loop(computation, concurrent)
+    block[x] = min(options.elementwise_block, ranges[x])
+    thread[x] = 1
+    outer = [loop for loop in concurrent if loop != x][-2:]
+    for loop in outer:
+        block[loop] = _outer_block_tile(ranges[loop])
+    return GpuTilingPlan(tuple(block), tuple(sequential), tuple(thread))
+
+
+# --------------------------------------------------------------------------
+# Building the loops
+# --------------------------------------------------------------------------
+
+
+def _mapping(kind: type[BlockMappingAttr | ThreadMappingAttr], rank: int) -> ArrayAttr:
+    """`[#gpu.block<z>, #gpu.block<y>, #gpu.block<x>]`, the last `rank` of them."""
+    dims = list(reversed(_DIMENSIONS[:rank]))
+    return ArrayAttr([kind(DimensionEnum(dim)) for dim in dims])
+
+
+def _insert(op: Operation, insertion: InsertPoint) -> None:
+    Rewriter.insert_op(op, insertion)
+
+
+def _constant(value: int, insertion: InsertPoint) -> SSAValue:
+    constant = arith.ConstantOp(IntegerAttr(value, IndexType()))
+    constant.result.name_hint = f"c{value}"
+    _insert(constant, insertion)
+    return constant.result
+
+
+def _tile_size(
+    origin: SSAValue, tile_size: int, extent: _Size, insertion: InsertPoint
+) -> _Size:
+    """`tile_size`, or `affine.min(tile_size, extent - origin)` when it may not fit."""
+    if tile_size == 1 or (isinstance(extent, int) and extent % tile_size == 0):
+        return tile_size
+    d0, tile = AffineExpr.dimension(0), AffineExpr.constant(tile_size)
+    if isinstance(extent, int):
+        bound = AffineMap(1, 0, (tile, AffineExpr.constant(extent) - d0))
+        operands: list[SSAValue] = [origin]
+    else:
+        bound = AffineMap(1, 1, (tile, AffineExpr.symbol(0) - d0))
+        operands = [origin, extent]
+    minimum = affine.MinOp(operands, AffineMapAttr(bound))
+    minimum.result.name_hint = "size"
+    _insert(minimum, insertion)
+    return minimum.result
+
+
+def _forall(
+    uppers: Sequence[_Size],
+    steps: Sequence[int],
+    mapping: ArrayAttr,
+    hint: str,
+) -> tuple[ForallOp, InsertPoint]:
+    block = Block(arg_types=[IndexType()] * len(uppers))
+    for arg in block.args:
+        arg.name_hint = hint
+    terminator = InParallelOp()
+    block.add_op(terminator)
+    forall = ForallOp([0] * len(uppers), uppers, steps, Region(block), (), mapping)
+    return forall, InsertPoint.before(terminator)
+
+
+def box_subview(
+    operand: SSAValue,
+    indexing_map: AffineMap,
+    tiles: Sequence[Tile],
+    insertion: InsertPoint,
+) -> SSAValue:
+    """The part of `operand` the tiles touch; positions of untiled loops stay whole.
+
+    A loop is tiled when its tile does not start at the literal 0. A position
+    that is not a plain loop (a window `d0 + d2`, a broadcast 0) is whole.
+    """
+    source = operand.type
+    if not isinstance(source, MemRefType):
+        return operand
+    shape = source.get_shape()
+    offsets: list[_Size] = []
+    sizes: list[_Size] = []
+    tiled = False
+    for position, expr in enumerate(indexing_map.results):
+        if isinstance(expr, AffineDimExpr):
+            tile = tiles[expr.position]
+            tiled = tiled or not isinstance(tile.offset, int)
+            offsets.append(tile.offset)
+            sizes.append(tile.size)
+        else:
+            offsets.append(0)
+            sizes.append(shape[position])
+    if not tiled:
+        return operand
+    subview = memref.SubviewOp.get(
+        operand, offsets, sizes, [1] * len(sizes), subview_type(source, offsets, sizes)
+    )
+    subview.result.name_hint = "tile"
+    _insert(subview, insertion)
+    return subview.result
+
+
+def _offset_indices(
+    body: Block, origins: dict[int, list[SSAValue]], insertion: InsertPoint
+) -> None:
+    """Make each `linalg.index` of a tiled loop count from the op's origin again."""
+    totals: dict[int, SSAValue] = {}
+    for body_op in list(body.ops):
+        if not isinstance(body_op, IndexOp):
+            continue
+        loop = body_op.dim.value.data
+        if not origins.get(loop):
+            continue
+        if loop not in totals:
+            total, *rest = origins[loop]
+            for part in rest:
+                add = arith.AddiOp(total, part)
+                _insert(add, insertion)
+                total = add.result
+            totals[loop] = total
+        shifted = arith.AddiOp(body_op.result, totals[loop])
+        body_op.result.replace_uses_with_if(
+            shifted.result, lambda use: use.operation is not shifted
+        )
+        Rewriter.insert_op(shifted, InsertPoint.after(body_op))
+
+
+def check_plan(op: Operation, plan: GpuTilingPlan, ranges: Sequence[int]) -> None:
+    """Reject a plan CUDA cannot launch; errors point at `op`."""
+    if len(plan.block_loops) > 3 or len(plan.thread_loops) > 3:
+        raise op_error(op, f"{PASS_NAME} maps at most 3 loops to blocks or threads")
+    threads = 1
+    for loop in plan.thread_loops:
+        extent = plan.block[loop] or ranges[loop]
+        threads *= -(-extent // plan.thread[loop])
+    if threads > MAX_THREADS_PER_BLOCK:
+        raise op_error(
+            op,
+            f"{PASS_NAME}: the tile sizes give {threads} threads per block, "
+            f"more than {MAX_THREADS_PER_BLOCK}",
+        )
+
+
+def tile_generic_for_gpu(
+    generic: GenericOp,
+    computation: StructuredComputation,
+    ranges: Sequence[int],
+    plan: GpuTilingPlan,
+) -> ForallOp:
+    """Replace `generic` by the block/thread forall nest of `plan`; return its root."""
+    check_plan(generic, plan, ranges)
+    host = InsertPoint.before(generic)
+    block_loops = plan.block_loops
+    grid, insertion = _forall(
+        [ranges[loop] for loop in block_loops] or [1],
+        [plan.block[loop] for loop in block_loops] or [1],
+        _mapping(BlockMappingAttr, max(len(block_loops), 1)),
+        "block",
+    )
+    block_tiles = [Tile(0, loop_range) for loop_range in ranges]
+    origins: dict[int, list[SSAValue]] = {}
+    for loop, origin in zip(block_loops, grid.body.block.args, strict=False):
+        origin.name_hint = f"b{loop}"
+        size = _tile_size(origin, plan.block[loop], ranges[loop], insertion)
+        block_tiles[loop] = Tile(origin, size)
+        origins[loop] = [origin]
+    for loop in plan.sequential_loops:
+        body = Block(arg_types=[IndexType()])
+        origin = body.args[0]
+        origin.name_hint = f"k{loop}"
+        yield_op = ScfYieldOp()
+        body.add_op(yield_op)
+        step = _constant(plan.sequential[loop], host)
+        for_op = ForOp(
+            _constant(0, host), _constant(ranges[loop], host), step, [], Region(body)
+        )
+        _insert(for_op, insertion)
+        insertion = InsertPoint.before(yield_op)
+        size = _tile_size(origin, plan.sequential[loop], ranges[loop], insertion)
+        block_tiles[loop] = Tile(origin, size)
+        origins[loop] = [origin]
+    block_operands = [
+        box_subview(operand, indexing_map, block_tiles, insertion)
+        for operand, indexing_map in zip(
+            computation.operands, computation.indexing_maps, strict=True
+        )
+    ]
+
+    thread_loops = plan.thread_loops
+    threads, thread_insertion = _forall(
+        [block_tiles[loop].size for loop in thread_loops] or [1],
+        [plan.thread[loop] for loop in thread_loops] or [1],
+        _mapping(ThreadMappingAttr, max(len(thread_loops), 1)),
+        "thread",
+    )
+    _insert(threads, insertion)
+    thread_tiles = [Tile(0, tile.size) for tile in block_tiles]
+    for loop, origin in zip(thread_loops, threads.body.block.args, strict=False):
+        origin.name_hint = f"t{loop}"
+        size = _tile_size(
+            origin, plan.thread[loop], block_tiles[loop].size, thread_insertion
+        )
+        thread_tiles[loop] = Tile(origin, size)
+        origins.setdefault(loop, []).append(origin)
+    thread_operands = [
+        box_subview(operand, indexing_map, thread_tiles, thread_insertion)
+        for operand, indexing_map in zip(
+            block_operands, computation.indexing_maps, strict=True
+        )
+    ]
+    tiled = generic.clone()
+    tiled.operands = thread_operands
+    _insert(tiled, thread_insertion)
+    _offset_indices(tiled.body.block, origins, InsertPoint.before(tiled))
+    Rewriter.insert_op(grid, host)
+    Rewriter.erase_op(generic)
+    return grid
+
+
+# --------------------------------------------------------------------------
+# Entry points: host copies become linalg, then every linalg op is tiled
+# --------------------------------------------------------------------------
+
+
+def copy_as_generic(copy: memref.CopyOp) -> GenericOp:
+    """`memref.copy %a, %b` as the identity `linalg.generic` that does the same."""
+    source_type = copy.source.type
+    assert isinstance(source_type, MemRefType)
+    rank = source_type.get_num_dims()
+    identity = AffineMapAttr(AffineMap.identity(rank))
+    body = Block(arg_types=[source_type.get_element_type()] * 2)
+    body.args[0].name_hint, body.args[1].name_hint = "in", "out"
+    body.add_op(LinalgYieldOp(body.args[0]))
+    generic = GenericOp(
+        [copy.source],
+        [copy.destination],
+        Region(body),
+        [identity, identity],
+        [IteratorTypeAttr(IteratorType.PARALLEL)] * rank,
+    )
+    generic.location = copy.location
+    return generic
+
+
+def _in_gpu_loops(op: Operation) -> bool:
+    parent = op.parent_op()
+    while parent is not None:
+        if isinstance(parent, ForallOp) and parent.mapping is not None:
+            return True
+        parent = parent.parent_op()
+    return False
+
+
+def tile_linalg_op_for_gpu(op: Operation, options: GpuTilingOptions) -> ForallOp:
+    """Tile one linalg op on memrefs (a named op through its generic form)."""
+    if op.results or any(isinstance(v.type, TensorType) for v in op.operands):
+        raise op_error(
+            op, f"{PASS_NAME} requires linalg on memrefs: run bufferize first"
+        )
+    generic = op if isinstance(op, GenericOp) else generalize_named_op(op)
+    computation = StructuredComputation.of(generic)
+    ranges = static_loop_ranges(op, computation)
+    plan = plan_tiling(generic, computation, ranges, options)
+    check_plan(op, plan, ranges)
+    if generic is not op:
+        Rewriter.replace_op(op, generic)
+    return tile_generic_for_gpu(generic, computation, ranges, plan)
+
+
+def _check_options(options: GpuTilingOptions) -> None:
+    sizes = (*options.matmul_block, *options.matmul_thread, options.elementwise_block)
+    if any(size <= 0 for size in sizes):
+        raise PassFailedException(f"{PASS_NAME}: tile sizes must be positive")
+
+
+def tile_for_gpu(module: ModuleOp, options: GpuTilingOptions) -> None:
+    """Turn host copies into linalg, then tile every linalg op of `module`."""
+    _check_options(options)
+    for copy in [op for op in module.walk() if isinstance(op, memref.CopyOp)]:
+        if not _in_gpu_loops(copy):
+            Rewriter.replace_op(copy, copy_as_generic(copy))
+    targets = [
+        op
+        for op in module.walk()
+        if (isinstance(op, GenericOp) or is_named_linalg_op(op))
+        and not _in_gpu_loops(op)
+    ]
+    for op in targets:
+        tile_linalg_op_for_gpu(op, options)
+
+
+@dataclass(frozen=True)
+class LinalgTileForGpuPass(ModulePass):
+    """Tile linalg on memrefs into block- and thread-mapped `scf.forall`s."""
+
+    name = PASS_NAME
+
+    matmul_block: tuple[int, ...] = (64, 64, 16)
+    matmul_thread: tuple[int, ...] = (4, 4)
+    elementwise_block: int = 256
+
+    def options(self) -> GpuTilingOptions:
+        if len(self.matmul_block) != 3 or len(self.matmul_thread) != 2:
+            raise PassFailedException(
+                f"{PASS_NAME}: matmul-block takes 3 sizes (BM, BN, BK) and "
+                "matmul-thread 2 (TM, TN)"
+            )
+        block_m, block_n, block_k = self.matmul_block
+        thread_m, thread_n = self.matmul_thread
+        return GpuTilingOptions(
+            (block_m, block_n, block_k), (thread_m, thread_n), self.elementwise_block
+        )
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        tile_for_gpu(op, self.options())

@@ -1,0 +1,146 @@
+// RUN: irkit-opt %s --split-input-file -p gpu-promote-shared | filecheck %s
+// RUN: irkit-opt %s --split-input-file -p 'gpu-promote-shared{padding=0}' | filecheck %s --check-prefix=NOPAD
+// RUN: irkit-opt %s --split-input-file -p 'gpu-promote-shared{max-shared-bytes=1000}' | filecheck %s --check-prefix=SMALL
+
+// A matmul K step as linalg-tile-for-gpu leaves it (16x16 block tiles, K
+// tiles of 8, 4x4 per thread): the A and B tiles are each read by a row or
+// column of threads, so both go to workgroup memory, allocated before the K
+// loop. One cooperative copy forall over the 4x4 threads fills both; the
+// output tile stays in global memory.
+
+// CHECK-LABEL: func.func @matmul
+// CHECK:       scf.forall (%[[I:.*]], %[[J:.*]]) = (0, 0) to (32, 32) step (16, 16) {
+// CHECK-NEXT:    %[[SA:.*]] = memref.alloc() : memref<16x9xf32, #gpu.address_space<workgroup>>
+// CHECK-NEXT:    %[[SB:.*]] = memref.alloc() : memref<8x17xf32, #gpu.address_space<workgroup>>
+// CHECK-NEXT:    scf.for %[[K:.*]] =
+// CHECK:           %[[A:.*]] = memref.subview %a[%[[I]], %[[K]]] [16, 8] [1, 1]
+// CHECK:           scf.forall (%[[TY:.*]], %[[TX:.*]]) in (4, 4) {
+// CHECK-NEXT:        %[[TID:.*]] = affine.apply affine_map<(d0, d1) -> (d0 * 4 + d1)>(%[[TY]], %[[TX]])
+// CHECK-DAG:         %[[C16:.*]] = arith.constant 16 : index
+// CHECK-DAG:         %[[C128:.*]] = arith.constant 128 : index
+// CHECK:             scf.for %[[E:.*]] = %[[TID]] to %[[C128]] step %[[C16]] {
+// CHECK-NEXT:          %[[R:.*]] = affine.apply affine_map<(d0) -> (d0 floordiv 8)>(%[[E]])
+// CHECK-NEXT:          %[[C:.*]] = affine.apply affine_map<(d0) -> (d0 mod 8)>(%[[E]])
+// CHECK-NEXT:          %[[X:.*]] = memref.load %[[A]][%[[R]], %[[C]]]
+// CHECK-NEXT:          memref.store %[[X]], %[[SA]][%[[R]], %[[C]]] : memref<16x9xf32, #gpu.address_space<workgroup>>
+// CHECK:             scf.for
+// CHECK:               memref.store %{{.*}}, %[[SB]]
+// CHECK:           } {mapping = [#gpu.thread<y>, #gpu.thread<x>]}
+// CHECK-NEXT:      %[[VA:.*]] = memref.subview %[[SA]][0, 0] [16, 8] [1, 1] : memref<16x9xf32, #gpu.address_space<workgroup>> to memref<16x8xf32, strided<[9, 1]>, #gpu.address_space<workgroup>>
+// CHECK-NEXT:      %[[VB:.*]] = memref.subview %[[SB]][0, 0] [8, 16] [1, 1]
+// CHECK-NEXT:      scf.forall
+// CHECK:             memref.subview %[[VA]][%{{.*}}, 0] [4, 8] [1, 1] : memref<16x8xf32, strided<[9, 1]>, #gpu.address_space<workgroup>> to memref<4x8xf32, strided<[9, 1], offset: ?>, #gpu.address_space<workgroup>>
+// CHECK:             memref.subview %[[VB]][0, %{{.*}}] [8, 4] [1, 1]
+// CHECK:             memref.subview %{{.*}}[%{{.*}}, %{{.*}}] [4, 4] [1, 1] : memref<16x16xf32, strided<[32, 1], offset: ?>> to memref<4x4xf32, strided<[32, 1], offset: ?>>
+// CHECK:             linalg.generic
+// CHECK:           } {mapping = [#gpu.thread<y>, #gpu.thread<x>]}
+// CHECK-NEXT:    }
+// CHECK-NEXT:    memref.dealloc %[[SB]]
+// CHECK-NEXT:    memref.dealloc %[[SA]]
+// CHECK-NEXT:  } {mapping = [#gpu.block<y>, #gpu.block<x>]}
+
+// Without padding the view is the whole buffer.
+// NOPAD-LABEL: func.func @matmul
+// NOPAD:       %[[SA:.*]] = memref.alloc() : memref<16x8xf32, #gpu.address_space<workgroup>>
+// NOPAD:       memref.alloc() : memref<8x16xf32, #gpu.address_space<workgroup>>
+// NOPAD-NOT:   memref.subview %[[SA]][0, 0]
+// NOPAD:       memref.subview %[[SA]][%{{.*}}, 0] [4, 8] [1, 1] : memref<16x8xf32, #gpu.address_space<workgroup>> to memref<4x8xf32, strided<[8, 1], offset: ?>, #gpu.address_space<workgroup>>
+
+// Over the budget (16x9 and 8x17 floats are 576 + 544 bytes; 1000 holds one):
+// the first tile is promoted, the second stays in global memory.
+// SMALL-LABEL: func.func @matmul
+// SMALL:       memref.alloc() : memref<16x9xf32, #gpu.address_space<workgroup>>
+// SMALL-NOT:   memref.alloc
+// SMALL-LABEL: func.func @partial
+
+#a = affine_map<(d0, d1, d2) -> (d0, d2)>
+#b = affine_map<(d0, d1, d2) -> (d2, d1)>
+#c = affine_map<(d0, d1, d2) -> (d0, d1)>
+func.func @matmul(%a: memref<32x16xf32>, %b: memref<16x32xf32>, %c: memref<32x32xf32> {irkit.output}) {
+  %c0 = arith.constant 0 : index
+  %c8 = arith.constant 8 : index
+  %c16 = arith.constant 16 : index
+  scf.forall (%i, %j) = (0, 0) to (32, 32) step (16, 16) {
+    scf.for %k = %c0 to %c16 step %c8 {
+      %ta = memref.subview %a[%i, %k] [16, 8] [1, 1] : memref<32x16xf32> to memref<16x8xf32, strided<[16, 1], offset: ?>>
+      %tb = memref.subview %b[%k, %j] [8, 16] [1, 1] : memref<16x32xf32> to memref<8x16xf32, strided<[32, 1], offset: ?>>
+      %tc = memref.subview %c[%i, %j] [16, 16] [1, 1] : memref<32x32xf32> to memref<16x16xf32, strided<[32, 1], offset: ?>>
+      scf.forall (%ti, %tj) = (0, 0) to (16, 16) step (4, 4) {
+        %xa = memref.subview %ta[%ti, 0] [4, 8] [1, 1] : memref<16x8xf32, strided<[16, 1], offset: ?>> to memref<4x8xf32, strided<[16, 1], offset: ?>>
+        %xb = memref.subview %tb[0, %tj] [8, 4] [1, 1] : memref<8x16xf32, strided<[32, 1], offset: ?>> to memref<8x4xf32, strided<[32, 1], offset: ?>>
+        %xc = memref.subview %tc[%ti, %tj] [4, 4] [1, 1] : memref<16x16xf32, strided<[32, 1], offset: ?>> to memref<4x4xf32, strided<[32, 1], offset: ?>>
+        linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]} ins(%xa, %xb : memref<4x8xf32, strided<[16, 1], offset: ?>>, memref<8x4xf32, strided<[32, 1], offset: ?>>) outs(%xc : memref<4x4xf32, strided<[32, 1], offset: ?>>) {
+        ^bb0(%x: f32, %y: f32, %acc: f32):
+          %m = arith.mulf %x, %y : f32
+          %s = arith.addf %m, %acc : f32
+          linalg.yield %s : f32
+        }
+      } {mapping = [#gpu.thread<y>, #gpu.thread<x>]}
+    }
+  } {mapping = [#gpu.block<y>, #gpu.block<x>]}
+  return
+}
+
+// -----
+
+// Partial tiles (affine.min sizes): the buffer has the full tile's shape,
+// each thread copies only elements inside the tile, and the compute reads a
+// view of the tile's sizes.
+
+// CHECK-LABEL: func.func @partial
+// CHECK:       %[[M:.*]] = affine.min
+// CHECK:       %[[S:.*]] = memref.alloc() : memref<8x5xf32, #gpu.address_space<workgroup>>
+// CHECK:       scf.for %[[E:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK-NEXT:    %[[R:.*]] = affine.apply affine_map<(d0) -> (d0 floordiv 4)>(%[[E]])
+// CHECK-NEXT:    %[[C:.*]] = affine.apply affine_map<(d0) -> (d0 mod 4)>(%[[E]])
+// CHECK-NEXT:    %[[IN:.*]] = arith.cmpi slt, %[[R]], %[[M]] : index
+// CHECK-NEXT:    scf.if %[[IN]] {
+// CHECK:       memref.subview %[[S]][0, 0] [%[[M]], 4] [1, 1] : memref<8x5xf32, #gpu.address_space<workgroup>> to memref<?x4xf32, strided<[5, 1]>, #gpu.address_space<workgroup>>
+
+#a = affine_map<(d0, d1, d2) -> (d0, d2)>
+#b = affine_map<(d0, d1, d2) -> (d2, d1)>
+#c = affine_map<(d0, d1, d2) -> (d0, d1)>
+func.func @partial(%a: memref<10x4xf32>, %b: memref<4x2xf32>, %c: memref<10x2xf32> {irkit.output}) {
+  scf.forall (%i) = (0) to (10) step (8) {
+    %m = affine.min affine_map<(d0) -> (8, -d0 + 10)>(%i)
+    %ta = memref.subview %a[%i, 0] [%m, 4] [1, 1] : memref<10x4xf32> to memref<?x4xf32, strided<[4, 1], offset: ?>>
+    %tc = memref.subview %c[%i, 0] [%m, 2] [1, 1] : memref<10x2xf32> to memref<?x2xf32, strided<[2, 1], offset: ?>>
+    scf.forall (%ti, %tj) = (0, 0) to (%m, 2) step (1, 1) {
+      %xa = memref.subview %ta[%ti, 0] [1, 4] [1, 1] : memref<?x4xf32, strided<[4, 1], offset: ?>> to memref<1x4xf32, strided<[4, 1], offset: ?>>
+      %xb = memref.subview %b[0, %tj] [4, 1] [1, 1] : memref<4x2xf32> to memref<4x1xf32, strided<[2, 1], offset: ?>>
+      %xc = memref.subview %tc[%ti, %tj] [1, 1] [1, 1] : memref<?x2xf32, strided<[2, 1], offset: ?>> to memref<1x1xf32, strided<[2, 1], offset: ?>>
+      linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]} ins(%xa, %xb : memref<1x4xf32, strided<[4, 1], offset: ?>>, memref<4x1xf32, strided<[2, 1], offset: ?>>) outs(%xc : memref<1x1xf32, strided<[2, 1], offset: ?>>) {
+      ^bb0(%x: f32, %y: f32, %acc: f32):
+        %p = arith.mulf %x, %y : f32
+        %s = arith.addf %p, %acc : f32
+        linalg.yield %s : f32
+      }
+    } {mapping = [#gpu.thread<y>, #gpu.thread<x>]}
+  } {mapping = [#gpu.block<x>]}
+  return
+}
+
+// -----
+
+// Elementwise: each thread reads its own element, nothing is shared.
+
+// CHECK-LABEL: func.func @elementwise
+// CHECK-NOT:   memref.alloc
+// CHECK-NOT:   workgroup
+
+func.func @elementwise(%a: memref<512xf32>, %o: memref<512xf32> {irkit.output}) {
+  scf.forall (%i) = (0) to (512) step (256) {
+    %ta = memref.subview %a[%i] [256] [1] : memref<512xf32> to memref<256xf32, strided<[1], offset: ?>>
+    %to = memref.subview %o[%i] [256] [1] : memref<512xf32> to memref<256xf32, strided<[1], offset: ?>>
+    scf.forall (%t) in (256) {
+      %xa = memref.subview %ta[%t] [1] [1] : memref<256xf32, strided<[1], offset: ?>> to memref<1xf32, strided<[1], offset: ?>>
+      %xo = memref.subview %to[%t] [1] [1] : memref<256xf32, strided<[1], offset: ?>> to memref<1xf32, strided<[1], offset: ?>>
+      linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%xa : memref<1xf32, strided<[1], offset: ?>>) outs(%xo : memref<1xf32, strided<[1], offset: ?>>) {
+      ^bb0(%x: f32, %y: f32):
+        %n = arith.negf %x : f32
+        linalg.yield %n : f32
+      }
+    } {mapping = [#gpu.thread<x>]}
+  } {mapping = [#gpu.block<x>]}
+  return
+}
