@@ -54,6 +54,7 @@ __all__ = [
     "CArgument",
     "CFunction",
     "CTranslationUnit",
+    "c_argument",
     "emit_c",
 ]
 
@@ -179,7 +180,8 @@ C_LANGUAGE = Language(
 )
 
 
-def _argument(func: FuncOp, index: int, name: str) -> CArgument:
+def c_argument(func: FuncOp, index: int, name: str) -> CArgument:
+    """How argument `index` of `func` is passed, per docs/abi.md."""
     argument_type = func.function_type.inputs.data[index]
     output = is_output_argument(func, index)
     if isinstance(argument_type, MemRefType):
@@ -213,7 +215,7 @@ def emit_c(module: ModuleOp) -> CTranslationUnit:
             symbol=symbol,
             c_name=function.c_name,
             arguments=tuple(
-                _argument(funcs[symbol], index, name)
+                c_argument(funcs[symbol], index, name)
                 for index, name in enumerate(function.parameter_names)
             ),
             assertions=function.assertions,

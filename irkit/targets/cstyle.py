@@ -668,7 +668,7 @@ class CStyleEmitter:
         assert hasattr(symbol, "data")
         name = self.symbols[symbol.data]
         constant = isinstance(op.properties.get("constant"), UnitAttr)
-        qualifier = "static const" if constant else "static"
+        qualifier = self.global_qualifier(constant)
         declaration = f"{qualifier} {self.type_name(key)} {name}[{max(count, 1)}]"
         initial = op.properties.get("initial_value")
         if isinstance(initial, DenseIntOrFPElementsAttr | DenseResourceAttr):
@@ -694,6 +694,10 @@ class CStyleEmitter:
         self.global_views[symbol.data] = View(
             name, key, tuple(shape), tuple(strides), offset, constant
         )
+
+    def global_qualifier(self, constant: bool) -> str:
+        """How a module-level array is declared (C: `static [const]`)."""
+        return "static const" if constant else "static"
 
     # -- literals ----------------------------------------------------------
 
@@ -799,11 +803,15 @@ class CStyleEmitter:
     def emit_ops(self, block: Block) -> Operation | None:
         """Print the ops of `block` but its terminator, which is returned."""
         for op in _body_ops(block):
-            emitter = _EMITTERS.get(op.name)
+            emitter = self.emitter_for(op.name)
             if emitter is None:
                 raise self.unprintable(op)
             emitter(self, op)
         return _terminator(block)
+
+    def emitter_for(self, name: str) -> EmitFunction | None:
+        """How op `name` prints; a target with ops of its own extends this."""
+        return _EMITTERS.get(name)
 
     def emit_region_into(
         self, block: Block, arguments: Sequence[str], targets: Sequence[str]
