@@ -152,11 +152,16 @@ typedef unsigned long long uint64_t;
 #define INT16_MIN (-32767 - 1)
 #define INT32_MIN (-2147483647 - 1)
 #define INT64_MIN (-9223372036854775807LL - 1)
+#define INT8_MAX 127
+#define INT16_MAX 32767
+#define INT32_MAX 2147483647
+#define INT64_MAX 9223372036854775807LL
 #else
 #include <stdint.h>
 #endif
-#define IRKIT_NAN __int_as_float(0x7fc00000)
-#define IRKIT_INFINITY __int_as_float(0x7f800000)
+// Constant expressions, so that a __device__ global's initialiser may use them.
+#define IRKIT_NAN __builtin_nanf("")
+#define IRKIT_INFINITY __builtin_huge_valf()
 """
 
 CUDA_LANGUAGE = Language(
