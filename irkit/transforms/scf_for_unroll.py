@@ -296,7 +296,7 @@ class ScfForUnrollPass(ModulePass):
 
     name = PASS_NAME
 
-    unroll_factor: int
+    unroll_factor: int = 4
     innermost_only: bool = True
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:

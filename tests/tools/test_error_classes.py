@@ -140,10 +140,10 @@ def test_malformed_pass_options(tmp_path: Path, pipeline: str, message: str) -> 
 
 def test_unknown_target(tmp_path: Path) -> None:
     source = write(tmp_path / "in.mlir", VALID)
-    result = run_tool("irkit-opt", str(source), "--target", "cuda")
-    assert_user_error(result, "argument -t/--target: invalid choice: 'cuda'")
-    result = run_tool("irkit-run", str(source), "--target", "cuda")
-    assert_user_error(result, "argument --target: invalid choice: 'cuda'")
+    result = run_tool("irkit-opt", str(source), "--target", "ptx")
+    assert_user_error(result, "argument -t/--target: invalid choice: 'ptx'")
+    result = run_tool("irkit-run", str(source), "--target", "ptx")
+    assert_user_error(result, "argument --target: invalid choice: 'ptx'")
 
 
 def test_unreadable_input(tmp_path: Path) -> None:
