@@ -27,12 +27,14 @@ from xdsl.dialects.builtin import (
     NoneAttr,
 )
 from xdsl.dialects.func import FuncOp as HostFuncOp
-from xdsl.ir import Block, Operation, SSAValue
+from xdsl.ir import Attribute, Block, Operation, SSAValue
 
+from irkit.diagnostics import DiagnosticError
 from irkit.dialects import gpu
 from irkit.interpreter.values import numpy_dtype
 from irkit.targets.c import _MATH_32, _MATH_64, CArgument, c_argument
 from irkit.targets.cstyle import (
+    HELPER_PREFIX,
     CStyleEmitter,
     EmitFunction,
     Language,
@@ -51,6 +53,7 @@ __all__ = [
     "LaunchPlan",
     "LaunchStep",
     "ScalarArgument",
+    "describe_plans",
     "emit_cuda",
 ]
 
@@ -156,12 +159,17 @@ typedef unsigned long long uint64_t;
 #define INT16_MAX 32767
 #define INT32_MAX 2147483647
 #define INT64_MAX 9223372036854775807LL
+#define UINT8_MAX 255
+#define UINT16_MAX 65535
+#define UINT32_MAX 4294967295U
+#define UINT64_MAX 18446744073709551615ULL
 #else
 #include <stdint.h>
 #endif
-// Constant expressions, so that a __device__ global's initialiser may use them.
-#define IRKIT_NAN __builtin_nanf("")
-#define IRKIT_INFINITY __builtin_huge_valf()
+// Constant expressions, so that a __device__ global's initialiser may use them
+// (NVRTC has neither __builtin_nanf nor __builtin_huge_valf).
+#define IRKIT_NAN __builtin_bit_cast(float, 0x7fc00000u)
+#define IRKIT_INFINITY __builtin_bit_cast(float, 0x7f800000u)
 """
 
 CUDA_LANGUAGE = Language(
@@ -273,6 +281,63 @@ class CudaEmitter(CStyleEmitter):
         d = op.dimension
         expr = f"(int64_t)blockIdx.{d} * (int64_t)blockDim.{d} + (int64_t)threadIdx.{d}"
         self.declare(op.results[0], expr, op)
+
+    def _lane_id(self, op: Operation) -> None:
+        self.declare(op.results[0], f"(int64_t){self._device_helper('lane_id')}()", op)
+
+    def _shuffle(self, op: Operation) -> None:
+        """MLIR's semantics: lane `k` (below `width`) reads lane `k ^ offset`,
+        `k + offset`, `k - offset` or `offset`; `valid` when that lane is in
+        [0, width); an invalid lane keeps its own value. Every lane below
+        `width` runs the intrinsic, masked to those lanes as MLIR's NVVM
+        lowering does."""
+        assert isinstance(op, gpu.ShuffleOp)
+        value, offset, width = self.operands(op)
+        key = self.key_of(op.result.type, op)
+        lane = self.fresh_name("lane")
+        source = self.fresh_name("source")
+        shuffled = self.fresh_name("shuffled")
+        self.writer.line(f"int32_t {lane} = {self._device_helper('lane_id')}();")
+        # In 64 bits: `lane + offset` must not overflow for any i32 offset.
+        source_expr = {
+            "xor": f"(int64_t){lane} ^ {offset}",
+            "down": f"(int64_t){lane} + {offset}",
+            "up": f"(int64_t){lane} - {offset}",
+            "idx": f"(int64_t){offset}",
+        }[op.mode]
+        self.writer.line(f"int64_t {source} = {source_expr};")
+        # A constant offset in [0, 32) reads the same lane through the mode's
+        # own intrinsic; any other offset through the computed source lane.
+        constant_offset = _constant_value(op.offset)
+        intrinsic = _SHUFFLE_INTRINSICS[op.mode]
+        if not (isinstance(constant_offset, int) and 0 <= constant_offset < 32):
+            intrinsic, offset = "__shfl_sync", f"(int32_t){source}"
+        mask = f"{self._device_helper('lane_mask')}({width})"
+        self.writer.line(f"{self.type_name(key)} {shuffled} = {value};")
+        with self.writer.block(f"if ({lane} < {width})"):
+            self.writer.line(f"{shuffled} = {intrinsic}({mask}, {value}, {offset});")
+        conditions = [f"{lane} < {width}", f"{source} >= 0", f"{source} < {width}"]
+        constant_width = _constant_value(op.width)
+        if not (isinstance(constant_width, int) and constant_width <= 32):
+            conditions.append(f"{source} < 32")
+        valid = self.fresh_name(op.valid.name_hint or "valid")
+        self.writer.line(f"bool {valid} = {' && '.join(conditions)};")
+        self.scope.values[op.valid] = valid
+        self.declare(op.result, f"{valid} ? {shuffled} : {value}", op)
+
+    def _device_helper(self, kind: str) -> str:
+        """A helper of this target alone, printed once before the kernels."""
+        name = f"{HELPER_PREFIX}{kind}"
+        if name not in self.helpers:
+            body = _DEVICE_HELPERS[kind].replace("{name}", name)
+            self.helpers[name] = f"{self.language.helper_qualifier} {body}"
+        return name
+
+    def key_of(self, mlir_type: Attribute, op: Operation) -> str:
+        key = super().key_of(mlir_type, op)
+        if key not in self.language.scalar_types:
+            raise self.error(op, f"unsupported type {mlir_type}")
+        return key
 
     def _barrier(self, op: Operation) -> None:
         assert self.language.barrier is not None
@@ -413,6 +478,27 @@ class CudaEmitter(CStyleEmitter):
         )
 
 
+_SHUFFLE_INTRINSICS = {
+    "xor": "__shfl_xor_sync",
+    "down": "__shfl_down_sync",
+    "up": "__shfl_up_sync",
+    "idx": "__shfl_sync",
+}
+
+# Warps are formed from the linear thread id, x fastest.
+_DEVICE_HELPERS = {
+    "lane_id": (
+        "int32_t {name}(void) {\n"
+        "    return (int32_t)((threadIdx.x + blockDim.x * (threadIdx.y + "
+        "blockDim.y * threadIdx.z)) % 32u);\n}"
+    ),
+    "lane_mask": (
+        "uint32_t {name}(int32_t width) {\n"
+        "    return width >= 32 ? 0xffffffffu : "
+        "(width <= 0 ? 0u : (1u << width) - 1u);\n}"
+    ),
+}
+
 # Unbound methods of CudaEmitter, called as `emitter(self, op)` like the
 # shared table's entries.
 _GPU_EMITTERS: dict[str, Callable[[Any, Operation], None]] = {
@@ -421,6 +507,8 @@ _GPU_EMITTERS: dict[str, Callable[[Any, Operation], None]] = {
     "gpu.block_dim": CudaEmitter._dimension,
     "gpu.grid_dim": CudaEmitter._dimension,
     "gpu.global_id": CudaEmitter._global_id,
+    "gpu.lane_id": CudaEmitter._lane_id,
+    "gpu.shuffle": CudaEmitter._shuffle,
     "gpu.barrier": CudaEmitter._barrier,
     "memref.alloc": CudaEmitter._no_heap,
     "memref.dealloc": CudaEmitter._no_heap,
@@ -444,7 +532,9 @@ def _constant_value(value: SSAValue) -> int | float | None:
 
 
 def _plan(  # noqa: C901 (one branch per host op kind)
-    func: HostFuncOp, kernel_names: dict[tuple[str, str], str], error: Any
+    func: HostFuncOp,
+    kernel_names: dict[tuple[str, str], str],
+    error: Callable[[Operation, str], DiagnosticError],
 ) -> LaunchPlan:
     block = func.body.blocks[0]
     names: dict[SSAValue, str] = {}
@@ -529,8 +619,8 @@ def _plan(  # noqa: C901 (one branch per host op kind)
         else:
             raise error(
                 op,
-                f"host function '@{func.sym_name.data}' can only hold {allowed} "
-                f"for the CUDA target, not '{op.name}'",
+                f"host function '{_symbol_text(func.sym_name.data)}' can only "
+                f"hold {allowed}, not '{op.name}'",
             )
     return LaunchPlan(func.sym_name.data, tuple(arguments), tuple(steps))
 
@@ -551,6 +641,23 @@ def emit_cuda(module: ModuleOp) -> CudaTranslationUnit:
     return CudaTranslationUnit(source, kernels, plans)
 
 
+_BARE_SYMBOL = re.compile(r"[A-Za-z_][A-Za-z0-9_$.]*")
+
+
+def _symbol_text(symbol: str) -> str:
+    """`@symbol` as MLIR prints it, quoted and escaped when not bare: a line
+    break or a trailing backslash must not end the comment it is printed in."""
+    if _BARE_SYMBOL.fullmatch(symbol):
+        return f"@{symbol}"
+    escaped = "".join(
+        character
+        if character.isprintable() and character.isascii() and character not in '"\\'
+        else "".join(f"\\{byte:02X}" for byte in character.encode())
+        for character in symbol
+    )
+    return f'@"{escaped}"'
+
+
 def describe_plans(unit: CudaTranslationUnit) -> str:
     """The launch plans as a comment block (what `irkit-opt -t cuda` prints)."""
     lines: list[str] = []
@@ -559,7 +666,8 @@ def describe_plans(unit: CudaTranslationUnit) -> str:
             f"{'out ' if a.is_output else ''}{a.name}: {a.element_type}{list(a.shape)}"
             for a in plan.arguments
         )
-        lines.append(f"// launch plan for @{plan.symbol}({parameters}):")
+        symbol = _symbol_text(plan.symbol)
+        lines.append(f"// launch plan for {symbol}({parameters}):")
         for step in plan.steps:
             if isinstance(step, AllocateBuffer):
                 shape = list(step.shape)

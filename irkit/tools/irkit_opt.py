@@ -1,7 +1,7 @@
 """irkit-opt: parse textual IR, run a pass pipeline, print the result.
 
 Like `mlir-opt`/`xdsl-opt`: `irkit-opt FILE [-p PIPELINE] [-o OUT]
-[--target mlir|c] [--split-input-file] [--verify-diagnostics]
+[--target mlir|c|cuda] [--split-input-file] [--verify-diagnostics]
 [--print-op-generic] [--print-ir-after-all]`. See docs/cli.md.
 """
 
@@ -11,7 +11,8 @@ import argparse
 import os
 import sys
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from io import StringIO
 
 from xdsl.context import Context
@@ -28,6 +29,7 @@ from irkit.pass_manager import (
     load_pass_plugin,
 )
 from irkit.targets.c import emit_c
+from irkit.targets.cuda import describe_plans, emit_cuda
 from irkit.testing.checker import SemanticsMismatch, check_semantics_between
 from irkit.tools.common import (
     EXIT_OK,
@@ -42,7 +44,7 @@ from irkit.tools.expected_diagnostics import (
     split_input,
 )
 
-TARGETS = ("mlir", "c")
+TARGETS = ("mlir", "c", "cuda")
 
 
 class SemanticsCheckFailed(IRKitError):
@@ -80,8 +82,9 @@ def build_argument_parser() -> argparse.ArgumentParser:
         "--target",
         default="mlir",
         choices=TARGETS,
-        help="what to print: mlir (default) or c (one C99 translation unit; "
-        "see docs/targets.md)",
+        help="what to print: mlir (default), c (one C99 translation unit) or "
+        "cuda (the kernels as CUDA C, then each host function's launch plan "
+        "as comments); see docs/targets.md",
     )
     parser.add_argument(
         "--split-input-file",
@@ -176,13 +179,29 @@ def process_chunk(
     pipeline.run(ctx, module)
     if args.target == "c":
         return emit_c_source(module, text)
+    if args.target == "cuda":
+        return emit_cuda_source(module, text)
     return print_module(module, generic=args.print_op_generic, ctx=ctx)
 
 
 def emit_c_source(module: ModuleOp, text: str) -> str:
     """The module as C; an unprintable op is reported with its source line."""
-    try:
+    with _located_in(text):
         return emit_c(module).source
+
+
+def emit_cuda_source(module: ModuleOp, text: str) -> str:
+    """The kernels as CUDA C followed by the launch plans as comments."""
+    with _located_in(text):
+        unit = emit_cuda(module)
+    return unit.source + "\n" + describe_plans(unit)
+
+
+@contextmanager
+def _located_in(text: str) -> Iterator[None]:
+    """Attach the source line to a located error raised by a target."""
+    try:
+        yield
     except DiagnosticError as error:
         if error.location is not None and error.source_line is None:
             error.source_line = source_line(text, error.location.line)
