@@ -49,14 +49,20 @@ def test_every_nn_op_runs_as_c(op: str) -> None:
     @settings(max_examples=EXAMPLES_PER_OP, deadline=None)
     @given(nn_programs(max_ops=2, ops={op}).map(str))
     def lowered_c_matches_interpreter(program: str) -> None:
-        module = irkit.parse(program)
-        main = module.body.block.first_op
-        assert isinstance(main, FuncOp)
-        inputs = random_arguments(main, np.random.default_rng(0))
-        compiled = irkit.compile(program, target="c")
-        _assert_same(compiled(*inputs), irkit.interpret(module, "main", *inputs))
+        check_program_on_target(program, "c")
 
     lowered_c_matches_interpreter()
+
+
+def check_program_on_target(program: str, target: str) -> None:
+    """`@main` of `program` compiled for `target` matches the interpreter on
+    random inputs."""
+    module = irkit.parse(program)
+    main = module.body.block.first_op
+    assert isinstance(main, FuncOp)
+    inputs = random_arguments(main, np.random.default_rng(0))
+    compiled = irkit.compile(program, target=target)
+    _assert_same(compiled(*inputs), irkit.interpret(module, "main", *inputs))
 
 
 def _load(case: str) -> tuple[str, str, list[np.ndarray], list[np.ndarray]]:
@@ -73,8 +79,14 @@ def _load(case: str) -> tuple[str, str, list[np.ndarray], list[np.ndarray]]:
 
 @pytest.mark.parametrize("case", CASES)
 def test_corpus_runs_as_c(case: str) -> None:
+    check_corpus_case_on_target(case, "c")
+
+
+def check_corpus_case_on_target(case: str, target: str) -> None:
+    """Corpus program `case` compiled for `target` matches the interpreter and
+    PyTorch's saved results."""
     text, entry, args, pytorch = _load(case)
-    compiled = irkit.compile(text, target="c", entry=entry)
+    compiled = irkit.compile(text, target=target, entry=entry)
     got = compiled(*args)
     module: ModuleOp = irkit.parse(text)
     _assert_same(got, irkit.interpret(module, entry, *args))

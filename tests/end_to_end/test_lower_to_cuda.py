@@ -21,16 +21,13 @@ from hypothesis import given, settings
 from test_lower_to_c import (
     CASES,
     EXAMPLES_PER_OP,
-    PYTORCH_TOLERANCE,
     _assert_same,
-    _load,
+    check_corpus_case_on_target,
+    check_program_on_target,
 )
-from xdsl.dialects.builtin import ModuleOp
-from xdsl.dialects.func import FuncOp
 
 import irkit
 from irkit.runtime.cuda import gpu_unavailable_reason
-from irkit.testing import random_arguments
 from irkit.testing.strategies import NN_OPS, nn_programs
 
 GPU_REASON = gpu_unavailable_reason()
@@ -45,30 +42,14 @@ def test_every_nn_op_runs_on_the_gpu(op: str) -> None:
     @settings(max_examples=EXAMPLES_PER_OP, deadline=None)
     @given(nn_programs(max_ops=2, ops={op}).map(str))
     def lowered_cuda_matches_interpreter(program: str) -> None:
-        module = irkit.parse(program)
-        main = module.body.block.first_op
-        assert isinstance(main, FuncOp)
-        inputs = random_arguments(main, np.random.default_rng(0))
-        compiled = irkit.compile(program, target="cuda")
-        _assert_same(compiled(*inputs), irkit.interpret(module, "main", *inputs))
+        check_program_on_target(program, "cuda")
 
     lowered_cuda_matches_interpreter()
 
 
 @pytest.mark.parametrize("case", CASES)
 def test_corpus_runs_on_the_gpu(case: str) -> None:
-    text, entry, args, pytorch = _load(case)
-    compiled = irkit.compile(text, target="cuda", entry=entry)
-    got = compiled(*args)
-    module: ModuleOp = irkit.parse(text)
-    _assert_same(got, irkit.interpret(module, entry, *args))
-    tolerance = PYTORCH_TOLERANCE.get(case, {"rtol": 1e-4, "atol": 1e-5})
-    for index, (g, want) in enumerate(zip(got, pytorch, strict=True)):
-        assert g.dtype == want.dtype
-        if np.issubdtype(want.dtype, np.floating):
-            np.testing.assert_allclose(g, want, err_msg=f"result{index}", **tolerance)
-        else:
-            np.testing.assert_array_equal(g, want, err_msg=f"result{index}")
+    check_corpus_case_on_target(case, "cuda")
 
 
 @pytest.mark.parametrize("shape", [(64, 64, 64), (37, 29, 23), (256, 128, 96)])
