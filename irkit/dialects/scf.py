@@ -79,6 +79,12 @@ from xdsl.utils.exceptions import VerifyException
 # --------------------------------------------------------------------------
 
 
+# A unit attribute on `scf.for`: unroll this loop fully where it is compiled
+# (the C-style targets print `#pragma unroll`). The loop keeps its meaning; a
+# target may ignore the hint.
+UNROLL_ATTRIBUTE = "irkit.unroll"
+
+
 def parse_optional_arrow_type_list(parser: Parser) -> list[Attribute]:
     """Parse MLIR's optional `-> T` or `-> (T1, T2)`; [] when absent."""
     if parser.parse_optional_punctuation("->") is None:

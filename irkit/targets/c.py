@@ -39,8 +39,10 @@ from typing import Any
 import numpy as np
 from xdsl.dialects.builtin import MemRefType, ModuleOp
 from xdsl.dialects.func import FuncOp
+from xdsl.ir import Attribute
 
 from irkit.abi import is_output_argument
+from irkit.diagnostics import DiagnosticError, IRKitError, location_of
 from irkit.interpreter.values import numpy_dtype
 from irkit.targets.cstyle import (
     ALLOCATION_FAILURE_STATUS,
@@ -171,6 +173,8 @@ C_LANGUAGE = Language(
         "#pragma omp parallel for{collapse}",
         "#endif",
     ),
+    # GCC's own spelling; clang reads it too.
+    unroll_pragma="#pragma GCC unroll {count}",
     # The libm functions the templates call: a local must not shadow them.
     reserved_names=frozenset(
         name
@@ -178,6 +182,21 @@ C_LANGUAGE = Language(
         for name in re.findall(r"[A-Za-z_][A-Za-z0-9_]*(?=\()", template)
     ),
 )
+
+
+def _argument_dtype(func: FuncOp, index: int, element_type: Attribute) -> np.dtype[Any]:
+    try:
+        return numpy_dtype(element_type)
+    except IRKitError:
+        # Reached by IR that was not lowered (a tensor argument under `-t c`
+        # without `-p lower-to-c`): the type alone would not say where.
+        argument_type = func.function_type.inputs.data[index]
+        raise DiagnosticError(
+            f"argument #{index} of @{func.sym_name.data} has type {argument_type}: "
+            "a compiled function takes memrefs and scalars of integer, index or "
+            "float type (lower the program first)",
+            location_of(func),
+        ) from None
 
 
 def c_argument(func: FuncOp, index: int, name: str) -> CArgument:
@@ -188,7 +207,7 @@ def c_argument(func: FuncOp, index: int, name: str) -> CArgument:
         strides = argument_type.get_strides() or ()
         return CArgument(
             name=name,
-            element_type=numpy_dtype(argument_type.get_element_type()),
+            element_type=_argument_dtype(func, index, argument_type.get_element_type()),
             shape=tuple(argument_type.get_shape()),
             strides=tuple(int(s) for s in strides if s is not None),
             offset=int(argument_type.get_offset() or 0),
@@ -196,7 +215,7 @@ def c_argument(func: FuncOp, index: int, name: str) -> CArgument:
         )
     return CArgument(
         name=name,
-        element_type=numpy_dtype(argument_type),
+        element_type=_argument_dtype(func, index, argument_type),
         shape=(),
         strides=(),
         offset=0,

@@ -77,6 +77,7 @@ from xdsl.traits import IsTerminator
 
 from irkit.abi import is_output_argument
 from irkit.diagnostics import DiagnosticError, location_of
+from irkit.dialects.scf import UNROLL_ATTRIBUTE
 from irkit.interpreter.values import dense_resource_to_array, dense_to_array
 
 # An index quantity of a view: a static value or the name of an int64_t local.
@@ -104,6 +105,8 @@ class Language:
     that width; f16 uses the f32 templates on values widened to
     `half_compute_type`. `parallel_loop_pragma` is printed line by line
     before a parallel loop nest, `{collapse}` filled with ` collapse(n)`.
+    `unroll_pragma` goes before an `scf.for` marked `irkit.unroll` (the
+    loop's constant trip count fills `{count}`).
     """
 
     target_name: str
@@ -121,6 +124,7 @@ class Language:
     thread_index: Mapping[str, str]
     shared_qualifier: str | None
     parallel_loop_pragma: tuple[str, ...] | None
+    unroll_pragma: str | None
     reserved_names: frozenset[str]
 
 
@@ -189,6 +193,18 @@ def mangle_symbol(name: str, taken: set[str], reserved: frozenset[str]) -> str:
 # ---------------------------------------------------------------------------
 
 _INTEGER_WIDTHS = (1, 8, 16, 32, 64)
+
+
+def _constant_int(value: SSAValue) -> int | None:
+    owner = value.owner
+    if not isinstance(owner, Operation):
+        return None
+    if owner.name == "arith.constant" and isinstance(
+        attribute := owner.attributes.get("value") or owner.properties.get("value"),
+        IntegerAttr,
+    ):
+        return attribute.value.data
+    return None
 
 
 def type_key(mlir_type: Attribute) -> str | None:
@@ -1474,9 +1490,21 @@ class CStyleEmitter:
             header = self.loop_header(
                 iv, key, self.name_of(lower), self.name_of(upper), self.name_of(step)
             )
+            self._unroll_pragma(op)
             with self.block(header):
                 self.emit_region_into(body, [iv, *carried], carried)
         self.bind_carried(op, carried, carried_args)
+
+    def _unroll_pragma(self, op: Operation) -> None:
+        pragma = self.language.unroll_pragma
+        if pragma is None or UNROLL_ATTRIBUTE not in op.attributes:
+            return
+        lower, upper, step = (_constant_int(v) for v in op.operands[:3])
+        if lower is None or upper is None or step is None or step <= 0:
+            return  # only a constant trip count can be unrolled fully
+        count = max(-(-(upper - lower) // step), 1)
+        # 65534 is GCC's largest unroll count; CUDA's pragma takes none.
+        self.writer.line(pragma.format(count=min(count, 65534)))
 
     def bind_carried(
         self, op: Operation, names: Sequence[str], arguments: Sequence[SSAValue] = ()

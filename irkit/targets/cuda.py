@@ -203,6 +203,7 @@ CUDA_LANGUAGE = Language(
     },
     shared_qualifier="__shared__",
     parallel_loop_pragma=None,
+    unroll_pragma="#pragma unroll",
     reserved_names=frozenset(
         {"threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize"}
         | {

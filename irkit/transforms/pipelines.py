@@ -93,13 +93,16 @@ class LowerToCudaPipeline(NamedPipeline):
     (unless `promote=false`); `convert-linalg-to-loops`;
     `fold-memref-alias-ops` (per-thread loads and stores index the function's
     buffers, not tiles whose sizes differ between threads);
-    `convert-parallel-loops-to-gpu`; `gpu-kernel-outlining`.
+    `convert-parallel-loops-to-gpu`; `gpu-promote-accumulators` (unless
+    `promote-accumulators=false`: each thread's matmul output tile in
+    registers across the K loop); `gpu-kernel-outlining`.
     """
 
     name = "lower-to-cuda"
 
     fuse: bool = True
     promote: bool = True
+    promote_accumulators: bool = True
     matmul_block: tuple[int, ...] = (64, 64, 16)
     matmul_thread: tuple[int, ...] = (4, 4)
     elementwise_block: int = 256
@@ -123,6 +126,8 @@ class LowerToCudaPipeline(NamedPipeline):
             _stage("convert-linalg-to-loops"),
             _stage("fold-memref-alias-ops"),
             _stage("convert-parallel-loops-to-gpu"),
-            _stage("gpu-kernel-outlining"),
         ]
+        if self.promote_accumulators:
+            stages.append(_stage("gpu-promote-accumulators"))
+        stages.append(_stage("gpu-kernel-outlining"))
         return stages

@@ -27,10 +27,14 @@ from test_lower_to_c import (
 )
 
 import irkit
+from irkit.diagnostics import DiagnosticError
 from irkit.runtime.cuda import gpu_unavailable_reason
 from irkit.testing.strategies import NN_OPS, nn_programs
 
 GPU_REASON = gpu_unavailable_reason()
+# Corpus programs whose kernels hold a cf.assert, which the CUDA target
+# refuses for now (as in tests/targets/test_cuda_corpus_compiles.py).
+KERNEL_ASSERTIONS = {"batchnorm_eval", "embedding"}
 pytestmark = [
     pytest.mark.gpu,
     pytest.mark.skipif(GPU_REASON is not None, reason=str(GPU_REASON)),
@@ -47,7 +51,22 @@ def test_every_nn_op_runs_on_the_gpu(op: str) -> None:
     lowered_cuda_matches_interpreter()
 
 
-@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize(
+    "case",
+    [
+        pytest.param(
+            case,
+            marks=pytest.mark.xfail(
+                raises=DiagnosticError,
+                strict=True,
+                reason="cf.assert inside a kernel is not supported yet",
+            ),
+        )
+        if case in KERNEL_ASSERTIONS
+        else case
+        for case in CASES
+    ],
+)
 def test_corpus_runs_on_the_gpu(case: str) -> None:
     check_corpus_case_on_target(case, "cuda")
 

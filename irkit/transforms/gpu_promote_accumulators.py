@@ -1,0 +1,680 @@
+"""`gpu-promote-accumulators`: a thread's output tile in registers across a loop.
+
+After `convert-parallel-loops-to-gpu`, a tiled matmul's kernel reads and
+writes each thread's output tile in global memory on every step of the K
+loop:
+
+```mlir
+scf.for %k = %c0 to %c64 step %c16 {
+  ... cooperative copies into workgroup memory, gpu.barrier ...
+  scf.for %i = %c0 to %c4 step %c1 {
+    scf.for %kk = %c0 to %c16 step %c1 {
+      scf.for %j = %c0 to %c4 step %c1 {
+        %r = affine.apply affine_map<()[s0, s1, s2] -> (s0 + s1 + s2)>()[%b0, %t0, %i]
+        %c = affine.apply affine_map<()[s0, s1, s2] -> (s0 + s1 + s2)>()[%b1, %t1, %j]
+        %acc = memref.load %out[%r, %c] : memref<128x128xf32>
+        ...
+        memref.store %sum, %out[%r, %c] : memref<128x128xf32>
+```
+
+This pass gives the tile a private attribution of the launch (per-thread
+memory, which the CUDA compiler keeps in registers once the loops indexing it
+are unrolled), copies the tile in before the loop and out after it, and marks
+the loops that index it `irkit.unroll` (printed `#pragma unroll`):
+
+```mlir
+gpu.launch ... private(%acc : memref<4x4xf32, #gpu.address_space<private>>) {
+  scf.for %p0 = %c0 to %c4 step %c1 {  // copy in, {irkit.unroll}
+    scf.for %p1 = %c0 to %c4 step %c1 {
+      %v = memref.load %out[%base0 + %p0, %base1 + %p1] ...
+      memref.store %v, %acc[%p0, %p1] ...
+  scf.for %k = ... {
+    ... memref.load %acc[%i, %j] ... memref.store %sum, %acc[%i, %j] ...
+  }
+  ... copy out ...
+```
+
+It is MLIR's scalar replacement of a loop-invariant memory subset (what
+`hoistRedundantVectorTransfers` does to vector transfers), for a whole tile
+at once, with the tile's elements told apart by the indices of the loops
+around each access.
+
+Contract
+--------
+Input: `gpu.launch` bodies over memrefs with `scf` loops (the output of
+`convert-parallel-loops-to-gpu`). Anything else is left alone.
+
+For each `scf.for` `L` in a launch body (outermost first) and each global
+memref `M` (not workgroup or private memory) that `L` reads and writes, the
+tile is promoted when all of the following hold:
+
+- every use of `M` inside `L` is the memref of a `memref.load` or
+  `memref.store`, and nothing else in `L` may alias `M`
+  (`scf_for_hoist_accumulators.may_alias`; memory of another address space
+  never does); every op in `L` is a load, a store, a view, an `scf` loop,
+  `gpu.barrier` or free of side effects;
+- each access sits directly in a nest of `scf.for`s inside `L` with constant
+  bounds that run at least once, as does `L`;
+- each index is `base + iv` or `base` (affine through `arith.addi/subi/muli`
+  and `affine.apply`), where `base` is the same for every access and does not
+  change inside `L`, and `iv` is the induction variable of a loop of the nest
+  that counts `0, 1, ..., n-1`; the tile's shape is the largest `n` per
+  dimension, at most `max-elements` elements in all;
+- some store covers the whole tile (so the copy out writes only elements the
+  loop wrote anyway) and the tiles of different threads are disjoint: every
+  thread dimension with more than one thread appears in the base of exactly
+  one tile dimension, alone, with a coefficient at least that dimension's
+  size, and the base depends on the thread in no other way.
+
+Output: as above. The loops of the copies, and each loop around a rewritten
+access (when the nest runs at most `max-unroll` iterations), carry the unit
+attribute `irkit.unroll`. Index computations the accesses no longer use are
+erased.
+
+Preserves: every value read and written (the tile is private to its thread
+during `L`: no other thread or block touches it), the order of all
+floating-point operations, hence bit-identical results.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from math import prod
+
+from xdsl.context import Context
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import (
+    AffineMapAttr,
+    IndexType,
+    IntegerAttr,
+    MemRefType,
+    ModuleOp,
+    UnitAttr,
+)
+from xdsl.dialects.memref import LoadOp, StoreOp
+from xdsl.dialects.scf import ForOp, YieldOp
+from xdsl.ir import (
+    Attribute,
+    Block,
+    BlockArgument,
+    Operation,
+    OpResult,
+    Region,
+    SSAValue,
+)
+from xdsl.ir.affine import (
+    AffineBinaryOpExpr,
+    AffineBinaryOpKind,
+    AffineConstantExpr,
+    AffineDimExpr,
+    AffineExpr,
+    AffineMap,
+    AffineSymExpr,
+)
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.traits import is_side_effect_free
+from xdsl.utils.exceptions import PassFailedException
+
+from irkit.dialects import affine, gpu
+from irkit.dialects.scf import UNROLL_ATTRIBUTE
+from irkit.transforms.scf_for_hoist_accumulators import may_alias
+
+PASS_NAME = "gpu-promote-accumulators"
+
+# A key names an index value up to recomputation: the same thread id, block
+# id or pure computation of them has one key wherever it is computed.
+Key = object
+
+_ID_OPS: dict[str, str] = {
+    "gpu.thread_id": "thread",
+    "gpu.block_id": "block",
+    "gpu.block_dim": "block_dim",
+    "gpu.grid_dim": "grid_dim",
+}
+# The launch body's first twelve arguments, in order.
+_LAUNCH_ARGUMENTS = ("block", "thread", "grid_dim", "block_dim")
+_DIMENSIONS = ("x", "y", "z")
+_STRUCTURE = frozenset({"scf.for", "scf.if", "scf.yield", "gpu.barrier"})
+_VIEW_OPS = frozenset({"memref.subview", "memref.cast", "memref.reinterpret_cast"})
+
+
+@dataclass
+class Linear:
+    """`constant + sum(coefficient * value)` over keys of index values."""
+
+    terms: dict[Key, int] = field(default_factory=dict)
+    constant: int = 0
+
+    def plus(self, other: Linear, scale: int = 1) -> Linear:
+        terms = dict(self.terms)
+        for key, coefficient in other.terms.items():
+            terms[key] = terms.get(key, 0) + scale * coefficient
+        constant = self.constant + scale * other.constant
+        return Linear({k: c for k, c in terms.items() if c}, constant)
+
+    def scaled(self, factor: int) -> Linear:
+        return Linear({}, 0).plus(self, factor)
+
+
+def _constant_of(value: SSAValue) -> int | None:
+    owner = value.owner
+    if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr):
+        return owner.value.value.data
+    return None
+
+
+def _is_inside(op: Operation | None, ancestor: Operation) -> bool:
+    while op is not None:
+        if op is ancestor:
+            return True
+        op = op.parent_op()
+    return False
+
+
+def _defining_op(value: SSAValue) -> Operation | None:
+    if isinstance(value, OpResult):
+        return value.op
+    assert isinstance(value, BlockArgument)
+    return value.block.parent_op()
+
+
+class _Kernel:
+    """Keys and linear forms of the index values of one `gpu.launch` body."""
+
+    def __init__(self, launch: gpu.LaunchOp) -> None:
+        self.launch = launch
+        self._keys: dict[SSAValue, Key] = {}
+        # A value of each computed key, whose op can be cloned to recompute it.
+        self.examples: dict[Key, OpResult] = {}
+
+    def key(self, value: SSAValue) -> Key:
+        if value not in self._keys:
+            self._keys[value] = self._compute_key(value)
+        return self._keys[value]
+
+    def _compute_key(self, value: SSAValue) -> Key:
+        if isinstance(value, BlockArgument):
+            if value.block is self.launch.entry_block and value.index < 12:
+                kind = _LAUNCH_ARGUMENTS[value.index // 3]
+                return (kind, _DIMENSIONS[value.index % 3])
+            return value
+        assert isinstance(value, OpResult)
+        op = value.op
+        if op.name in _ID_OPS:
+            assert isinstance(op, gpu.ThreadIdOp | gpu.BlockIdOp | gpu.BlockDimOp)
+            return (_ID_OPS[op.name], op.dimension)
+        if op.regions or not is_side_effect_free(op):
+            return value
+        attributes = tuple(
+            sorted((k, str(v)) for k, v in (op.properties | op.attributes).items())
+        )
+        operands = tuple(self.key(operand) for operand in op.operands)
+        key = ("op", op.name, attributes, operands, value.index)
+        self.examples.setdefault(key, value)
+        return key
+
+    def thread_dependent(self, key: Key) -> bool:
+        """Whether the value of `key` may differ between threads of a block."""
+        if isinstance(key, tuple):
+            if key and key[0] == "thread":
+                return True
+            if key and key[0] == "op":
+                return any(self.thread_dependent(k) for k in key[3])
+            return False
+        assert isinstance(key, SSAValue)
+        # Block arguments and results of ops with effects inside the kernel
+        # (loop counters, loads) may hold anything; values from outside are
+        # the same in every thread.
+        return _is_inside(_defining_op(key), self.launch)
+
+    def linear(self, value: SSAValue) -> Linear:
+        constant = _constant_of(value)
+        if constant is not None:
+            return Linear({}, constant)
+        if isinstance(value, OpResult):
+            op = value.op
+            if isinstance(op, arith.AddiOp | arith.SubiOp):
+                lhs, rhs = (self.linear(operand) for operand in op.operands)
+                return lhs.plus(rhs, 1 if isinstance(op, arith.AddiOp) else -1)
+            if isinstance(op, arith.MuliOp):
+                lhs, rhs = (self.linear(operand) for operand in op.operands)
+                if not rhs.terms:
+                    return lhs.scaled(rhs.constant)
+                if not lhs.terms:
+                    return rhs.scaled(lhs.constant)
+            if isinstance(op, affine.ApplyOp):
+                affine_map = op.map.data
+                if len(affine_map.results) == 1:
+                    operands = [self.linear(operand) for operand in op.operands]
+                    result = self._affine(
+                        affine_map.results[0], operands, affine_map.num_dims
+                    )
+                    if result is not None:
+                        return result
+        return Linear({self.key(value): 1})
+
+    def _affine(
+        self, expr: AffineExpr, operands: list[Linear], dims: int
+    ) -> Linear | None:
+        if isinstance(expr, AffineConstantExpr):
+            return Linear({}, expr.value)
+        if isinstance(expr, AffineDimExpr):
+            return operands[expr.position]
+        if isinstance(expr, AffineSymExpr):
+            return operands[dims + expr.position]
+        assert isinstance(expr, AffineBinaryOpExpr)
+        lhs = self._affine(expr.lhs, operands, dims)
+        rhs = self._affine(expr.rhs, operands, dims)
+        if lhs is None or rhs is None:
+            return None
+        if expr.kind == AffineBinaryOpKind.Add:
+            return lhs.plus(rhs)
+        if expr.kind == AffineBinaryOpKind.Mul:
+            if not rhs.terms:
+                return lhs.scaled(rhs.constant)
+            if not lhs.terms:
+                return rhs.scaled(lhs.constant)
+        return None  # floordiv, mod, ceildiv: the value stays one opaque key
+
+
+@dataclass
+class _Access:
+    op: LoadOp | StoreOp
+    # Per tile dimension: the loop whose counter indexes it, or None.
+    loops: list[ForOp | None]
+
+
+@dataclass
+class _Promotion:
+    memref: SSAValue
+    base: list[Linear]
+    shape: list[int]
+    accesses: list[_Access]
+
+
+def _constant_bounds(loop: ForOp) -> tuple[int, int, int] | None:
+    bounds = [_constant_of(v) for v in (loop.lb, loop.ub, loop.step)]
+    if any(b is None for b in bounds):
+        return None
+    lower, upper, step = (b for b in bounds if b is not None)
+    if step <= 0 or upper <= lower:
+        return None  # may run zero times: the copies would add work and writes
+    return lower, upper, step
+
+
+def _trip_count(loop: ForOp) -> int:
+    bounds = _constant_bounds(loop)
+    assert bounds is not None
+    lower, upper, step = bounds
+    return -(-(upper - lower) // step)
+
+
+def _nest(op: Operation, loop: ForOp) -> list[ForOp] | None:
+    """The `scf.for`s from `loop` (excluded) down to `op`, if nothing else."""
+    nest: list[ForOp] = []
+    parent = op.parent_op()
+    while parent is not loop:
+        if not isinstance(parent, ForOp) or _constant_bounds(parent) is None:
+            return None
+        nest.append(parent)
+        parent = parent.parent_op()
+    return nest[::-1]
+
+
+def _address_space(value: SSAValue) -> gpu.AddressSpace | None:
+    return gpu.address_space_of(value.type)
+
+
+def _ops_are_visible(loop: ForOp) -> bool:
+    return all(
+        isinstance(op, LoadOp | StoreOp)
+        or op.name in _STRUCTURE
+        or op.name in _VIEW_OPS
+        or (not op.regions and is_side_effect_free(op))
+        for op in loop.body.walk()
+    )
+
+
+class _Planner:
+    def __init__(self, kernel: _Kernel, max_elements: int) -> None:
+        self.kernel = kernel
+        self.max_elements = max_elements
+        block_size = [_constant_of(v) for v in kernel.launch.block_size]
+        # An unknown block size may hold several threads.
+        self.thread_dims = [
+            dim for dim, size in zip(_DIMENSIONS, block_size, strict=True) if size != 1
+        ]
+
+    def candidates(self, loop: ForOp) -> Iterator[SSAValue]:
+        seen: set[SSAValue] = set()
+        for op in loop.body.walk():
+            if isinstance(op, StoreOp) and op.memref not in seen:
+                seen.add(op.memref)
+                if _address_space(op.memref) in (None, gpu.AddressSpace.GLOBAL):
+                    yield op.memref
+
+    def _accesses(
+        self, loop: ForOp, memref: SSAValue
+    ) -> list[tuple[LoadOp | StoreOp, list[ForOp]]] | None:
+        """Every access to `memref` in `loop` with its loop nest, if all are
+        plain loads and stores in constant nests and nothing aliases it."""
+        accesses: list[tuple[LoadOp | StoreOp, list[ForOp]]] = []
+        for op in loop.body.walk():
+            for operand in op.operands:
+                if operand is memref:
+                    if not isinstance(op, LoadOp | StoreOp) or op.memref is not memref:
+                        return None
+                elif (
+                    isinstance(operand.type, MemRefType)
+                    and _address_space(operand) == _address_space(memref)
+                    and may_alias(operand, memref)
+                ):
+                    return None
+            if isinstance(op, LoadOp | StoreOp) and op.memref is memref:
+                nest = _nest(op, loop)
+                if nest is None:
+                    return None
+                accesses.append((op, nest))
+        return accesses
+
+    def _split(
+        self, op: LoadOp | StoreOp, nest: list[ForOp], loop: ForOp
+    ) -> tuple[list[Linear], list[ForOp | None]] | None:
+        """Per index of `op`: its loop-invariant base and the nest loop whose
+        counter is added to it (None: none)."""
+        ivs: dict[SSAValue, ForOp] = {
+            nested.body.block.args[0]: nested for nested in nest
+        }
+        base: list[Linear] = []
+        loops: list[ForOp | None] = []
+        for index in op.indices:
+            form = self.kernel.linear(index)
+            iv_terms = {k: c for k, c in form.terms.items() if k in ivs}
+            rest = Linear(
+                {k: c for k, c in form.terms.items() if k not in ivs}, form.constant
+            )
+            if any(self._varies_in(key, loop) for key in rest.terms):
+                return None
+            counter: ForOp | None = None
+            if iv_terms:
+                if len(iv_terms) != 1:
+                    return None
+                ((iv, coefficient),) = iv_terms.items()
+                assert isinstance(iv, SSAValue)
+                counter = ivs[iv]
+                bounds = _constant_bounds(counter)
+                counts_up = bounds is not None and bounds[0] == 0 and bounds[2] == 1
+                if coefficient != 1 or not counts_up or counter in loops:
+                    return None
+            loops.append(counter)
+            base.append(rest)
+        return base, loops
+
+    def plan(self, loop: ForOp, memref: SSAValue) -> _Promotion | None:
+        accesses = self._accesses(loop, memref)
+        memref_type = memref.type
+        assert isinstance(memref_type, MemRefType)
+        if not accesses or memref_type.get_num_dims() == 0:
+            return None
+        shape = [1] * memref_type.get_num_dims()
+        base: list[Linear] | None = None
+        planned: list[_Access] = []
+        for op, nest in accesses:
+            split = self._split(op, nest, loop)
+            if split is None or (base is not None and split[0] != base):
+                return None
+            base, loops = split
+            for dim, counter in enumerate(loops):
+                if counter is not None:
+                    shape[dim] = max(shape[dim], _trip_count(counter))
+            planned.append(_Access(op, loops))
+        assert base is not None
+        if prod(shape) > self.max_elements:
+            return None
+        covers = [
+            isinstance(access.op, StoreOp)
+            and all(
+                (1 if counter is None else _trip_count(counter)) == size
+                for counter, size in zip(access.loops, shape, strict=True)
+            )
+            for access in planned
+        ]
+        if not any(covers) or not self._disjoint_between_threads(base, shape):
+            return None
+        return _Promotion(memref, base, shape, planned)
+
+    def _varies_in(self, key: Key, loop: ForOp) -> bool:
+        """Whether the value of `key` may change between iterations of `loop`."""
+        if isinstance(key, tuple):
+            return key[0] == "op" and any(self._varies_in(k, loop) for k in key[3])
+        assert isinstance(key, SSAValue)
+        return _is_inside(_defining_op(key), loop)
+
+    def _disjoint_between_threads(self, base: list[Linear], shape: list[int]) -> bool:
+        placed: set[str] = set()
+        for form, size in zip(base, shape, strict=True):
+            threads = [k for k in form.terms if self.kernel.thread_dependent(k)]
+            if not threads:
+                continue
+            if len(threads) != 1:
+                return False
+            (key,) = threads
+            if not (isinstance(key, tuple) and key[0] == "thread"):
+                return False
+            if abs(form.terms[key]) < size or key[1] in placed:
+                return False
+            placed.add(str(key[1]))
+        return all(dim in placed for dim in self.thread_dims)
+
+
+class _Rewriter:
+    """Materialises keys before a loop and rewrites one promotion."""
+
+    def __init__(self, kernel: _Kernel, loop: ForOp) -> None:
+        self.kernel = kernel
+        self.loop = loop
+        self._values: dict[Key, SSAValue] = {}
+        self._constants: dict[int, SSAValue] = {}
+        self._representatives: dict[Key, SSAValue] = {}
+        for op in loop.body.walk():
+            for value in (*op.results, *op.operands):
+                self._representatives.setdefault(kernel.key(value), value)
+
+    def insert(self, op: Operation) -> Operation:
+        Rewriter.insert_op(op, InsertPoint.before(self.loop))
+        return op
+
+    def constant(self, value: int) -> SSAValue:
+        if value not in self._constants:
+            constant = arith.ConstantOp(IntegerAttr(value, IndexType()))
+            self._constants[value] = self.insert(constant).results[0]
+        return self._constants[value]
+
+    def value_of(self, key: Key) -> SSAValue:
+        """A value of `key` defined before the loop."""
+        if key in self._values:
+            return self._values[key]
+        value = self._materialise(key)
+        self._values[key] = value
+        return value
+
+    def _materialise(self, key: Key) -> SSAValue:
+        if isinstance(key, SSAValue):
+            return key
+        assert isinstance(key, tuple)
+        if key[0] in _LAUNCH_ARGUMENTS and key[0] != "op":
+            position = _LAUNCH_ARGUMENTS.index(key[0]) * 3 + _DIMENSIONS.index(key[1])
+            return self.kernel.launch.entry_block.args[position]
+        original = self._representatives.get(key)
+        if original is not None and not _is_inside(_defining_op(original), self.loop):
+            return original
+        original = self.kernel.examples[key]
+        operands = [self.value_of(k) for k in key[3]]
+        clone = original.op.clone()
+        clone.operands = operands
+        self.insert(clone)
+        return clone.results[original.index]
+
+    def linear_value(self, form: Linear) -> SSAValue:
+        if not form.terms:
+            return self.constant(form.constant)
+        if form.constant == 0 and list(form.terms.values()) == [1]:
+            return self.value_of(next(iter(form.terms)))
+        expr: AffineExpr = AffineConstantExpr(form.constant)
+        for position, coefficient in enumerate(form.terms.values()):
+            expr = expr + AffineSymExpr(position) * coefficient
+        affine_map = AffineMap(0, len(form.terms), (expr,))
+        operands = [self.value_of(key) for key in form.terms]
+        return self.insert(affine.ApplyOp(operands, AffineMapAttr(affine_map))).results[
+            0
+        ]
+
+    def copy_nest(
+        self,
+        shape: list[int],
+        body: Callable[[list[SSAValue]], list[Operation]],
+        anchor: InsertPoint,
+    ) -> None:
+        """`for p0 < shape[0] { for p1 ... { body(ps) } }` at `anchor`, every
+        loop marked for unrolling; constants go before the loop."""
+        zero = self.constant(0)
+        one = self.constant(1)
+        # Every bound before the first loop, which may be inserted before the loop.
+        uppers = [self.constant(size) if size > 1 else zero for size in shape]
+        counters: list[SSAValue] = []
+        point = anchor
+        for size, upper in zip(shape, uppers, strict=True):
+            if size == 1:
+                counters.append(zero)
+                continue
+            loop_body = Block([YieldOp()], arg_types=[IndexType()])
+            nested = ForOp(zero, upper, one, [], Region(loop_body))
+            nested.attributes[UNROLL_ATTRIBUTE] = UnitAttr()
+            Rewriter.insert_op(nested, point)
+            loop_body.args[0].name_hint = f"p{len(counters)}"
+            counters.append(loop_body.args[0])
+            yield_op = loop_body.last_op
+            assert yield_op is not None
+            point = InsertPoint.before(yield_op)
+        Rewriter.insert_op(body(counters), point)
+
+
+def _erase_dead(values: list[SSAValue]) -> None:
+    pending = list(values)
+    while pending:
+        value = pending.pop()
+        if not isinstance(value, OpResult) or value.uses:
+            continue
+        op = value.op
+        if op.parent is None or op.regions or not is_side_effect_free(op):
+            continue
+        if any(result.uses for result in op.results):
+            continue
+        operands = list(op.operands)
+        op.detach()
+        op.erase()
+        pending += operands
+
+
+def _promote(
+    kernel: _Kernel, loop: ForOp, promotion: _Promotion, max_unroll: int
+) -> None:
+    memref_type = promotion.memref.type
+    assert isinstance(memref_type, MemRefType)
+    element_type: Attribute = memref_type.get_element_type()
+    private_type = MemRefType(
+        element_type, promotion.shape, memory_space=gpu.private_memory_space()
+    )
+    block = kernel.launch.entry_block
+    accumulator = block.insert_arg(private_type, len(block.args))
+    accumulator.name_hint = "acc"
+
+    rewriter = _Rewriter(kernel, loop)
+    base = [rewriter.linear_value(form) for form in promotion.base]
+
+    def global_indices(
+        counters: list[SSAValue],
+    ) -> tuple[list[Operation], list[SSAValue]]:
+        ops: list[Operation] = []
+        indices: list[SSAValue] = []
+        for offset, counter, size in zip(base, counters, promotion.shape, strict=True):
+            if size == 1:
+                indices.append(offset)
+            else:
+                add = arith.AddiOp(offset, counter)
+                ops.append(add)
+                indices.append(add.result)
+        return ops, indices
+
+    def copy_in(counters: list[SSAValue]) -> list[Operation]:
+        ops, indices = global_indices(counters)
+        load = LoadOp.get(promotion.memref, indices)
+        return [*ops, load, StoreOp.get(load.res, accumulator, counters)]
+
+    def copy_out(counters: list[SSAValue]) -> list[Operation]:
+        ops, indices = global_indices(counters)
+        load = LoadOp.get(accumulator, counters)
+        return [*ops, load, StoreOp.get(load.res, promotion.memref, indices)]
+
+    rewriter.copy_nest(promotion.shape, copy_in, InsertPoint.before(loop))
+    rewriter.copy_nest(promotion.shape, copy_out, InsertPoint.after(loop))
+    zero = rewriter.constant(0)
+
+    stale: list[SSAValue] = []
+    for access in promotion.accesses:
+        indices = [
+            zero if counter is None else counter.body.block.args[0]
+            for counter in access.loops
+        ]
+        stale += list(access.op.indices)
+        new: LoadOp | StoreOp
+        if isinstance(access.op, LoadOp):
+            new = LoadOp.get(accumulator, indices)
+        else:
+            new = StoreOp.get(access.op.value, accumulator, indices)
+        Rewriter.replace_op(access.op, new)
+        nest = _nest(new, loop) or []
+        if prod(_trip_count(counter) for counter in nest) <= max_unroll:
+            for counter in nest:
+                counter.attributes[UNROLL_ATTRIBUTE] = UnitAttr()
+    _erase_dead(stale)
+
+
+def promote_accumulators(module: ModuleOp, max_elements: int, max_unroll: int) -> None:
+    """Promote every eligible tile in the `gpu.launch`es of `module`."""
+    if max_elements < 1 or max_unroll < 0:
+        raise PassFailedException(
+            f"{PASS_NAME}: max-elements must be >= 1 and max-unroll >= 0"
+        )
+    for launch in [op for op in module.walk() if isinstance(op, gpu.LaunchOp)]:
+        kernel = _Kernel(launch)
+        planner = _Planner(kernel, max_elements)
+        for loop in [op for op in launch.body.walk() if isinstance(op, ForOp)]:
+            if loop.parent is None or _constant_bounds(loop) is None:
+                continue  # erased with an outer promotion, or may not run
+            if loop.res or not _ops_are_visible(loop):
+                continue
+            for memref in list(planner.candidates(loop)):
+                promotion = planner.plan(loop, memref)
+                if promotion is not None:
+                    _promote(kernel, loop, promotion, max_unroll)
+                    kernel = _Kernel(launch)
+                    planner = _Planner(kernel, max_elements)
+
+
+@dataclass(frozen=True)
+class GpuPromoteAccumulatorsPass(ModulePass):
+    """A thread's output tile lives in private memory across a loop."""
+
+    name = PASS_NAME
+
+    # 64 f32 accumulators (an 8x8 tile) leave room in the 255 registers a
+    # thread may use for the operands and addresses of the unrolled loop.
+    max_elements: int = 64
+    # Fully unrolled nests up to this many iterations (8x8x8 = 512).
+    max_unroll: int = 1024
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        promote_accumulators(op, self.max_elements, self.max_unroll)

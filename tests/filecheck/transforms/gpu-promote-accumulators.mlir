@@ -1,0 +1,169 @@
+// RUN: irkit-opt %s --split-input-file -p gpu-promote-accumulators | filecheck %s
+// RUN: irkit-opt %s --split-input-file -p 'gpu-promote-accumulators{max-unroll=8}' | filecheck %s --check-prefix=BUDGET
+
+// A thread's 2x2 output tile of a matmul: copied into a private attribution
+// before the K loop, accumulated there, copied back after it; the copies and
+// the loops indexing the tile are marked for full unrolling.
+
+// CHECK-LABEL: func.func @matmul_tile
+// CHECK:         gpu.launch blocks(%[[BX:.*]], %[[BY:.*]], %{{.*}}) in ({{.*}}) threads(%[[TX:.*]], %[[TY:.*]], %{{.*}}) in ({{.*}}) private(%[[ACC:.*]] : memref<2x2xf32, #gpu.address_space<private>>) {
+// CHECK:           %[[R:.*]] = affine.apply affine_map<()[s0, s1] -> (s0 * 4 + s1 * 2)>()[%[[BY]], %[[TY]]]
+// CHECK-NEXT:      %[[C:.*]] = affine.apply affine_map<()[s0, s1] -> (s0 * 4 + s1 * 2)>()[%[[BX]], %[[TX]]]
+// CHECK:           scf.for %[[P0:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK-NEXT:        scf.for %[[P1:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK-NEXT:          %[[I:.*]] = arith.addi %[[R]], %[[P0]] : index
+// CHECK-NEXT:          %[[J:.*]] = arith.addi %[[C]], %[[P1]] : index
+// CHECK-NEXT:          %[[V:.*]] = memref.load %{{.*}}[%[[I]], %[[J]]] : memref<8x8xf32>
+// CHECK-NEXT:          memref.store %[[V]], %[[ACC]][%[[P0]], %[[P1]]] : memref<2x2xf32, #gpu.address_space<private>>
+// CHECK-NEXT:        } {irkit.unroll}
+// CHECK-NEXT:      } {irkit.unroll}
+// CHECK:           scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK:             scf.for %[[D0:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK-NEXT:          scf.for %[[D2:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK-NEXT:            scf.for %[[D1:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK:                   %[[OLD:.*]] = memref.load %[[ACC]][%[[D0]], %[[D1]]]
+// CHECK:                   memref.store %{{.*}}, %[[ACC]][%[[D0]], %[[D1]]]
+// CHECK-NEXT:            } {irkit.unroll}
+// CHECK-NEXT:          } {irkit.unroll}
+// CHECK-NEXT:        } {irkit.unroll}
+// CHECK-NEXT:        gpu.barrier
+// CHECK-NEXT:      }
+// CHECK-NEXT:      scf.for %[[Q0:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK-NEXT:        scf.for %[[Q1:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK-NEXT:          %[[I2:.*]] = arith.addi %[[R]], %[[Q0]] : index
+// CHECK-NEXT:          %[[J2:.*]] = arith.addi %[[C]], %[[Q1]] : index
+// CHECK-NEXT:          %[[W:.*]] = memref.load %[[ACC]][%[[Q0]], %[[Q1]]]
+// CHECK-NEXT:          memref.store %[[W]], %{{.*}}[%[[I2]], %[[J2]]] : memref<8x8xf32>
+// CHECK-NEXT:        } {irkit.unroll}
+// CHECK-NEXT:      } {irkit.unroll}
+// CHECK-NEXT:      gpu.terminator
+
+// The nest around the accesses runs 2x4x2 = 16 iterations: over a budget of
+// 8 it stays rolled, the copies (4 iterations) are still unrolled.
+// BUDGET-LABEL: func.func @matmul_tile
+// BUDGET:           } {irkit.unroll}
+// BUDGET-NEXT:    } {irkit.unroll}
+// BUDGET-NEXT:    scf.for %{{.*}} = %c0 to %c8 step %c4 {
+// BUDGET-NEXT:      gpu.barrier
+// BUDGET-NOT:       irkit.unroll
+// BUDGET:           gpu.barrier
+// BUDGET-NEXT:    }
+// BUDGET-NEXT:    scf.for
+func.func @matmul_tile(%a: memref<8x8xf32>, %b: memref<8x8xf32>, %out: memref<8x8xf32> {irkit.output}) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c2, %gy = %c2, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c2, %sy = %c2, %sz = %c1) {
+    %by0 = gpu.block_id y
+    %b0 = arith.muli %by0, %c4 : index
+    %bx0 = gpu.block_id x
+    %b1 = arith.muli %bx0, %c4 : index
+    scf.for %k = %c0 to %c8 step %c4 {
+      gpu.barrier
+      %ty0 = gpu.thread_id y
+      %t0 = arith.muli %ty0, %c2 : index
+      %tx0 = gpu.thread_id x
+      %t1 = arith.muli %tx0, %c2 : index
+      scf.for %d0 = %c0 to %c2 step %c1 {
+        scf.for %d2 = %c0 to %c4 step %c1 {
+          scf.for %d1 = %c0 to %c2 step %c1 {
+            %i = affine.apply affine_map<()[s0, s1, s2] -> (s0 + s1 + s2)>()[%b0, %t0, %d0]
+            %kk = arith.addi %k, %d2 : index
+            %j = affine.apply affine_map<()[s0, s1, s2] -> (s0 + s1 + s2)>()[%b1, %t1, %d1]
+            %x = memref.load %a[%i, %kk] : memref<8x8xf32>
+            %y = memref.load %b[%kk, %j] : memref<8x8xf32>
+            %acc = memref.load %out[%i, %j] : memref<8x8xf32>
+            %p = arith.mulf %x, %y : f32
+            %s = arith.addf %p, %acc : f32
+            %i2 = affine.apply affine_map<()[s0, s1, s2] -> (s0 + s1 + s2)>()[%b0, %t0, %d0]
+            %j2 = affine.apply affine_map<()[s0, s1, s2] -> (s0 + s1 + s2)>()[%b1, %t1, %d1]
+            memref.store %s, %out[%i2, %j2] : memref<8x8xf32>
+          }
+        }
+      }
+      gpu.barrier
+    }
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+// Left alone: every thread of the block updates the same element (the base
+// does not depend on thread y, with 2 threads along y), so the element is
+// not private to a thread.
+
+// CHECK-LABEL: func.func @shared_between_threads
+// CHECK-NOT:     private(
+// CHECK:         memref.store %{{.*}}, %{{.*}}[%{{.*}}] : memref<8xf32>
+func.func @shared_between_threads(%a: memref<8xf32>, %out: memref<8xf32> {irkit.output}) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c8 = arith.constant 8 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c2, %sz = %c1) {
+    scf.for %k = %c0 to %c8 step %c1 {
+      %x = memref.load %a[%k] : memref<8xf32>
+      %acc = memref.load %out[%c0] : memref<8xf32>
+      %s = arith.addf %x, %acc : f32
+      memref.store %s, %out[%c0] : memref<8xf32>
+      gpu.barrier
+    }
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+// Left alone: the tile's extent depends on a partial tile (`affine.min`), so
+// its loop has no constant trip count.
+
+// CHECK-LABEL: func.func @partial_tile
+// CHECK-NOT:     private(
+// CHECK-NOT:     irkit.unroll
+func.func @partial_tile(%a: memref<6xf32>, %out: memref<6x6xf32> {irkit.output}) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c6 = arith.constant 6 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c4, %sy = %c1, %sz = %c1) {
+    %n = affine.min affine_map<(d0) -> (4, -d0 + 6)>(%tx)
+    scf.for %k = %c0 to %c6 step %c1 {
+      scf.for %i = %c0 to %n step %c1 {
+        %x = memref.load %a[%k] : memref<6xf32>
+        %acc = memref.load %out[%tx, %i] : memref<6x6xf32>
+        %s = arith.addf %x, %acc : f32
+        memref.store %s, %out[%tx, %i] : memref<6x6xf32>
+      }
+    }
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+// Left alone: another buffer that may alias the output (two arguments, neither
+// an irkit.output) is written in the loop.
+
+// CHECK-LABEL: func.func @may_alias
+// CHECK-NOT:     private(
+func.func @may_alias(%a: memref<4xf32>, %out: memref<4xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c4, %sy = %c1, %sz = %c1) {
+    scf.for %k = %c0 to %c4 step %c1 {
+      %acc = memref.load %out[%tx] : memref<4xf32>
+      %s = arith.addf %acc, %acc : f32
+      memref.store %s, %out[%tx] : memref<4xf32>
+      memref.store %s, %a[%k] : memref<4xf32>
+    }
+    gpu.terminator
+  }
+  return
+}
