@@ -207,15 +207,6 @@ def _constant_int(value: SSAValue) -> int | None:
     return None
 
 
-def _power_of_two_exponent(expr: AffineExpr) -> int | None:
-    """`k` when `expr` is the constant `2^k` (k >= 0)."""
-    if isinstance(expr, AffineConstantExpr) and expr.value > 0:
-        value = expr.value
-        if value & (value - 1) == 0:
-            return value.bit_length() - 1
-    return None
-
-
 def type_key(mlir_type: Attribute) -> str | None:
     """irkit's key for a scalar type (`f32`, `i8`, `index`), None if unsupported."""
     if isinstance(mlir_type, Float16Type):
@@ -1149,14 +1140,6 @@ class CStyleEmitter:
             return f"({lhs} + {rhs})"
         if expr.kind == AffineBinaryOpKind.Mul:
             return f"({lhs} * {rhs})"
-        shift = _power_of_two_exponent(expr.rhs)
-        if shift is not None and expr.kind != AffineBinaryOpKind.CeilDiv:
-            # Flooring division by 2^k is an arithmetic shift, a non-negative
-            # remainder a mask, for every value in two's complement (GCC,
-            # Clang and NVCC shift signed integers arithmetically).
-            if expr.kind == AffineBinaryOpKind.FloorDiv:
-                return f"({lhs} >> {shift})"
-            return f"({lhs} & {index_literal((1 << shift) - 1)})"
         helper = {
             AffineBinaryOpKind.FloorDiv: "floordivsi",
             AffineBinaryOpKind.CeilDiv: "ceildivsi",
