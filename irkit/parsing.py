@@ -16,8 +16,10 @@ from xdsl.dialects.builtin import (
     AnyFloat,
     ComplexType,
     FileLineColLoc,
+    FloatAttr,
     IndexType,
     IntAttr,
+    IntegerAttr,
     IntegerType,
     ModuleOp,
     StringAttr,
@@ -32,21 +34,32 @@ from irkit.verification import verify_module
 
 
 @dataclass
-class _HexTensorLiteralElement(AttrParser._TensorLiteralElement):  # pyright: ignore[reportPrivateUsage]
-    """A hexadecimal element of a dense literal, e.g. the `0xFF800000` in
-    `dense<0xFF800000> : tensor<2xf32>`.
+class _DenseLiteralElement(AttrParser._TensorLiteralElement):  # pyright: ignore[reportPrivateUsage]
+    """An element of a dense literal, read as MLIR reads it.
 
-    For a floating-point element type MLIR reads it as the bit pattern of the
-    value (here -inf), not as an integer converted to float.
+    A hexadecimal element of a floating-point type, e.g. the `0xFF800000` in
+    `dense<0xFF800000> : tensor<2xf32>`, is the bit pattern of the value (here
+    -inf), not an integer converted to float. An integer too large for a
+    float type is an error at the element: xDSL converts it unchecked.
     """
+
+    is_hexadecimal: bool = False
 
     def to_type(
         self,
         parser: AttrParser,
         type: AnyFloat | IntegerType | IndexType | ComplexType,
     ) -> Any:
-        if not isinstance(type, AnyFloat):
+        if self.is_hexadecimal and isinstance(type, AnyFloat):
+            return self._bit_pattern(parser, type)
+        try:
             return super().to_type(parser, type)
+        except OverflowError:
+            parser.raise_error(
+                f"integer literal out of range for {type}", at_position=self.span
+            )
+
+    def _bit_pattern(self, parser: AttrParser, type: AnyFloat) -> float:
         if self.is_negative or not isinstance(self.value, int):
             parser.raise_error(
                 "hexadecimal float literal must be a non-negative bit pattern",
@@ -59,7 +72,8 @@ class _HexTensorLiteralElement(AttrParser._TensorLiteralElement):  # pyright: ig
                 at_position=self.span,
             )
         raw = self.value.to_bytes(width, "little")
-        return next(type.iter_unpack(raw))
+        value: float = next(type.iter_unpack(raw))
+        return value
 
 
 class LocatedParser(Parser):
@@ -67,17 +81,31 @@ class LocatedParser(Parser):
 
     It also turns attribute verification errors raised while parsing (which
     xDSL reports without a position) into located parse errors, and reads
-    hexadecimal elements of float dense literals as bit patterns, as MLIR does.
+    hexadecimal elements of float dense literals as bit patterns, as MLIR does,
+    refusing literals too large for their type with a located error.
     """
 
     def _parse_tensor_literal_element(self) -> AttrParser._TensorLiteralElement:  # pyright: ignore[reportPrivateUsage]
         is_hex = self._current_token.text[:2] in ("0x", "0X")
         element = super()._parse_tensor_literal_element()
-        if not is_hex:
-            return element
-        return _HexTensorLiteralElement(
-            element.is_negative, element.value, element.span
+        return _DenseLiteralElement(
+            element.is_negative, element.value, element.span, is_hex
         )
+
+    def parse_optional_builtin_int_or_float_attr(
+        self,
+    ) -> IntegerAttr | FloatAttr | None:
+        start = self._current_token.span
+        is_hex = start.text[:2] in ("0x", "0X")
+        try:
+            return super().parse_optional_builtin_int_or_float_attr()
+        except OverflowError:
+            # xDSL packs a hexadecimal literal into the float type's width, or
+            # converts a decimal one to float, without checking that it fits.
+            what = "hexadecimal float" if is_hex else "integer"
+            self.raise_error(
+                f"{what} literal out of range for its type", at_position=start
+            )
 
     def resolve_operand(
         self, operand: UnresolvedOperand, type: AttributeInvT

@@ -7,9 +7,14 @@ more than its parent) so the diagnostic can name the op and its source line.
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import ModuleOp
-from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
+from xdsl.dialects import memref
+from xdsl.dialects.builtin import MemRefType, ModuleOp, ShapedType
+from xdsl.dialects.linalg.abstract_ops import (
+    ElementwiseOperation,
+    LinalgStructuredOperation,
+)
 from xdsl.ir import Operation, SSAValue
+from xdsl.traits import SymbolTable
 from xdsl.utils.exceptions import VerifyException
 
 from irkit.diagnostics import op_error
@@ -72,6 +77,49 @@ def _check_destination_style(op: Operation, text: str | None) -> None:
         )
 
 
+def _check_before_upstream(op: Operation, text: str | None) -> None:
+    """What some xDSL verifiers assume instead of checking, so that a
+    violation would escape as a crash rather than a diagnostic: named
+    elementwise linalg ops build their indexing maps from shaped operands
+    (an `assert`), `memref.load`/`store` report a wrong index count with
+    a bare `Exception`, and `memref.get_global` is not checked against the
+    global it names (the targets index its data by the claimed type)."""
+    if isinstance(op, ElementwiseOperation):
+        for value in op.operands:
+            if not isinstance(value.type, ShapedType):
+                raise op_error(
+                    op, f"expected shaped operands, found {value.type}", text
+                )
+    if isinstance(op, memref.LoadOp | memref.StoreOp):
+        memref_type = op.memref.type
+        if isinstance(memref_type, MemRefType):
+            rank, count = memref_type.get_num_dims(), len(op.indices)
+            if rank != count:
+                kind = "load" if isinstance(op, memref.LoadOp) else "store"
+                raise op_error(
+                    op,
+                    f"incorrect number of indices for {kind}, expected {rank} but "
+                    f"got {count}",
+                    text,
+                )
+    if isinstance(op, memref.GetGlobalOp):
+        _check_get_global(op, text)
+
+
+def _check_get_global(op: memref.GetGlobalOp, text: str | None) -> None:
+    try:
+        target = SymbolTable.lookup_symbol(op, op.name_)
+    except ValueError:  # not inside a symbol table (a detached op)
+        return
+    if isinstance(target, memref.GlobalOp) and target.type != op.memref.type:
+        raise op_error(
+            op,
+            f"result type {op.memref.type} does not match type {target.type} of "
+            f"the global memref {op.name_}",
+            text,
+        )
+
+
 def verify_module(module: Operation, text: str | None = None) -> None:
     """Verify `module` and everything nested in it.
 
@@ -79,6 +127,7 @@ def verify_module(module: Operation, text: str | None = None) -> None:
     first) and its source location; `text` adds the offending line.
     """
     for op in module.walk(reverse=False, region_first=True):
+        _check_before_upstream(op, text)
         try:
             op.verify(verify_nested_ops=False)
         except VerifyException as error:

@@ -111,6 +111,15 @@ def verify_reshape(
                 "or from a rank-0 tensor"
             )
         return
+    # xDSL checks only the group sizes; MLIR also requires the groups to list
+    # the expanded dimensions in order, each once (what lowering relies on).
+    start = 0
+    for index, group in enumerate(reassociation_groups(reassociation)):
+        if not group or group != list(range(start, start + len(group))):
+            raise VerifyException(
+                f"expected reassociation map #{index} to be valid and contiguous"
+            )
+        start += len(group)
     verify_reshape_like_types(
         collapsed_type=collapsed, expanded_type=expanded, reassociation=reassociation
     )

@@ -6,7 +6,12 @@ after a few token-level edits (delete, duplicate, swap, replace a shape or
 type, change an integer, change an op to a sibling op of its dialect,
 truncate, insert a token from the seeds' vocabulary). Each mutant goes
 in-process through parse + verify, the interpreter on random inputs, every
-irkit pass on its own, the `lower-to-c` pipeline and the C target.
+irkit pass on its own, the `lower-to-c` pipeline and the C target, and the
+`lower-to-cuda` pipeline and the CUDA target (`emit_cuda` and the launch plans
+as `irkit-opt -t cuda` prints them; the CUDA C is not compiled here: nvcc
+takes seconds per unit, and `tests/targets` compiles what the target prints).
+The C and CUDA targets also see each module as parsed, not lowered, so that
+IR they cannot print is met with a located error rather than a crash.
 
 The property: only irkit's documented user errors (`IRKitError` and its
 subclasses: `DiagnosticError`, `InterpretationError`, `PipelineError`,
@@ -50,6 +55,7 @@ from irkit.interpreter.core import Interpreter
 from irkit.parsing import parse_module
 from irkit.pass_manager import Pipeline
 from irkit.targets.c import emit_c
+from irkit.targets.cuda import describe_plans, emit_cuda
 from irkit.testing import random_arguments
 from irkit.transforms import get_irkit_passes
 
@@ -280,6 +286,21 @@ def drive(text: str) -> None:
         _stage("target c (lowered)", text, lambda: emit_c(lowered))
     _stage("target c (as parsed)", text, lambda: emit_c(module.clone()))
 
+    on_gpu = module.clone()
+    if _stage(
+        "pipeline lower-to-cuda",
+        text,
+        lambda: Pipeline.parse("lower-to-cuda").run(make_context(), on_gpu),
+    ):
+        _stage("target cuda (lowered)", text, lambda: _print_cuda(on_gpu))
+    _stage("target cuda (as parsed)", text, lambda: _print_cuda(module.clone()))
+
+
+def _print_cuda(module: ModuleOp) -> str:
+    """What `irkit-opt -t cuda` prints: the kernels, then the launch plans."""
+    unit = emit_cuda(module)
+    return unit.source + describe_plans(unit)
+
 
 # --- the tests ----------------------------------------------------------------
 
@@ -311,12 +332,24 @@ def test_mutants_raise_only_user_errors(text: str) -> None:
     drive(text)
 
 
-# A few mutants through the real command line: exit 0 or 1, never a traceback.
-SMOKE_MUTATIONS = [("delete", 7), ("swap", 3), ("replace_shape", 5), ("truncate", 11)]
+# A few mutants through the real command line, down to each target: exit 0 or
+# 1, never a traceback, the input file untouched.
+SMOKE_MUTATIONS = [
+    ("delete", 7),
+    ("swap", 3),
+    ("replace_shape", 5),
+    ("truncate", 11),
+    ("change_integer", 0),
+    ("sibling_op", 4),
+]
+SMOKE_TARGETS = [("lower-to-c", "c"), ("lower-to-cuda", "cuda")]
 
 
+@pytest.mark.parametrize(("pipeline", "target"), SMOKE_TARGETS)
 @pytest.mark.parametrize(("kind", "seed"), SMOKE_MUTATIONS)
-def test_cli_on_mutants_never_crashes(kind: str, seed: int, tmp_path: Path) -> None:
+def test_cli_on_mutants_never_crashes(
+    kind: str, seed: int, pipeline: str, target: str, tmp_path: Path
+) -> None:
     rng = random.Random(seed)
     text = mutate(
         seeds()[rng.randrange(len(seeds()))], kind, lambda n: rng.randrange(max(n, 1))
@@ -325,7 +358,7 @@ def test_cli_on_mutants_never_crashes(kind: str, seed: int, tmp_path: Path) -> N
     path.write_text(text)
     code = "from irkit.tools.irkit_opt import main; main()"
     result = subprocess.run(
-        [sys.executable, "-c", code, str(path), "-p", "lower-to-c", "--target", "c"],
+        [sys.executable, "-c", code, str(path), "-p", pipeline, "--target", target],
         capture_output=True,
         text=True,
         check=False,
@@ -333,6 +366,8 @@ def test_cli_on_mutants_never_crashes(kind: str, seed: int, tmp_path: Path) -> N
     )
     assert result.returncode in (0, 1), f"{result.stderr}\n--- mutant ---\n{text}"
     assert "Traceback" not in result.stderr
+    if result.returncode == 1:
+        assert result.stderr.startswith((f"{path}:", "error: ")), result.stderr
     assert path.read_text() == text
 
 

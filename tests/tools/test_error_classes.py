@@ -21,6 +21,12 @@ input. Classes already tested elsewhere are not repeated here:
 | unloadable .npy input                        | here: test_run_unloadable_input                       |
 | failing C compile                            | test_irkit_run_c.py::test_failing_c_compile_is_a_...  |
 | no C compiler                                | here: test_missing_c_compiler                         |
+| no cuda-python / driver / GPU (`-t cuda`)    | here: test_cuda_unavailable_says_what_is_missing;     |
+|                                              | test_irkit_run_cuda.py::test_no_gpu_is_one_line_...   |
+| failing CUDA compile (NVRTC or nvcc)         | here: test_cuda_compile_error_carries_the_log,        |
+|                                              | test_run_maps_a_failed_cuda_compile_to_exit_1         |
+| CUDA error while running (fault, no memory)  | here: test_run_maps_a_cuda_runtime_error_to_exit_1    |
+| op the CUDA target cannot print (`-t cuda`)  | here: test_cuda_target_unprintable_is_located         |
 | internal error: exit 70 + reproducer         | test_cli.py::test_opt_internal_error_exits_70_...;    |
 |                                              | here with the pipeline in the reproducer and `-o`     |
 | pass producing invalid IR: exit 70 + pass    | here: test_invalid_pass_output_is_internal            |
@@ -31,12 +37,27 @@ input. Classes already tested elsewhere are not repeated here:
 from __future__ import annotations
 
 import os
+import re
+import shutil
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
 
 import numpy as np
 import pytest
+
+from irkit.runtime import cuda as cuda_runtime
+from irkit.runtime.cache import ArtifactCache
+from irkit.runtime.cuda import (
+    CudaCompiledFunction,
+    CudaCompileError,
+    compile_cubin,
+)
+from irkit.targets.cuda import LaunchPlan
+from irkit.tools import irkit_run
 
 VALID = """\
 func.func @main(%a: tensor<4xf32>) -> tensor<4xf32> {
@@ -246,3 +267,323 @@ def test_run_success_for_reference(tmp_path: Path) -> None:
     result = run_tool("irkit-run", str(source), "--input", str(tmp_path / "a.npy"))
     assert result.returncode == 0, result.stderr
     assert result.stdout.startswith("result0: tensor<4xf32> = [2., 4., 6., 8.]")
+
+
+# --- the CUDA target and runtime ----------------------------------------------
+
+# cuda-python as `irkit.runtime.cuda` reaches it (`cuda.core`, and the error
+# type in `cuda.core._utils.cuda_utils`), with a `Device.get_all_devices` that
+# behaves as on a machine without a driver or without a GPU. A regular package
+# on PYTHONPATH shadows an installed cuda-python (a namespace package), so
+# these run the same on a GPU machine.
+FAKE_CUDA_CORE = """\
+class Device:
+    @staticmethod
+    def get_all_devices():
+{body}
+"""
+NO_DRIVER = (
+    "        raise OSError("
+    "'libcuda.so.1: cannot open shared object file: No such file or directory')"
+)
+NO_DEVICE = "        return ()"
+
+
+def fake_cuda_python(root: Path, get_all_devices: str | None) -> Path:
+    """A `cuda` package under `root`; None: one without `cuda.core`, as when
+    an unrelated module named `cuda` is all there is."""
+    root.mkdir()
+    if get_all_devices is None:
+        write(root / "cuda.py", "")
+        return root
+    core = root / "cuda" / "core"
+    (core / "_utils").mkdir(parents=True)
+    write(root / "cuda" / "__init__.py", "")
+    write(core / "__init__.py", FAKE_CUDA_CORE.format(body=get_all_devices))
+    write(core / "_utils" / "__init__.py", "")
+    write(core / "_utils" / "cuda_utils.py", "class CUDAError(Exception):\n    pass\n")
+    return root
+
+
+@pytest.mark.parametrize(
+    ("get_all_devices", "expected"),
+    [
+        (
+            None,
+            "error: cuda-python is not installed (No module named 'cuda.core'; "
+            "'cuda' is not a package): install irkit[cuda]",
+        ),
+        (
+            NO_DRIVER,
+            "error: no usable NVIDIA driver: libcuda.so.1: cannot open shared "
+            "object file: No such file or directory",
+        ),
+        (NO_DEVICE, "error: no CUDA device found"),
+    ],
+    ids=["no-cuda-python", "no-driver", "no-gpu"],
+)
+def test_cuda_unavailable_says_what_is_missing(
+    tmp_path: Path, get_all_devices: str | None, expected: str
+) -> None:
+    source = write(tmp_path / "in.mlir", VALID)
+    out = write(tmp_path / "out.npz", "precious")
+    fake = fake_cuda_python(tmp_path / "site", get_all_devices)
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join(
+            [str(fake), *filter(None, [os.environ.get("PYTHONPATH")])]
+        ),
+        "IRKIT_CACHE_DIR": str(tmp_path / "cache"),
+    }
+    for extra in ([], ["--check"], ["--bench", "2"]):
+        result = run_tool(
+            "irkit-run",
+            str(source),
+            "--target",
+            "cuda",
+            "--random-inputs",
+            "0",
+            "--output",
+            str(out),
+            *extra,
+            env=env,
+        )
+        assert_user_error(result, expected)
+        assert result.stderr.splitlines() == [expected]
+    assert out.read_text() == "precious"
+    assert source.read_text() == VALID
+
+
+# An entry point whose kernel is fine: what fails is the compiler.
+BROKEN_CUDA = """\
+extern "C" __global__ void broken(float *out) {
+    out[threadIdx.x] = undeclared_value;
+}
+"""
+
+
+def _compilers() -> Iterator[Any]:
+    nvcc = shutil.which("nvcc")
+    yield pytest.param(
+        "nvcc",
+        marks=pytest.mark.skipif(nvcc is None, reason="nvcc is not on PATH"),
+    )
+    nvrtc = cuda_runtime._nvrtc_version()  # pyright: ignore[reportPrivateUsage]
+    yield pytest.param(
+        "nvrtc",
+        marks=pytest.mark.skipif(
+            nvrtc is None, reason="cuda-python with NVRTC is not installed"
+        ),
+    )
+
+
+@pytest.mark.parametrize("compiler", list(_compilers()))
+def test_cuda_compile_error_carries_the_log(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, compiler: str
+) -> None:
+    """Compiling needs no GPU: the runtime's own compile step, on source the
+    compiler rejects, chosen by the variable users set to pick a compiler."""
+    monkeypatch.setenv(cuda_runtime.COMPILER_VARIABLE, compiler)
+    cache = ArtifactCache.open(tmp_path / "cache")
+    with pytest.raises(CudaCompileError) as raised:
+        compile_cubin(BROKEN_CUDA, "sm_90", cache)
+    message = str(raised.value)
+    header = message.splitlines()[0]
+    if compiler == "nvcc":
+        assert header.startswith("CUDA compilation failed (nvcc exited with status ")
+    else:
+        assert header.startswith("CUDA compilation failed (NVRTC: ")
+    assert "undeclared_value" in raised.value.stderr
+    # The log names the source as the user sees it, not a temporary file.
+    assert cuda_runtime.SOURCE_NAME in raised.value.stderr
+    assert str(cache.directory) not in message
+    assert not list(cache.directory.glob("*.cubin"))  # nothing half-built kept
+
+
+def _run_main(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], *args: str
+) -> tuple[int, str]:
+    """irkit-run's `main()` in this process (so that the test can stand in
+    for the GPU): its exit status and stderr."""
+    monkeypatch.setattr(sys, "argv", ["irkit-run", *args])
+    with pytest.raises(SystemExit) as exited:
+        irkit_run.main()
+    assert isinstance(exited.value.code, int)
+    return exited.value.code, capsys.readouterr().err
+
+
+@pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc is not on PATH")
+def test_run_maps_a_failed_cuda_compile_to_exit_1(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """`irkit-run --target cuda` on a GPU older than the toolkit supports
+    (compute capability 3.5; CUDA 12 dropped it): nvcc refuses the
+    architecture. Only the device is simulated: everything else, the
+    lowering, the CUDA target, the cache and nvcc, is real."""
+    kepler = SimpleNamespace(compute_capability=SimpleNamespace(major=3, minor=5))
+    monkeypatch.setattr(cuda_runtime, "_open_device", lambda: kepler)
+    monkeypatch.setenv(cuda_runtime.COMPILER_VARIABLE, "nvcc")
+    monkeypatch.setenv("IRKIT_CACHE_DIR", str(tmp_path / "cache"))
+    source = write(tmp_path / "in.mlir", VALID)
+    out = write(tmp_path / "out.npz", "precious")
+    code, stderr = _run_main(
+        monkeypatch,
+        capsys,
+        str(source),
+        "--target",
+        "cuda",
+        "--random-inputs",
+        "0",
+        "--output",
+        str(out),
+    )
+    assert code == 1, stderr
+    lines = stderr.splitlines()
+    # One line that says what failed, then the compiler's own words.
+    assert re.fullmatch(
+        r"error: CUDA compilation failed \(nvcc exited with status \d+\):", lines[0]
+    )
+    assert "Unsupported gpu architecture" in stderr
+    assert "sm_35" in stderr or "compute_35" in stderr
+    assert "Traceback" not in stderr
+    assert out.read_text() == "precious"
+
+
+class _FakeCUDAError(Exception):
+    """Stands for cuda.core's CUDAError, which the runtime translates."""
+
+
+class _FaultingFunction(CudaCompiledFunction):
+    """A compiled CUDA function whose launch plan fails on the device: the
+    runtime's real translation of cuda.core's errors, without a GPU."""
+
+    def __init__(self, symbol: str, failure: str) -> None:
+        self.plan = LaunchPlan(symbol, (), ())
+        self.failure = failure
+
+    def __call__(self, *inputs: Any, out: Any = None) -> tuple[Any, ...]:
+        with self._cuda_errors("running the launch plan"):
+            raise _FakeCUDAError(self.failure)
+        raise AssertionError("unreachable: _cuda_errors re-raises")
+
+
+@pytest.mark.parametrize(
+    ("failure", "expected"),
+    [
+        (
+            "CUDA_ERROR_ILLEGAL_ADDRESS: an illegal memory access was encountered",
+            "error: @main: CUDA failed while running the launch plan: "
+            "CUDA_ERROR_ILLEGAL_ADDRESS: an illegal memory access was encountered",
+        ),
+        (
+            "CUDA_ERROR_OUT_OF_MEMORY: out of memory",
+            "error: @main: out of device memory while running the launch plan: "
+            "CUDA_ERROR_OUT_OF_MEMORY: out of memory",
+        ),
+    ],
+    ids=["kernel-fault", "out-of-memory"],
+)
+def test_run_maps_a_cuda_runtime_error_to_exit_1(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    failure: str,
+    expected: str,
+) -> None:
+    monkeypatch.setattr(cuda_runtime, "_cuda_error_type", lambda: _FakeCUDAError)
+    compiled: list[tuple[str, str | None]] = []
+
+    def compile_module(module: Any, target: str = "c", entry: str | None = None) -> Any:
+        compiled.append((target, entry))
+        return _FaultingFunction("main", failure)
+
+    monkeypatch.setattr(irkit_run, "compile_module", compile_module)
+    source = write(tmp_path / "in.mlir", VALID)
+    out = write(tmp_path / "out.npz", "precious")
+    code, stderr = _run_main(
+        monkeypatch,
+        capsys,
+        str(source),
+        "--target",
+        "cuda",
+        "--random-inputs",
+        "0",
+        "--output",
+        str(out),
+    )
+    assert compiled == [("cuda", "main")]
+    assert code == 1, stderr
+    assert stderr.splitlines() == [expected]
+    assert out.read_text() == "precious"
+
+
+# A kernel holding a tensor op: valid IR, but nothing CUDA C can express.
+TENSOR_IN_KERNEL = """\
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @scale(%a: memref<4xf32>) kernel {
+      %i = gpu.thread_id x
+      %v = memref.load %a[%i] : memref<4xf32>
+      %t = tensor.from_elements %v : tensor<1xf32>
+      gpu.return
+    }
+  }
+  func.func @main(%a: memref<4xf32> {irkit.output}) {
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    gpu.launch_func @kernels::@scale blocks in (%c1, %c1, %c1) threads in (%c4, %c1, %c1) args(%a : memref<4xf32>)
+    return
+  }
+}
+"""
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (
+            TENSOR_IN_KERNEL,
+            ":6:7: error: CUDA target cannot print op 'tensor.from_elements'\n"
+            "      %t = tensor.from_elements %v : tensor<1xf32>\n"
+            "      ^",
+        ),
+        # Tensor-level input without `-p lower-to-cuda`.
+        (
+            VALID,
+            ":1:1: error: argument #0 of @main has type tensor<4xf32>: a compiled "
+            "function takes memrefs and scalars of integer, index or float type "
+            "(lower the program first)\n"
+            "func.func @main(%a: tensor<4xf32>) -> tensor<4xf32> {\n"
+            "^",
+        ),
+    ],
+    ids=["op-in-kernel", "not-lowered"],
+)
+def test_cuda_target_unprintable_is_located(
+    tmp_path: Path, text: str, message: str
+) -> None:
+    source = write(tmp_path / "in.mlir", text)
+    out = write(tmp_path / "out.cu", "precious")
+    result = run_tool("irkit-opt", str(source), "--target", "cuda", "-o", str(out))
+    assert_user_error(result, f"{source}{message}")
+    assert out.read_text() == "precious"
+    assert source.read_text() == text
+
+
+def test_cuda_target_success_for_reference(tmp_path: Path) -> None:
+    """What the tests above vary is what fails: the same kernel prints, and
+    the lowered program goes through `irkit-opt -p lower-to-cuda -t cuda`."""
+    printable = "\n".join(
+        line for line in TENSOR_IN_KERNEL.splitlines() if "tensor." not in line
+    )
+    source = write(tmp_path / "kernel.mlir", printable)
+    result = run_tool("irkit-opt", str(source), "--target", "cuda")
+    assert result.returncode == 0, result.stderr
+    assert 'extern "C" __global__ void kernels__scale(' in result.stdout
+    assert "// launch plan for @main(out a: float32[4]):" in result.stdout
+    source = write(tmp_path / "in.mlir", VALID)
+    result = run_tool("irkit-opt", str(source), "-p", "lower-to-cuda", "-t", "cuda")
+    assert result.returncode == 0, result.stderr
+    assert "// launch plan for @main(" in result.stdout

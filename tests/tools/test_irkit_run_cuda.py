@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -10,6 +11,15 @@ from pathlib import Path
 import pytest
 
 from irkit.runtime.cuda import gpu_unavailable_reason
+
+# What `irkit.runtime.cuda` says is missing; `test_error_classes.py` brings
+# about each on any machine.
+UNAVAILABLE = re.compile(
+    r"error: (cuda-python is not installed \(.+\): install irkit\[cuda\]"
+    r"|no usable NVIDIA driver: .+"
+    r"|no CUDA device found"
+    r"|cannot use CUDA device 0: .+)"
+)
 
 PROGRAM = """\
 func.func @main(%a: tensor<2x3xf32>) -> tensor<2x3xf32> {
@@ -56,6 +66,7 @@ def test_no_gpu_is_one_line_and_exit_1(
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1
     assert lines[0] == f"error: {gpu_unavailable_reason()}"
+    assert UNAVAILABLE.fullmatch(lines[0]), lines[0]
 
 
 def test_check_needs_a_compiled_target(program: Path, tmp_path: Path) -> None:

@@ -106,3 +106,13 @@ func.func @named_op_result_differs_from_outs(%a: tensor<4x4xf32>, %v: tensor<4xf
   %r = linalg.matvec ins(%a, %v : tensor<4x4xf32>, tensor<4xf32>) outs(%w : tensor<4xf32>) -> tensor<1x2x3x3xf32>
   return %r : tensor<1x2x3x3xf32>
 }
+
+// -----
+
+// xDSL's named elementwise ops assume shaped operands (an assertion while
+// building their indexing maps). Found by tests/fuzz.
+func.func @elementwise_scalar_operand(%a: tensor<4xi32>, %s: i32, %c: tensor<4xi32>) -> tensor<4xi32> {
+  // expected-error @+1 {{'linalg.add' op expected shaped operands, found i32}}
+  %r = linalg.add ins(%a, %s : tensor<4xi32>, i32) outs(%c : tensor<4xi32>) -> tensor<4xi32>
+  return %r : tensor<4xi32>
+}

@@ -99,3 +99,64 @@ func.func @subview_rank_reduced_wrong_stride(%m: memref<8x8xf32>, %i: index) {
   %s = memref.subview %m[%i, 0] [1, 4] [1, 1] : memref<8x8xf32> to memref<4xf32, strided<[2], offset: ?>>
   return
 }
+
+// -----
+
+// xDSL reports a wrong index count with a bare Exception. Found by tests/fuzz.
+func.func @store_too_few_indices(%m: memref<8xf32>, %v: f32) {
+  // expected-error @+1 {{'memref.store' op incorrect number of indices for store, expected 1 but got 0}}
+  memref.store %v, %m[] : memref<8xf32>
+  return
+}
+
+// -----
+
+func.func @load_too_many_indices(%m: memref<8xf32>, %i: index) -> f32 {
+  // expected-error @+1 {{'memref.load' op incorrect number of indices for load, expected 1 but got 2}}
+  %v = memref.load %m[%i, %i] : memref<8xf32>
+  return %v : f32
+}
+
+// -----
+
+// xDSL checks only the sizes of memref reassociation groups, not that they
+// list the dimensions in order (it does for tensor's). Found by tests/fuzz.
+func.func @expand_reassociation_out_of_order(%v: memref<6xf32>) {
+  // expected-error @+1 {{expected reassociation map #0 to be valid and contiguous}}
+  %e = memref.expand_shape %v [[2, 1]] output_shape [2, 3] : memref<6xf32> into memref<2x3xf32>
+  return
+}
+
+// -----
+
+func.func @collapse_reassociation_empty_group(%m: memref<2x3xf32>) {
+  // expected-error @+1 {{expected reassociation map #1 to be valid and contiguous}}
+  %c = memref.collapse_shape %m [[0, 1], []] : memref<2x3xf32> into memref<6x1xf32>
+  return
+}
+
+// -----
+
+// xDSL does not compare memref.get_global's type with the global's; the
+// targets would index the global's data by the wrong shape. Found by
+// tests/fuzz.
+memref.global "private" constant @weights : memref<4xf32> = dense<1.0>
+
+func.func @get_global_wrong_type() -> i32 {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'memref.get_global' op result type memref<2xi32> does not match type memref<4xf32> of the global memref @weights}}
+  %g = memref.get_global @weights : memref<2xi32>
+  %v = memref.load %g[%c0] : memref<2xi32>
+  return %v : i32
+}
+
+// -----
+
+gpu.module @kernels {
+  memref.global "private" @counters : memref<1x4xf32> = dense<7.0>
+  gpu.func @k(%out: memref<4xf32>) kernel {
+    // expected-error @+1 {{'memref.get_global' op result type memref<2xi32> does not match type memref<1x4xf32> of the global memref @counters}}
+    %cs = memref.get_global @counters : memref<2xi32>
+    gpu.return
+  }
+}
