@@ -61,10 +61,16 @@ class DiagnosticError(IRKitError):
 
 
 def location_of(op: Operation) -> SourceLocation | None:
-    """The source location the parser attached to `op`, if any."""
-    loc = op.location
-    if isinstance(loc, FileLineColLoc):
-        return SourceLocation(loc.filename.data, loc.line.data, loc.column.data)
+    """The source location the parser attached to `op`; for an op a pass
+    created (which has none), that of the nearest located op before it in its
+    block or around it. MLIR's rewriters give new ops the location of the op
+    they replace, which is where lowering inserts them."""
+    current: Operation | None = op
+    while current is not None:
+        loc = current.location
+        if isinstance(loc, FileLineColLoc):
+            return SourceLocation(loc.filename.data, loc.line.data, loc.column.data)
+        current = current.prev_op or current.parent_op()
     return None
 
 

@@ -59,6 +59,25 @@ def test_opt_verifier_error_is_located(tmp_path: Path) -> None:
     assert result.stderr.splitlines()[2] == "  ^"
 
 
+def test_target_error_on_an_op_a_pass_created_is_located(tmp_path: Path) -> None:
+    # The CUDA target refuses f16; the ops holding it were made by the
+    # pipeline and have no location of their own: the diagnostic points at
+    # the nearest op from the source before or around them.
+    path = tmp_path / "half.mlir"
+    path.write_text(
+        "func.func @main(%x: tensor<4xf32>) -> tensor<4xf16> {\n"
+        "  %y = nn.cast %x : tensor<4xf32> -> tensor<4xf16>\n"
+        "  return %y : tensor<4xf16>\n"
+        "}\n"
+    )
+    result = run_tool("irkit-opt", str(path), "-p", "lower-to-cuda", "-t", "cuda")
+    assert result.returncode == 1
+    first = result.stderr.splitlines()[0]
+    assert first.startswith(f"{path}:"), result.stderr
+    assert "error: CUDA target: unsupported type f16" in first
+    assert "Traceback" not in result.stderr
+
+
 def test_opt_parse_error_is_located(tmp_path: Path) -> None:
     path = tmp_path / "bad.mlir"
     path.write_text(
