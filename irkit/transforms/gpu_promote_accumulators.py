@@ -55,16 +55,19 @@ tile is promoted when all of the following hold:
   `gpu.barrier` or free of side effects;
 - each access sits directly in a nest of `scf.for`s inside `L` with constant
   bounds that run at least once, as does `L`;
-- each index is `base + iv` or `base` (affine through `arith.addi/subi/muli`
-  and `affine.apply`), where `base` is the same for every access and does not
-  change inside `L`, and `iv` is the induction variable of a loop of the nest
-  that counts `0, 1, ..., n-1`; the tile's shape is the largest `n` per
-  dimension, at most `max-elements` elements in all;
+- each index is `base + stride * iv` or `base` (affine through
+  `arith.addi/subi/muli` and `affine.apply`), where `base` is the same for
+  every access and does not change inside `L`, `iv` is the induction variable
+  of a loop of the nest that counts `0, 1, ..., n-1`, and `stride` (>= 1) is
+  the same for every access of a dimension; the tile's shape is the largest
+  `n` per dimension, at most `max-elements` elements in all;
 - some store covers the whole tile (so the copy out writes only elements the
   loop wrote anyway) and the tiles of different threads are disjoint: every
   thread dimension with more than one thread appears in the base of exactly
-  one tile dimension, alone, with a coefficient at least that dimension's
-  size, and the base depends on the thread in no other way.
+  one tile dimension, alone, as `a * thread_id`, with the tiles either blocked
+  (`|a| >= stride * n`) or cyclic (`stride >= |a| * threads`, as a cyclic
+  thread distribution gives), and the base depends on the thread in no other
+  way.
 
 Output: as above. The loops of the copies, and each loop around a rewritten
 access (when the nest runs at most `max-unroll` iterations), carry the unit
@@ -284,6 +287,9 @@ class _Access:
     op: LoadOp | StoreOp
     # Per tile dimension: the loop whose counter indexes it, or None.
     loops: list[ForOp | None]
+    # Per tile dimension: the counter's coefficient in the index (1 for a
+    # contiguous tile, the thread count for a cyclic one).
+    strides: list[int]
 
 
 @dataclass
@@ -291,6 +297,7 @@ class _Promotion:
     memref: SSAValue
     base: list[Linear]
     shape: list[int]
+    strides: list[int]
     accesses: list[_Access]
 
 
@@ -342,6 +349,11 @@ class _Planner:
         self.kernel = kernel
         self.max_elements = max_elements
         block_size = [_constant_of(v) for v in kernel.launch.block_size]
+        self.block_size = {
+            dim: size
+            for dim, size in zip(_DIMENSIONS, block_size, strict=True)
+            if size is not None
+        }
         # An unknown block size may hold several threads.
         self.thread_dims = [
             dim for dim, size in zip(_DIMENSIONS, block_size, strict=True) if size != 1
@@ -381,14 +393,15 @@ class _Planner:
 
     def _split(
         self, op: LoadOp | StoreOp, nest: list[ForOp], loop: ForOp
-    ) -> tuple[list[Linear], list[ForOp | None]] | None:
-        """Per index of `op`: its loop-invariant base and the nest loop whose
-        counter is added to it (None: none)."""
+    ) -> tuple[list[Linear], list[ForOp | None], list[int]] | None:
+        """Per index of `op`: its loop-invariant base, the nest loop whose
+        counter is added to it (None: none) and the counter's coefficient."""
         ivs: dict[SSAValue, ForOp] = {
             nested.body.block.args[0]: nested for nested in nest
         }
         base: list[Linear] = []
         loops: list[ForOp | None] = []
+        strides: list[int] = []
         for index in op.indices:
             form = self.kernel.linear(index)
             iv_terms = {k: c for k, c in form.terms.items() if k in ivs}
@@ -398,6 +411,7 @@ class _Planner:
             if any(self._varies_in(key, loop) for key in rest.terms):
                 return None
             counter: ForOp | None = None
+            coefficient = 1
             if iv_terms:
                 if len(iv_terms) != 1:
                     return None
@@ -406,11 +420,12 @@ class _Planner:
                 counter = ivs[iv]
                 bounds = _constant_bounds(counter)
                 counts_up = bounds is not None and bounds[0] == 0 and bounds[2] == 1
-                if coefficient != 1 or not counts_up or counter in loops:
+                if coefficient < 1 or not counts_up or counter in loops:
                     return None
             loops.append(counter)
+            strides.append(coefficient)
             base.append(rest)
-        return base, loops
+        return base, loops, strides
 
     def plan(self, loop: ForOp, memref: SSAValue) -> _Promotion | None:
         accesses = self._accesses(loop, memref)
@@ -419,17 +434,22 @@ class _Planner:
         if not accesses or memref_type.get_num_dims() == 0:
             return None
         shape = [1] * memref_type.get_num_dims()
+        tile_strides: list[int | None] = [None] * len(shape)
         base: list[Linear] | None = None
         planned: list[_Access] = []
         for op, nest in accesses:
             split = self._split(op, nest, loop)
             if split is None or (base is not None and split[0] != base):
                 return None
-            base, loops = split
-            for dim, counter in enumerate(loops):
-                if counter is not None:
-                    shape[dim] = max(shape[dim], _trip_count(counter))
-            planned.append(_Access(op, loops))
+            base, loops, strides = split
+            for dim, (counter, stride) in enumerate(zip(loops, strides, strict=True)):
+                if counter is None:
+                    continue
+                if tile_strides[dim] not in (None, stride):
+                    return None  # two accesses step through the dimension differently
+                tile_strides[dim] = stride
+                shape[dim] = max(shape[dim], _trip_count(counter))
+            planned.append(_Access(op, loops, strides))
         assert base is not None
         if prod(shape) > self.max_elements:
             return None
@@ -441,9 +461,10 @@ class _Planner:
             )
             for access in planned
         ]
-        if not any(covers) or not self._disjoint_between_threads(base, shape):
+        strides = [1 if stride is None else stride for stride in tile_strides]
+        if not any(covers) or not self._disjoint_between_threads(base, shape, strides):
             return None
-        return _Promotion(memref, base, shape, planned)
+        return _Promotion(memref, base, shape, strides, planned)
 
     def _varies_in(self, key: Key, loop: ForOp) -> bool:
         """Whether the value of `key` may change between iterations of `loop`."""
@@ -452,9 +473,15 @@ class _Planner:
         assert isinstance(key, SSAValue)
         return _is_inside(_defining_op(key), loop)
 
-    def _disjoint_between_threads(self, base: list[Linear], shape: list[int]) -> bool:
+    def _disjoint_between_threads(
+        self, base: list[Linear], shape: list[int], strides: list[int]
+    ) -> bool:
+        """Whether threads that differ in some thread id touch different
+        elements: per tile dimension, `a * t + stride * i` (t a thread id with
+        `count` threads, i < size) is one-to-one when the thread's tiles are
+        blocked (`|a| >= stride * size`) or cyclic (`stride >= |a| * count`)."""
         placed: set[str] = set()
-        for form, size in zip(base, shape, strict=True):
+        for form, size, stride in zip(base, shape, strides, strict=True):
             threads = [k for k in form.terms if self.kernel.thread_dependent(k)]
             if not threads:
                 continue
@@ -463,7 +490,11 @@ class _Planner:
             (key,) = threads
             if not (isinstance(key, tuple) and key[0] == "thread"):
                 return False
-            if abs(form.terms[key]) < size or key[1] in placed:
+            coefficient = abs(form.terms[key])
+            count = self.block_size.get(str(key[1]))
+            blocked = coefficient >= stride * size
+            cyclic = count is not None and stride >= coefficient * count
+            if not (blocked or cyclic) or key[1] in placed:
                 return False
             placed.add(str(key[1]))
         return all(dim in placed for dim in self.thread_dims)
@@ -593,19 +624,27 @@ def _promote(
 
     rewriter = _Rewriter(kernel, loop)
     base = [rewriter.linear_value(form) for form in promotion.base]
+    strides = {stride: rewriter.constant(stride) for stride in promotion.strides}
 
     def global_indices(
         counters: list[SSAValue],
     ) -> tuple[list[Operation], list[SSAValue]]:
         ops: list[Operation] = []
         indices: list[SSAValue] = []
-        for offset, counter, size in zip(base, counters, promotion.shape, strict=True):
+        for offset, counter, size, stride in zip(
+            base, counters, promotion.shape, promotion.strides, strict=True
+        ):
             if size == 1:
                 indices.append(offset)
-            else:
-                add = arith.AddiOp(offset, counter)
-                ops.append(add)
-                indices.append(add.result)
+                continue
+            step = counter
+            if stride != 1:
+                scale = arith.MuliOp(counter, strides[stride])
+                ops.append(scale)
+                step = scale.result
+            add = arith.AddiOp(offset, step)
+            ops.append(add)
+            indices.append(add.result)
         return ops, indices
 
     def copy_in(counters: list[SSAValue]) -> list[Operation]:

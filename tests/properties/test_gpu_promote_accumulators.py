@@ -12,7 +12,7 @@ from xdsl.dialects.builtin import ModuleOp
 from irkit.context import make_context
 from irkit.parsing import parse_module
 from irkit.pass_manager import Pipeline
-from irkit.testing import check_pass
+from irkit.testing import assert_pass_preserves_semantics, check_pass
 from irkit.testing.strategies import lowered
 from irkit.transforms.gpu_promote_accumulators import GpuPromoteAccumulatorsPass
 
@@ -76,3 +76,43 @@ def test_partial_tiles_are_left_alone() -> None:
     before = str(module)
     Pipeline([PASS]).run(make_context(), module)
     assert str(module) == before
+
+
+CYCLIC_TILE = """
+func.func @main(%a: memref<6xf32>, %out: memref<3x8xf32> {irkit.output}) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  %c6 = arith.constant 6 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c3, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c4, %sy = %c1, %sz = %c1) {
+    %first = memref.load %a[%c0] : memref<6xf32>
+    scf.for %j = %c0 to %c2 step %c1 {
+      %col = affine.apply affine_map<(d0, d1) -> (d0 + d1 * 4)>(%tx, %j)
+      memref.store %first, %out[%bx, %col] : memref<3x8xf32>
+    }
+    scf.for %k = %c0 to %c6 step %c1 {
+      %x = memref.load %a[%k] : memref<6xf32>
+      scf.for %j = %c0 to %c2 step %c1 {
+        %col = affine.apply affine_map<(d0, d1) -> (d0 + d1 * 4)>(%tx, %j)
+        %acc = memref.load %out[%bx, %col] : memref<3x8xf32>
+        %p = arith.mulf %x, %acc : f32
+        %s = arith.addf %p, %x : f32
+        memref.store %s, %out[%bx, %col] : memref<3x8xf32>
+      }
+    }
+    gpu.terminator
+  }
+  return
+}
+"""
+
+
+def test_cyclic_tiles_keep_meaning() -> None:
+    # Thread tx owns columns tx and tx + 4 of its block's row: a cyclic tile.
+    module = parse_module(CYCLIC_TILE, make_context())
+    Pipeline([PASS]).run(make_context(), module)
+    assert "private(%acc : memref<1x2xf32" in str(module)
+    assert_pass_preserves_semantics(PASS, CYCLIC_TILE, trials=3)

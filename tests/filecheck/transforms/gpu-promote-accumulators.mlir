@@ -167,3 +167,66 @@ func.func @may_alias(%a: memref<4xf32>, %out: memref<4xf32>) {
   }
   return
 }
+
+// -----
+
+// A cyclic tile: thread x owns columns tx, tx + 4 of an 8-wide row (stride 4
+// = the thread count), so the copies index `base + 4 * p1`.
+
+// CHECK-LABEL: func.func @cyclic_tile
+// CHECK:         private(%[[ACC:.*]] : memref<2xf32, #gpu.address_space<private>>)
+// CHECK:         %[[C4:.*]] = arith.constant 4 : index
+// CHECK:         scf.for %[[P:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK-NEXT:      %[[S:.*]] = arith.muli %[[P]], %[[C4]] : index
+// CHECK-NEXT:      %[[I:.*]] = arith.addi %{{.*}}, %[[S]] : index
+// CHECK-NEXT:      %[[V:.*]] = memref.load %{{.*}}[%[[I]]] : memref<8xf32>
+// CHECK-NEXT:      memref.store %[[V]], %[[ACC]][%[[P]]]
+// CHECK:         memref.load %[[ACC]][%{{.*}}]
+func.func @cyclic_tile(%a: memref<6xf32>, %out: memref<8xf32> {irkit.output}) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %c6 = arith.constant 6 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c4, %sy = %c1, %sz = %c1) {
+    scf.for %k = %c0 to %c6 step %c1 {
+      %x = memref.load %a[%k] : memref<6xf32>
+      scf.for %j = %c0 to %c2 step %c1 {
+        %col = affine.apply affine_map<(d0, d1) -> (d0 + d1 * 4)>(%tx, %j)
+        %acc = memref.load %out[%col] : memref<8xf32>
+        %s = arith.addf %x, %acc : f32
+        memref.store %s, %out[%col] : memref<8xf32>
+      }
+    }
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+// Left alone: with stride 2 and 4 threads, thread 0's columns 0, 2 overlap
+// thread 2's columns 2, 4: neither blocked nor cyclic.
+
+// CHECK-LABEL: func.func @overlapping_strided_tiles
+// CHECK-NOT:     private(
+func.func @overlapping_strided_tiles(%a: memref<6xf32>, %out: memref<8xf32> {irkit.output}) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %c6 = arith.constant 6 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c4, %sy = %c1, %sz = %c1) {
+    scf.for %k = %c0 to %c6 step %c1 {
+      %x = memref.load %a[%k] : memref<6xf32>
+      scf.for %j = %c0 to %c2 step %c1 {
+        %col = affine.apply affine_map<(d0, d1) -> (d0 + d1 * 2)>(%tx, %j)
+        %acc = memref.load %out[%col] : memref<8xf32>
+        %s = arith.addf %x, %acc : f32
+        memref.store %s, %out[%col] : memref<8xf32>
+      }
+    }
+    gpu.terminator
+  }
+  return
+}
