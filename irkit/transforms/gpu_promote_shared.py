@@ -15,7 +15,8 @@ bounds and steps are static, its upper bounds static or bounded by a constant
 forall, or one whose trip count has no static bound, is an error at the op.
 
 A *reused tile* of a thread forall `T` is a memref value defined outside `T`
-(the block-level tile) that a `linalg` op in `T` reads, directly or through
+(the block-level tile) that a `linalg` op in `T` reads (its payload argument
+has uses: a pooling window's shape operand is not read), directly or through
 a `memref.subview` made in `T`, where that access does not depend on every
 induction variable of `T` that has more than one iteration: several threads
 read the same elements (the A and B tiles of a matmul's K step). It is
@@ -25,6 +26,8 @@ promoted when:
   or a same-rank `memref.subview` used only so;
 - nothing in `T` writes the buffer it views (outputs stay where they are:
   accumulators are per thread);
+- it is not in workgroup memory already (a buffer staged in the block
+  forall);
 - it has more than one element, and a static bound on each dimension (a
   static size, or an `affine.min` with a constant result; a dynamic size
   without one is an error at the op);
@@ -64,7 +67,7 @@ memref.dealloc %shared : ...
   the tile (partial tiles copy their valid part).
 - `T` reads the promoted tile through `%view` (the tile's sizes, the
   buffer's strides): its subviews of the tile get the buffer's layout and
-  memory space.
+  memory space, strides multiplied by their steps (cyclic thread tiles).
 - No barriers: a thread forall completes before the next op runs (its
   semantics), and `convert-parallel-loops-to-gpu` puts a `gpu.barrier` after
   the copy and at the end of the sequential loop's body.
@@ -104,6 +107,7 @@ from irkit.dialects import affine, memref
 from irkit.dialects.gpu import (
     BlockMappingAttr,
     ThreadMappingAttr,
+    is_workgroup_memref,
     workgroup_memory_space,
 )
 from irkit.dialects.scf import ForallOp, ForOp, IfOp, InParallelOp
@@ -232,6 +236,24 @@ def _linalg_operands(op: Operation) -> tuple[Sequence[SSAValue], Sequence[SSAVal
     return tuple(getattr(op, "inputs", ())), tuple(getattr(op, "outputs", ()))
 
 
+def _read_inputs(op: Operation) -> list[SSAValue]:
+    """The inputs of a `linalg` op whose elements its body uses.
+
+    A pooling op's window operand only gives the window's shape: its payload
+    argument is unused and its (never written) elements are never read, so
+    copying it would read memory nothing wrote.
+    """
+    inputs, _ = _linalg_operands(op)
+    body = op.regions[0].blocks.first if op.regions else None
+    if body is None or len(body.args) < len(inputs):
+        return list(inputs)
+    return [
+        value
+        for value, argument in zip(inputs, body.args, strict=False)
+        if argument.uses
+    ]
+
+
 def _written_buffers(forall: ForallOp) -> set[SSAValue]:
     """The buffers that something inside `forall` writes."""
     written: set[SSAValue] = set()
@@ -332,8 +354,7 @@ def find_promotions(forall: ForallOp, trips: Sequence[int]) -> list[Promotion]:
     written = _written_buffers(forall)
     candidates: list[SSAValue] = []
     for op in forall.walk():
-        inputs, _ = _linalg_operands(op)
-        for operand in inputs:
+        for operand in _read_inputs(op):
             tile = operand
             if isinstance(operand.owner, memref.SubviewOp) and _inside(
                 operand.owner, forall
@@ -345,6 +366,9 @@ def find_promotions(forall: ForallOp, trips: Sequence[int]) -> list[Promotion]:
             in_body = isinstance(tile, BlockArgument) and _block_inside(tile, forall)
             if (
                 isinstance(tile.type, MemRefType)
+                # Already staged (by this pass or a block-level buffer):
+                # copying shared memory to shared memory gains nothing.
+                and not is_workgroup_memref(tile.type)
                 and not defined_inside
                 and not in_body
                 and tile not in candidates

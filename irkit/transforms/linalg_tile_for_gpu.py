@@ -4,7 +4,7 @@ The loop nests MLIR's transform-dialect GPU path builds
 (`transform.structured.tile_using_forall` with `#gpu.block` and then
 `#gpu.thread` mappings, `mlir/lib/Dialect/Linalg/TransformOps/`), chosen per
 kind of op: `linalg-tile-for-gpu{matmul-block=64,64,16 matmul-thread=4,4
-elementwise-block=256}`.
+elementwise-block=256 matmul-cyclic=false}`.
 
 Contract
 --------
@@ -45,13 +45,23 @@ by kind:
   runs its elements' reductions sequentially.
 - an op without concurrent loops: one block of one thread (foralls over 1).
 
+With `matmul-cyclic=true` a matmul's thread tiles are cyclic instead of
+blocked: the thread forall runs `(0, 0) to (NY, NX) step (1, 1)` (NY =
+ceildiv(BM, TM), NX = ceildiv(BN, TN)), and thread (t0, t1) owns rows t0,
+t0 + NY, ... and columns t1, t1 + NX, ... of the block tile: subviews with
+offsets [t0, t1] and strides [NY, NX] on i and j, sizes TM (when NY * TM is
+the block tile's size) or `(S - t0) ceildiv NY` for a block tile of size S.
+A partial block tile's forall runs to `min(NY, S)`, so every thread that
+runs owns at least one row. Neighbouring threads then touch neighbouring
+elements of B and C (no shared-memory bank conflicts, coalesced stores).
+
 "Concurrent" loops are the parallel loops that every output indexes alone
 (`parallel_loop_dims`), so different tiles write different elements. Tile
 sizes are clamped to the loop ranges; a loop whose range a tile does not
 divide gets `affine.min` tile sizes (a thread forall's upper bound is then
 the block tile's size). Loops not named above stay whole and run inside the
 innermost `linalg.generic`, the per-thread work. Each `linalg.index` counts
-from the whole op's origin again.
+from the whole op's origin again (`origin + NY * index` for cyclic tiles).
 
 Linalg ops already inside a GPU-mapped forall are left alone, so the pass can
 run twice. Dynamic shapes are rejected with an error at the op.
@@ -75,6 +85,7 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     MemRefType,
     ModuleOp,
+    StridedLayoutAttr,
     TensorType,
 )
 from xdsl.dialects.linalg.attrs import IteratorType, IteratorTypeAttr
@@ -121,11 +132,13 @@ _Size = int | SSAValue
 
 @dataclass(frozen=True)
 class GpuTilingOptions:
-    """Tile sizes per kind of op (see the module docstring)."""
+    """Tile sizes per kind of op (see the module docstring); `matmul_cyclic`
+    deals matmul thread tiles round-robin (strided) instead of in blocks."""
 
     matmul_block: tuple[int, int, int] = (64, 64, 16)
     matmul_thread: tuple[int, int] = (4, 4)
     elementwise_block: int = 256
+    matmul_cyclic: bool = False
 
 
 @dataclass(frozen=True)
@@ -133,12 +146,15 @@ class GpuTilingPlan:
     """Per loop: its block tile, reduction (`scf.for`) tile and thread tile.
 
     0 means "not tiled at this level". Block- and thread-tiled loops are
-    listed outer to inner; the last one maps to x.
+    listed outer to inner; the last one maps to x. `cyclic` deals each
+    thread-tiled loop's elements round-robin (thread `t` of `n` owns `t`,
+    `t + n`, ...) instead of in contiguous runs of `thread[loop]`.
     """
 
     block: tuple[int, ...]
     sequential: tuple[int, ...]
     thread: tuple[int, ...]
+    cyclic: bool = False
 
     @property
     def block_loops(self) -> list[int]:
@@ -232,7 +248,9 @@ def plan_tiling(
         k = reductions[-1]
         if block_k < ranges[k]:
             sequential[k] = block_k
-        return GpuTilingPlan(tuple(block), tuple(sequential), tuple(thread))
+        return GpuTilingPlan(
+            tuple(block), tuple(sequential), tuple(thread), options.matmul_cyclic
+        )
     if not concurrent:
         return GpuTilingPlan(tuple(block), tuple(sequential), tuple(thread))
     x = _innermost_output_loop(computation, concurrent)
@@ -285,6 +303,51 @@ def _tile_size(
     return minimum.result
 
 
+def _thread_count(plan: GpuTilingPlan, ranges: Sequence[int], loop: int) -> int:
+    """Threads along a thread-tiled loop: its (full) block tile over its thread tile."""
+    extent = plan.block[loop] or ranges[loop]
+    return -(-extent // plan.thread[loop])
+
+
+def _cyclic_thread_bound(threads: int, extent: _Size, insertion: InsertPoint) -> _Size:
+    """The threads that own elements of a block tile of `extent`: `threads`,
+    or `min(threads, extent)` for a partial tile (the others get no guarded
+    iteration, rather than an empty view past the tile's end)."""
+    if isinstance(extent, int):
+        return min(threads, extent)
+    bound = AffineMap(1, 0, (AffineExpr.constant(threads), AffineExpr.dimension(0)))
+    minimum = affine.MinOp([extent], AffineMapAttr(bound))
+    minimum.result.name_hint = "threads"
+    _insert(minimum, insertion)
+    return minimum.result
+
+
+def _cyclic_tile_size(
+    origin: SSAValue, threads: int, extent: _Size, insertion: InsertPoint
+) -> _Size:
+    """Elements `origin`, `origin + threads`, ... below `extent`: how many.
+
+    `(extent - origin) ceildiv threads` (at least 1, as `origin` < `extent`
+    in the forall `_cyclic_thread_bound` gives); a constant when every thread
+    gets the same number.
+    """
+    if threads == 1:
+        return extent
+    if isinstance(extent, int) and extent % threads == 0:
+        return extent // threads
+    d0 = AffineExpr.dimension(0)
+    if isinstance(extent, int):
+        count = AffineMap(1, 0, ((AffineExpr.constant(extent) - d0).ceil_div(threads),))
+        operands: list[SSAValue] = [origin]
+    else:
+        count = AffineMap(1, 1, ((AffineExpr.symbol(0) - d0).ceil_div(threads),))
+        operands = [origin, extent]
+    apply = affine.ApplyOp(operands, AffineMapAttr(count))
+    apply.result.name_hint = "size"
+    _insert(apply, insertion)
+    return apply.result
+
+
 def _forall(
     uppers: Sequence[_Size],
     steps: Sequence[int],
@@ -300,16 +363,43 @@ def _forall(
     return forall, InsertPoint.before(terminator)
 
 
+def strided_subview_type(
+    source: MemRefType,
+    offsets: Sequence[_Size],
+    sizes: Sequence[_Size],
+    steps: Sequence[int],
+) -> MemRefType:
+    """MLIR's inferred type of a subview with static steps (strides multiply)."""
+    unit = subview_type(source, offsets, sizes)
+    if all(step == 1 for step in steps):
+        return unit
+    layout = unit.layout
+    assert isinstance(layout, StridedLayoutAttr)
+    strides = [
+        None if stride is None else stride * step
+        for stride, step in zip(layout.get_strides(), steps, strict=True)
+    ]
+    return MemRefType(
+        source.get_element_type(),
+        unit.get_shape(),
+        StridedLayoutAttr(strides, layout.get_offset()),
+        source.memory_space,
+    )
+
+
 def box_subview(
     operand: SSAValue,
     indexing_map: AffineMap,
     tiles: Sequence[Tile],
     insertion: InsertPoint,
+    steps: Sequence[int] | None = None,
 ) -> SSAValue:
     """The part of `operand` the tiles touch; positions of untiled loops stay whole.
 
     A loop is tiled when its tile does not start at the literal 0. A position
     that is not a plain loop (a window `d0 + d2`, a broadcast 0) is whole.
+    `steps` (per loop, 1 by default) is the distance between the elements a
+    tile takes along that loop: a cyclic thread tile's every n-th row.
     """
     source = operand.type
     if not isinstance(source, MemRefType):
@@ -317,6 +407,7 @@ def box_subview(
     shape = source.get_shape()
     offsets: list[_Size] = []
     sizes: list[_Size] = []
+    strides: list[int] = []
     tiled = False
     for position, expr in enumerate(indexing_map.results):
         if isinstance(expr, AffineDimExpr):
@@ -324,13 +415,19 @@ def box_subview(
             tiled = tiled or not isinstance(tile.offset, int)
             offsets.append(tile.offset)
             sizes.append(tile.size)
+            strides.append(1 if steps is None else steps[expr.position])
         else:
             offsets.append(0)
             sizes.append(shape[position])
+            strides.append(1)
     if not tiled:
         return operand
     subview = memref.SubviewOp.get(
-        operand, offsets, sizes, [1] * len(sizes), subview_type(source, offsets, sizes)
+        operand,
+        offsets,
+        sizes,
+        strides,
+        strided_subview_type(source, offsets, sizes, strides),
     )
     subview.result.name_hint = "tile"
     _insert(subview, insertion)
@@ -338,9 +435,16 @@ def box_subview(
 
 
 def _offset_indices(
-    body: Block, origins: dict[int, list[SSAValue]], insertion: InsertPoint
+    body: Block,
+    origins: dict[int, list[SSAValue]],
+    insertion: InsertPoint,
+    steps: dict[int, int] | None = None,
 ) -> None:
-    """Make each `linalg.index` of a tiled loop count from the op's origin again."""
+    """Make each `linalg.index` of a tiled loop count from the op's origin again.
+
+    A loop whose innermost tile takes every `steps[loop]`-th element (cyclic
+    threads) counts `origin + step * index`.
+    """
     totals: dict[int, SSAValue] = {}
     for body_op in list(body.ops):
         if not isinstance(body_op, IndexOp):
@@ -355,11 +459,21 @@ def _offset_indices(
                 _insert(add, insertion)
                 total = add.result
             totals[loop] = total
-        shifted = arith.AddiOp(body_op.result, totals[loop])
+        step = 1 if steps is None else steps.get(loop, 1)
+        at = InsertPoint.after(body_op)
+        local: SSAValue = body_op.result
+        if step != 1:
+            constant = arith.ConstantOp(IntegerAttr(step, IndexType()))
+            scaled = arith.MuliOp(local, constant.result)
+            Rewriter.insert_op([constant, scaled], at)
+            at, local = InsertPoint.after(scaled), scaled.result
+        shifted = arith.AddiOp(local, totals[loop])
+        Rewriter.insert_op(shifted, at)
+        # Every use but the one that starts the new count.
+        user = local.owner if step != 1 else shifted
         body_op.result.replace_uses_with_if(
-            shifted.result, lambda use: use.operation is not shifted
+            shifted.result, lambda use: use.operation is not user
         )
-        Rewriter.insert_op(shifted, InsertPoint.after(body_op))
 
 
 def check_plan(op: Operation, plan: GpuTilingPlan, ranges: Sequence[int]) -> None:
@@ -368,8 +482,7 @@ def check_plan(op: Operation, plan: GpuTilingPlan, ranges: Sequence[int]) -> Non
         raise op_error(op, f"{PASS_NAME} maps at most 3 loops to blocks or threads")
     threads = 1
     for loop in plan.thread_loops:
-        extent = plan.block[loop] or ranges[loop]
-        threads *= -(-extent // plan.thread[loop])
+        threads *= _thread_count(plan, ranges, loop)
     if threads > MAX_THREADS_PER_BLOCK:
         raise op_error(
             op,
@@ -424,9 +537,25 @@ def tile_generic_for_gpu(
     ]
 
     thread_loops = plan.thread_loops
+    # Cyclic: one forall iteration per thread, each taking every n-th element
+    # of the block tile (n = the threads on that loop), so that neighbouring
+    # threads touch neighbouring elements.
+    counts = {loop: _thread_count(plan, ranges, loop) for loop in thread_loops}
+    steps = [1] * len(ranges)
+    if plan.cyclic:
+        for loop in thread_loops:
+            steps[loop] = counts[loop]
+        uppers = [
+            _cyclic_thread_bound(counts[loop], block_tiles[loop].size, insertion)
+            for loop in thread_loops
+        ]
+        thread_steps = [1] * len(thread_loops)
+    else:
+        uppers = [block_tiles[loop].size for loop in thread_loops]
+        thread_steps = [plan.thread[loop] for loop in thread_loops]
     threads, thread_insertion = _forall(
-        [block_tiles[loop].size for loop in thread_loops] or [1],
-        [plan.thread[loop] for loop in thread_loops] or [1],
+        uppers or [1],
+        thread_steps or [1],
         _mapping(ThreadMappingAttr, max(len(thread_loops), 1)),
         "thread",
     )
@@ -434,13 +563,18 @@ def tile_generic_for_gpu(
     thread_tiles = [Tile(0, tile.size) for tile in block_tiles]
     for loop, origin in zip(thread_loops, threads.body.block.args, strict=False):
         origin.name_hint = f"t{loop}"
-        size = _tile_size(
-            origin, plan.thread[loop], block_tiles[loop].size, thread_insertion
-        )
+        if plan.cyclic:
+            size = _cyclic_tile_size(
+                origin, counts[loop], block_tiles[loop].size, thread_insertion
+            )
+        else:
+            size = _tile_size(
+                origin, plan.thread[loop], block_tiles[loop].size, thread_insertion
+            )
         thread_tiles[loop] = Tile(origin, size)
         origins.setdefault(loop, []).append(origin)
     thread_operands = [
-        box_subview(operand, indexing_map, thread_tiles, thread_insertion)
+        box_subview(operand, indexing_map, thread_tiles, thread_insertion, steps)
         for operand, indexing_map in zip(
             block_operands, computation.indexing_maps, strict=True
         )
@@ -448,7 +582,12 @@ def tile_generic_for_gpu(
     tiled = generic.clone()
     tiled.operands = thread_operands
     _insert(tiled, thread_insertion)
-    _offset_indices(tiled.body.block, origins, InsertPoint.before(tiled))
+    _offset_indices(
+        tiled.body.block,
+        origins,
+        InsertPoint.before(tiled),
+        dict(enumerate(steps)),
+    )
     Rewriter.insert_op(grid, host)
     Rewriter.erase_op(generic)
     return grid
@@ -535,6 +674,7 @@ class LinalgTileForGpuPass(ModulePass):
     matmul_block: tuple[int, ...] = (64, 64, 16)
     matmul_thread: tuple[int, ...] = (4, 4)
     elementwise_block: int = 256
+    matmul_cyclic: bool = False
 
     def options(self) -> GpuTilingOptions:
         if len(self.matmul_block) != 3 or len(self.matmul_thread) != 2:
@@ -545,7 +685,10 @@ class LinalgTileForGpuPass(ModulePass):
         block_m, block_n, block_k = self.matmul_block
         thread_m, thread_n = self.matmul_thread
         return GpuTilingOptions(
-            (block_m, block_n, block_k), (thread_m, thread_n), self.elementwise_block
+            (block_m, block_n, block_k),
+            (thread_m, thread_n),
+            self.elementwise_block,
+            self.matmul_cyclic,
         )
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:

@@ -1,8 +1,11 @@
 """`gpu-promote-shared` keeps meaning: random linalg and nn programs tiled for
 the GPU (small tiles, so there are partial tiles and several K steps), and
-a matmul whose every tile is partial, before and after promotion."""
+a matmul whose every tile is partial, before and after promotion; each with
+blocked and with cyclic (`matmul-cyclic`: strided) thread tiles."""
 
 from __future__ import annotations
+
+import pytest
 
 from irkit.testing import (
     assert_pass_preserves_semantics,
@@ -14,21 +17,32 @@ from irkit.testing.strategies import lowered
 from irkit.transforms.gpu_promote_shared import GpuPromoteSharedPass
 
 PASS = GpuPromoteSharedPass()
-TILING = "linalg-tile-for-gpu{matmul-block=3,4,2 matmul-thread=2,2 elementwise-block=4}"
 FRONT_END = "convert-nn-to-linalg,linalg-generalize-named-ops,linalg-fuse-elementwise"
+CYCLIC = pytest.mark.parametrize("cyclic", [False, True], ids=["blocked", "cyclic"])
 
 
-def test_promoting_tiled_linalg_programs_keeps_meaning() -> None:
-    check_pass(PASS, lowered(linalg_programs(max_ops=2), f"bufferize,{TILING}"))
+def tiling(cyclic: bool) -> str:
+    return (
+        "linalg-tile-for-gpu{matmul-block=3,4,2 matmul-thread=2,2 "
+        f"elementwise-block=4 matmul-cyclic={str(cyclic).lower()}}}"
+    )
 
 
-def test_promoting_tiled_matmuls_keeps_meaning() -> None:
+@CYCLIC
+def test_promoting_tiled_linalg_programs_keeps_meaning(cyclic: bool) -> None:
+    programs = lowered(linalg_programs(max_ops=2), f"bufferize,{tiling(cyclic)}")
+    check_pass(PASS, programs)
+
+
+@CYCLIC
+def test_promoting_tiled_matmuls_keeps_meaning(cyclic: bool) -> None:
     # About half of these draw matmuls with several threads per tile.
     programs = nn_programs(max_ops=2, ops={"nn.matmul"}, max_dim=6)
-    check_pass(PASS, lowered(programs, f"{FRONT_END},bufferize,{TILING}"))
+    check_pass(PASS, lowered(programs, f"{FRONT_END},bufferize,{tiling(cyclic)}"))
 
 
-def test_promoting_partial_tiles_keeps_meaning() -> None:
+@CYCLIC
+def test_promoting_partial_tiles_keeps_meaning(cyclic: bool) -> None:
     program = """
     func.func @main(%a: memref<7x5xf32>, %b: memref<5x6xf32>, %c: memref<7x6xf32> {irkit.output}) {
       %z = arith.constant 0.0 : f32
@@ -39,7 +53,8 @@ def test_promoting_partial_tiles_keeps_meaning() -> None:
     """
     for padding in (0, 1, 3):
         assert_pass_preserves_semantics(
-            "linalg-tile-for-gpu{matmul-block=4,4,2 matmul-thread=2,3},"
+            "linalg-tile-for-gpu{matmul-block=4,4,2 matmul-thread=2,3 "
+            f"matmul-cyclic={str(cyclic).lower()}}},"
             f"gpu-promote-shared{{padding={padding}}}",
             program,
             trials=1,

@@ -2,32 +2,152 @@
 block/thread-mapped forall nests (run sequentially on the host).
 
 Tile sizes are small and do not divide the drawn shapes (up to 5), so
-partial block and thread tiles, and whole-range tiles, all occur.
+partial block and thread tiles, and whole-range tiles, all occur. Every
+property runs with blocked and with cyclic (`matmul-cyclic`) thread tiles;
+with BM=3, TM=2 and BN=4, TN=3 the cyclic threads of one tile own different
+numbers of rows and columns even in full block tiles.
 """
 
 from __future__ import annotations
 
-from irkit.testing import check_pass, linalg_programs, nn_programs
+from dataclasses import dataclass
+
+import pytest
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.linalg.ops import GenericOp
+from xdsl.passes import ModulePass
+
+from irkit.dialects import memref
+from irkit.dialects.scf import ForallOp
+from irkit.testing import (
+    assert_pass_preserves_semantics,
+    check_pass,
+    linalg_programs,
+    nn_programs,
+)
 from irkit.testing.strategies import lowered
-from irkit.transforms.linalg_tile_for_gpu import LinalgTileForGpuPass
+from irkit.transforms.convert_linalg_to_loops import StructuredComputation
+from irkit.transforms.linalg_tile_for_gpu import (
+    GpuTilingPlan,
+    LinalgTileForGpuPass,
+    static_loop_ranges,
+    tile_generic_for_gpu,
+)
 
 FRONT_END = (
     "convert-nn-to-linalg,linalg-generalize-named-ops,linalg-fuse-elementwise,bufferize"
 )
-PASS = LinalgTileForGpuPass(
-    matmul_block=(3, 4, 2), matmul_thread=(2, 3), elementwise_block=3
-)
+PASSES = {
+    cyclic: LinalgTileForGpuPass(
+        matmul_block=(3, 4, 2),
+        matmul_thread=(2, 3),
+        elementwise_block=3,
+        matmul_cyclic=cyclic,
+    )
+    for cyclic in (False, True)
+}
+CYCLIC = pytest.mark.parametrize("cyclic", [False, True], ids=["blocked", "cyclic"])
 
 
-def test_tiles_for_gpu_keep_meaning_on_nn_programs() -> None:
-    check_pass(PASS, lowered(nn_programs(max_ops=3, max_dim=5), FRONT_END))
+@CYCLIC
+def test_tiles_for_gpu_keep_meaning_on_nn_programs(cyclic: bool) -> None:
+    check_pass(PASSES[cyclic], lowered(nn_programs(max_ops=3, max_dim=5), FRONT_END))
 
 
-def test_tiles_for_gpu_keep_meaning_on_linalg_programs() -> None:
-    check_pass(PASS, lowered(linalg_programs(max_ops=2, max_dim=5), FRONT_END))
+@CYCLIC
+def test_tiles_for_gpu_keep_meaning_on_linalg_programs(cyclic: bool) -> None:
+    programs = lowered(linalg_programs(max_ops=2, max_dim=5), FRONT_END)
+    check_pass(PASSES[cyclic], programs)
 
 
-def test_matmul_tiles_keep_meaning() -> None:
+@CYCLIC
+def test_matmul_tiles_keep_meaning(cyclic: bool) -> None:
     # Matmuls (batched too) are rare among all ops: draw them on purpose.
     matmuls = nn_programs(max_ops=2, ops={"nn.matmul", "nn.relu"}, max_dim=5)
-    check_pass(PASS, lowered(matmuls, FRONT_END))
+    check_pass(PASSES[cyclic], lowered(matmuls, FRONT_END))
+
+
+MATMUL = """
+func.func @main(%a: memref<8x6xf32>, %b: memref<6x8xf32>, %c: memref<8x8xf32> {irkit.output}) {
+  %z = arith.constant 0.0 : f32
+  linalg.fill ins(%z : f32) outs(%c : memref<8x8xf32>)
+  linalg.matmul ins(%a, %b : memref<8x6xf32>, memref<6x8xf32>) outs(%c : memref<8x8xf32>)
+  return
+}
+"""
+
+
+def _thread_foralls(module: ModuleOp) -> list[ForallOp]:
+    return [
+        op
+        for op in module.walk()
+        if isinstance(op, ForallOp) and "thread" in str(op.mapping)
+    ]
+
+
+def _thread_subview_strides(forall: ForallOp) -> list[tuple[int, ...]]:
+    return [
+        tuple(op.static_strides.get_values())
+        for op in forall.walk()
+        if isinstance(op, memref.SubviewOp)
+    ]
+
+
+def test_cyclic_thread_tiles_are_strided() -> None:
+    # Dividing tiles: 2x2 threads per 4x4 block tile, each owning rows t0,
+    # t0 + 2 and columns t1, t1 + 2: A's rows, B's columns and both of C's
+    # dimensions step by 2 (the blocked tiles step by 1).
+    cyclic = assert_pass_preserves_semantics(
+        LinalgTileForGpuPass((4, 4, 2), (2, 2), matmul_cyclic=True), MATMUL, trials=1
+    )
+    # The last thread forall is the matmul's (the fill's comes first).
+    matmul = _thread_foralls(cyclic)[-1]
+    assert _thread_subview_strides(matmul) == [(2, 1), (1, 2), (2, 2)]
+    assert matmul.mixed_bounds()[1:] == ([2, 2], [1, 1])
+    blocked = assert_pass_preserves_semantics(
+        LinalgTileForGpuPass((4, 4, 2), (2, 2)), MATMUL, trials=1
+    )
+    assert _thread_subview_strides(_thread_foralls(blocked)[-1]) == [(1, 1)] * 3
+
+
+INDEXED = """
+func.func @main(%a: memref<7x10xf32>, %c: memref<7x10xf32> {irkit.output}) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%a : memref<7x10xf32>) outs(%c : memref<7x10xf32>) {
+  ^bb0(%x: f32, %out: f32):
+    %i = linalg.index 0 : index
+    %j = linalg.index 1 : index
+    %k = arith.muli %i, %j : index
+    %l = arith.addi %k, %i : index
+    %n = arith.index_cast %l : index to i32
+    %f = arith.sitofp %n : i32 to f32
+    %y = arith.addf %x, %f : f32
+    linalg.yield %y : f32
+  }
+  return
+}
+"""
+
+
+@dataclass(frozen=True)
+class _CyclicPlanPass(ModulePass):
+    """Every generic with a cyclic plan: 3x4 block tiles (partial on both
+    loops), 2x2 cyclic threads."""
+
+    name = "test-cyclic-plan"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for generic in [o for o in op.walk() if isinstance(o, GenericOp)]:
+            computation = StructuredComputation.of(generic)
+            ranges = static_loop_ranges(generic, computation)
+            plan = GpuTilingPlan((3, 4), (0, 0), (2, 2), cyclic=True)
+            tile_generic_for_gpu(generic, computation, ranges, plan)
+
+
+def test_cyclic_tiles_count_linalg_index_from_the_origin() -> None:
+    # Matmul-class bodies hold no linalg.index, so the cyclic index math is
+    # reached through a plan: element (local r, c) of thread (t0, t1) in
+    # block (b0, b1) is (b0 + t0 + 2 r, b1 + t1 + 2 c).
+    tiled = assert_pass_preserves_semantics(_CyclicPlanPass(), INDEXED, trials=2)
+    (forall,) = _thread_foralls(tiled)
+    assert _thread_subview_strides(forall) == [(2, 2), (2, 2)]

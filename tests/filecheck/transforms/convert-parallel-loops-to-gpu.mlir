@@ -89,3 +89,39 @@ func.func @staged(%a: memref<4xf32>, %b: memref<2x8xf32> {irkit.output}) {
   } {mapping = [#gpu.block<x>]}
   return
 }
+
+// -----
+
+// Cyclic thread tiles (linalg-tile-for-gpu{matmul-cyclic=true}) of a partial
+// block tile (36 rows in tiles of 32: the second has 4): the block is the 8
+// threads the forall has for a full tile; threads past min(8, size) own no
+// row and are guarded off, the others run (size - t) ceildiv 8 rows t,
+// t + 8, ...
+
+// CHECK-LABEL: func.func @cyclic_rows
+// CHECK:       gpu.launch blocks(%bx, %by, %bz) in (%gx = %{{.*}}, %gy = %{{.*}}, %gz = %{{.*}}) threads(%tx, %ty, %tz) in (%sx = %c8, %sy = %{{.*}}, %sz = %{{.*}}) {
+// CHECK:         %[[SIZE:.*]] = affine.min affine_map<(d0) -> (32, -d0 + 36)>
+// CHECK-NEXT:    %[[THREADS:.*]] = affine.min affine_map<(d0) -> (8, d0)>(%[[SIZE]])
+// CHECK-NEXT:    %[[T:.*]] = gpu.thread_id x
+// CHECK-NEXT:    %[[IN:.*]] = arith.cmpi slt, %[[T]], %[[THREADS]] : index
+// CHECK-NEXT:    scf.if %[[IN]] {
+// CHECK-NEXT:      %[[ROWS:.*]] = affine.apply affine_map<(d0)[s0] -> ((s0 - d0) ceildiv 8)>(%[[T]])[%[[SIZE]]]
+// CHECK:           scf.for %{{.*}} = %{{.*}} to %[[ROWS]] step
+
+func.func @cyclic_rows(%a: memref<36xf32>, %b: memref<36xf32> {irkit.output}) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.forall (%blk) = (0) to (36) step (32) {
+    %size = affine.min affine_map<(d0) -> (32, -d0 + 36)>(%blk)
+    %threads = affine.min affine_map<(d0) -> (8, d0)>(%size)
+    scf.forall (%t) in (%threads) {
+      %rows = affine.apply affine_map<(d0)[s0] -> ((s0 - d0) ceildiv 8)>(%t)[%size]
+      scf.for %r = %c0 to %rows step %c1 {
+        %i = affine.apply affine_map<()[s0, s1, s2] -> (s0 + s1 + s2 * 8)>()[%blk, %t, %r]
+        %x = memref.load %a[%i] : memref<36xf32>
+        memref.store %x, %b[%i] : memref<36xf32>
+      }
+    } {mapping = [#gpu.thread<x>]}
+  } {mapping = [#gpu.block<x>]}
+  return
+}

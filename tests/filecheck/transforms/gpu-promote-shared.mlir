@@ -144,3 +144,115 @@ func.func @elementwise(%a: memref<512xf32>, %o: memref<512xf32> {irkit.output}) 
   } {mapping = [#gpu.block<x>]}
   return
 }
+
+// -----
+
+// Cyclic thread tiles (linalg-tile-for-gpu{matmul-cyclic=true}): thread
+// (ty, tx) reads rows ty, ty + 4, ... of A's tile and columns tx, tx + 4, ...
+// of B's. Each still depends on one thread dimension only, so both tiles are
+// promoted; the strided views of the workgroup tiles multiply the buffer's
+// strides by the steps (rows of 9 floats: 36; B's columns: 4).
+
+// CHECK-LABEL: func.func @cyclic
+// CHECK:       %[[SA:.*]] = memref.alloc() : memref<16x9xf32, #gpu.address_space<workgroup>>
+// CHECK:       %[[SB:.*]] = memref.alloc() : memref<8x17xf32, #gpu.address_space<workgroup>>
+// CHECK:       %[[VA:.*]] = memref.subview %[[SA]][0, 0] [16, 8] [1, 1]
+// CHECK:       %[[VB:.*]] = memref.subview %[[SB]][0, 0] [8, 16] [1, 1]
+// CHECK:       scf.forall (%[[TY:.*]], %[[TX:.*]]) in (4, 4) {
+// CHECK-NEXT:    memref.subview %[[VA]][%[[TY]], 0] [4, 8] [4, 1] : memref<16x8xf32, strided<[9, 1]>, #gpu.address_space<workgroup>> to memref<4x8xf32, strided<[36, 1], offset: ?>, #gpu.address_space<workgroup>>
+// CHECK-NEXT:    memref.subview %[[VB]][0, %[[TX]]] [8, 4] [1, 4] : memref<8x16xf32, strided<[17, 1]>, #gpu.address_space<workgroup>> to memref<8x4xf32, strided<[17, 4], offset: ?>, #gpu.address_space<workgroup>>
+// CHECK-NEXT:    memref.subview %{{.*}}[%[[TY]], %[[TX]]] [4, 4] [4, 4] : memref<16x16xf32, strided<[32, 1], offset: ?>> to memref<4x4xf32, strided<[128, 4], offset: ?>>
+
+#a = affine_map<(d0, d1, d2) -> (d0, d2)>
+#b = affine_map<(d0, d1, d2) -> (d2, d1)>
+#c = affine_map<(d0, d1, d2) -> (d0, d1)>
+func.func @cyclic(%a: memref<32x16xf32>, %b: memref<16x32xf32>, %c: memref<32x32xf32> {irkit.output}) {
+  %c8 = arith.constant 8 : index
+  %c0 = arith.constant 0 : index
+  %c16 = arith.constant 16 : index
+  scf.forall (%b0, %b1) = (0, 0) to (32, 32) step (16, 16) {
+    scf.for %k2 = %c0 to %c16 step %c8 {
+      %tile = memref.subview %a[%b0, %k2] [16, 8] [1, 1] : memref<32x16xf32> to memref<16x8xf32, strided<[16, 1], offset: ?>>
+      %tile_1 = memref.subview %b[%k2, %b1] [8, 16] [1, 1] : memref<16x32xf32> to memref<8x16xf32, strided<[32, 1], offset: ?>>
+      %tile_2 = memref.subview %c[%b0, %b1] [16, 16] [1, 1] : memref<32x32xf32> to memref<16x16xf32, strided<[32, 1], offset: ?>>
+      scf.forall (%t0, %t1) in (4, 4) {
+        %tile_3 = memref.subview %tile[%t0, 0] [4, 8] [4, 1] : memref<16x8xf32, strided<[16, 1], offset: ?>> to memref<4x8xf32, strided<[64, 1], offset: ?>>
+        %tile_4 = memref.subview %tile_1[0, %t1] [8, 4] [1, 4] : memref<8x16xf32, strided<[32, 1], offset: ?>> to memref<8x4xf32, strided<[32, 4], offset: ?>>
+        %tile_5 = memref.subview %tile_2[%t0, %t1] [4, 4] [4, 4] : memref<16x16xf32, strided<[32, 1], offset: ?>> to memref<4x4xf32, strided<[128, 4], offset: ?>>
+        linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]} ins(%tile_3, %tile_4 : memref<4x8xf32, strided<[64, 1], offset: ?>>, memref<8x4xf32, strided<[32, 4], offset: ?>>) outs(%tile_5 : memref<4x4xf32, strided<[128, 4], offset: ?>>) {
+        ^bb0(%in: f32, %in_1: f32, %out: f32):
+          %0 = arith.mulf %in, %in_1 : f32
+          %1 = arith.addf %0, %out : f32
+          linalg.yield %1 : f32
+        }
+      } {mapping = [#gpu.thread<y>, #gpu.thread<x>]}
+    }
+  } {mapping = [#gpu.block<y>, #gpu.block<x>]}
+  return
+}
+
+// -----
+
+// A tile already in workgroup memory (a buffer another pass staged in the
+// block forall, filled by one thread forall and read by every thread of the
+// next) is left alone: copying shared memory to shared memory gains nothing.
+
+// CHECK-LABEL: func.func @already_shared
+// CHECK-COUNT-1: memref.alloc()
+// CHECK-NOT:   memref.alloc()
+// CHECK:       scf.forall (%[[T:.*]]) in (4) {
+// CHECK-NEXT:    memref.subview %{{.*}}[0] [8] [1] : memref<8xf32, #gpu.address_space<workgroup>>
+// CHECK-NEXT:    memref.subview %o
+// CHECK-NEXT:    linalg.generic
+
+func.func @already_shared(%a: memref<8xf32>, %o: memref<8x4xf32> {irkit.output}) {
+  scf.forall (%i) in (1) {
+    %s = memref.alloc() : memref<8xf32, #gpu.address_space<workgroup>>
+    scf.forall (%t) in (8) {
+      %xa = memref.subview %a[%t] [1] [1] : memref<8xf32> to memref<1xf32, strided<[1], offset: ?>>
+      %xs = memref.subview %s[%t] [1] [1] : memref<8xf32, #gpu.address_space<workgroup>> to memref<1xf32, strided<[1], offset: ?>, #gpu.address_space<workgroup>>
+      linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%xa : memref<1xf32, strided<[1], offset: ?>>) outs(%xs : memref<1xf32, strided<[1], offset: ?>, #gpu.address_space<workgroup>>) {
+      ^bb0(%x: f32, %y: f32):
+        linalg.yield %x : f32
+      }
+    } {mapping = [#gpu.thread<x>]}
+    scf.forall (%t) in (4) {
+      %xs = memref.subview %s[0] [8] [1] : memref<8xf32, #gpu.address_space<workgroup>> to memref<8xf32, strided<[1]>, #gpu.address_space<workgroup>>
+      %xo = memref.subview %o[0, %t] [8, 1] [1, 1] : memref<8x4xf32> to memref<8x1xf32, strided<[4, 1], offset: ?>>
+      linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%xs : memref<8xf32, strided<[1]>, #gpu.address_space<workgroup>>) outs(%xo : memref<8x1xf32, strided<[4, 1], offset: ?>>) {
+      ^bb0(%x: f32, %y: f32):
+        linalg.yield %x : f32
+      }
+    } {mapping = [#gpu.thread<x>]}
+    memref.dealloc %s : memref<8xf32, #gpu.address_space<workgroup>>
+  } {mapping = [#gpu.block<x>]}
+  return
+}
+
+// -----
+
+// A pooling window operand gives only the window's shape: the body never
+// uses its elements (nothing writes them), so it is not copied, while the
+// input every thread reads is.
+
+// CHECK-LABEL: func.func @window_shape
+// CHECK:       memref.alloc() : memref<7xf32, #gpu.address_space<workgroup>>
+// CHECK-NOT:   memref.alloc() : memref<4xf32, #gpu.address_space<workgroup>>
+// CHECK:       linalg.generic
+// CHECK-SAME:    ins(%{{.*}}, %w : memref<6xf32, #gpu.address_space<workgroup>>, memref<3xf32>)
+
+func.func @window_shape(%x: memref<6xf32>, %o: memref<4xf32> {irkit.output}) {
+  %w = memref.alloc() : memref<3xf32>
+  scf.forall (%i) in (1) {
+    scf.forall (%t) in (4) {
+      %xo = memref.subview %o[%t] [1] [1] : memref<4xf32> to memref<1xf32, strided<[1], offset: ?>>
+      linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0 + d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x, %w : memref<6xf32>, memref<3xf32>) outs(%xo : memref<1xf32, strided<[1], offset: ?>>) {
+      ^bb0(%a: f32, %unused: f32, %acc: f32):
+        %m = arith.maximumf %acc, %a : f32
+        linalg.yield %m : f32
+      }
+    } {mapping = [#gpu.thread<x>]}
+  } {mapping = [#gpu.block<x>]}
+  memref.dealloc %w : memref<3xf32>
+  return
+}

@@ -1,5 +1,6 @@
 // RUN: irkit-opt %s --split-input-file -p 'linalg-tile-for-gpu' | filecheck %s
 // RUN: irkit-opt %s --split-input-file -p 'linalg-tile-for-gpu{matmul-block=32,16,8 matmul-thread=4,2 elementwise-block=128}' | filecheck %s --check-prefix=SMALL
+// RUN: irkit-opt %s --split-input-file -p 'linalg-tile-for-gpu{matmul-block=32,16,8 matmul-thread=4,2 elementwise-block=128 matmul-cyclic=true}' | filecheck %s --check-prefix=CYCLIC
 
 // Matmul class: a block forall over BMxBN tiles on blocks y, x, the BK
 // reduction tile in an scf.for, block tiles, and a thread forall over
@@ -30,8 +31,51 @@
 // SMALL:           scf.forall (%{{.*}}, %{{.*}}) = (0, 0) to (32, 16) step (4, 2) {
 // SMALL:           } {mapping = [#gpu.thread<y>, #gpu.thread<x>]}
 
+// Cyclic thread tiles: one thread per forall iteration (32/4 x 16/2 = 8 x 8
+// threads), thread (t0, t1) owning rows t0, t0 + 8, ... and columns t1,
+// t1 + 8, ... of the block tile: strided subviews, the K dimension whole.
+
+// CYCLIC-LABEL: func.func @matmul
+// CYCLIC:       scf.forall (%[[I:.*]], %[[J:.*]]) = (0, 0) to (128, 64) step (32, 16) {
+// CYCLIC-NEXT:    scf.for %[[K:.*]] = %c0 to %c32 step %c8 {
+// CYCLIC-NEXT:      %[[A:.*]] = memref.subview %a[%[[I]], %[[K]]] [32, 8] [1, 1]
+// CYCLIC-NEXT:      %[[B:.*]] = memref.subview %b[%[[K]], %[[J]]] [8, 16] [1, 1]
+// CYCLIC-NEXT:      %[[C:.*]] = memref.subview %c[%[[I]], %[[J]]] [32, 16] [1, 1]
+// CYCLIC-NEXT:      scf.forall (%[[TI:.*]], %[[TJ:.*]]) in (8, 8) {
+// CYCLIC-NEXT:        %[[TA:.*]] = memref.subview %[[A]][%[[TI]], 0] [4, 8] [8, 1] : memref<32x8xf32, strided<[32, 1], offset: ?>> to memref<4x8xf32, strided<[256, 1], offset: ?>>
+// CYCLIC-NEXT:        %[[TB:.*]] = memref.subview %[[B]][0, %[[TJ]]] [8, 2] [1, 8] : memref<8x16xf32, strided<[64, 1], offset: ?>> to memref<8x2xf32, strided<[64, 8], offset: ?>>
+// CYCLIC-NEXT:        %[[TC:.*]] = memref.subview %[[C]][%[[TI]], %[[TJ]]] [4, 2] [8, 8] : memref<32x16xf32, strided<[64, 1], offset: ?>> to memref<4x2xf32, strided<[512, 8], offset: ?>>
+// CYCLIC-NEXT:        linalg.generic
+// CYCLIC-SAME:          ins(%[[TA]], %[[TB]] : {{.*}}) outs(%[[TC]] : {{.*}})
+// CYCLIC:           } {mapping = [#gpu.thread<y>, #gpu.thread<x>]}
+
 func.func @matmul(%a: memref<128x32xf32>, %b: memref<32x64xf32>, %c: memref<128x64xf32> {irkit.output}) {
   linalg.matmul ins(%a, %b : memref<128x32xf32>, memref<32x64xf32>) outs(%c : memref<128x64xf32>)
+  return
+}
+
+// -----
+
+// Partial cyclic tiles: the threads that own rows of a partial block tile
+// are min(8, size) (the others get no iteration), and thread t0 owns
+// (size - t0) ceildiv 8 of them.
+
+// CYCLIC-LABEL: func.func @matmul_partial
+// CYCLIC:       scf.forall (%[[I:.*]], %[[J:.*]]) = (0, 0) to (40, 20) step (32, 16) {
+// CYCLIC-NEXT:    %[[M:.*]] = affine.min affine_map<(d0) -> (32, -d0 + 40)>(%[[I]])
+// CYCLIC-NEXT:    %[[N:.*]] = affine.min affine_map<(d0) -> (16, -d0 + 20)>(%[[J]])
+// CYCLIC:         %[[TM:.*]] = affine.min affine_map<(d0) -> (8, d0)>(%[[M]])
+// CYCLIC-NEXT:    %[[TN:.*]] = affine.min affine_map<(d0) -> (8, d0)>(%[[N]])
+// CYCLIC-NEXT:    scf.forall (%[[TI:.*]], %[[TJ:.*]]) in (%[[TM]], %[[TN]]) {
+// CYCLIC-NEXT:      %[[ROWS:.*]] = affine.apply affine_map<(d0)[s0] -> ((s0 - d0) ceildiv 8)>(%[[TI]])[%[[M]]]
+// CYCLIC-NEXT:      %[[COLS:.*]] = affine.apply affine_map<(d0)[s0] -> ((s0 - d0) ceildiv 8)>(%[[TJ]])[%[[N]]]
+// CYCLIC-NEXT:      memref.subview %{{.*}}[%[[TI]], 0] [%[[ROWS]], 8] [8, 1]
+// CYCLIC-NEXT:      memref.subview %{{.*}}[0, %[[TJ]]] [8, %[[COLS]]] [1, 8]
+// CYCLIC-NEXT:      memref.subview %{{.*}}[%[[TI]], %[[TJ]]] [%[[ROWS]], %[[COLS]]] [8, 8] : memref<?x?xf32, strided<[20, 1], offset: ?>> to memref<?x?xf32, strided<[160, 8], offset: ?>>
+// CYCLIC:         } {mapping = [#gpu.thread<y>, #gpu.thread<x>]}
+
+func.func @matmul_partial(%a: memref<40x8xf32>, %b: memref<8x20xf32>, %c: memref<40x20xf32> {irkit.output}) {
+  linalg.matmul ins(%a, %b : memref<40x8xf32>, memref<8x20xf32>) outs(%c : memref<40x20xf32>)
   return
 }
 
@@ -46,6 +90,16 @@ func.func @matmul(%a: memref<128x32xf32>, %b: memref<32x64xf32>, %c: memref<128x
 // CHECK:           linalg.generic
 // CHECK:         } {mapping = [#gpu.thread<y>, #gpu.thread<x>]}
 // CHECK:       } {mapping = [#gpu.block<z>, #gpu.block<y>, #gpu.block<x>]}
+
+// Cyclic, with block tiles clamped to 10x6 rows: 3x3 threads; 10 rows
+// do not split evenly over 3 threads ((10 - t) ceildiv 3), 6 columns do (2).
+
+// CYCLIC-LABEL: func.func @batch_matmul
+// CYCLIC:       scf.forall (%[[T1:.*]], %[[T2:.*]]) in (3, 3) {
+// CYCLIC-NEXT:    %[[ROWS:.*]] = affine.apply affine_map<(d0) -> ((-d0 + 10) ceildiv 3)>(%[[T1]])
+// CYCLIC-NEXT:    memref.subview %{{.*}}[0, %[[T1]], 0] [1, %[[ROWS]], 5] [1, 3, 1]
+// CYCLIC-NEXT:    memref.subview %{{.*}}[0, 0, %[[T2]]] [1, 5, 2] [1, 1, 3]
+// CYCLIC-NEXT:    memref.subview %{{.*}}[0, %[[T1]], %[[T2]]] [1, %[[ROWS]], 2] [1, 3, 3]
 
 func.func @batch_matmul(%a: memref<3x10x5xf32>, %b: memref<3x5x6xf32>, %c: memref<3x10x6xf32> {irkit.output}) {
   linalg.batch_matmul ins(%a, %b : memref<3x10x5xf32>, memref<3x5x6xf32>) outs(%c : memref<3x10x6xf32>)
@@ -66,6 +120,12 @@ func.func @batch_matmul(%a: memref<3x10x5xf32>, %b: memref<3x5x6xf32>, %c: memre
 // SMALL:           linalg.generic
 // SMALL:         } {mapping = [#gpu.thread<x>]}
 // SMALL-NEXT:  } {mapping = [#gpu.block<y>, #gpu.block<x>]}
+
+// Elementwise ops are not affected by matmul-cyclic.
+
+// CYCLIC-LABEL: func.func @add
+// CYCLIC:         scf.forall (%[[T:.*]]) in (%{{.*}}) {
+// CYCLIC-NEXT:      memref.subview %{{.*}}[0, %[[T]]] [1, 1] [1, 1]
 
 func.func @add(%a: memref<3x300xf32>, %b: memref<3x300xf32>, %c: memref<3x300xf32> {irkit.output}) {
   linalg.add ins(%a, %b : memref<3x300xf32>, memref<3x300xf32>) outs(%c : memref<3x300xf32>)
