@@ -1,10 +1,10 @@
 """Sweep `lower-to-cuda` matmul tile options against cuBLAS in one GPU run.
 
-    python benchmarks/sweep_matmul.py SIZES "BLOCK/THREAD;BLOCK/THREAD;..."
-    python benchmarks/sweep_matmul.py 4096,1000 "64,64,16/4,4;128,128,16/8,4"
+    python benchmarks/sweep_matmul.py SIZES "BLOCK/THREAD[/OPTIONS];..."
+    python benchmarks/sweep_matmul.py 4096,1000 "64,64,16/4,4;128,128,16/8,8/matmul-cyclic=true"
 
 Each configuration is compiled with
-`lower-to-cuda{matmul-block=BLOCK matmul-thread=THREAD}`, checked against a
+`lower-to-cuda{matmul-block=BLOCK matmul-thread=THREAD OPTIONS}`, checked against a
 float64 product (relative L2 error printed) with its output poisoned first,
 and timed with CUDA events next to cuBLAS (TF32 off). Prints one row each.
 """
@@ -33,8 +33,11 @@ for n in [int(s) for s in sys.argv[1].split(",")]:
     cublas = median_ms(lambda: torch.matmul(a, b, out=out), 20)
     flops = 2 * n**3 / 1e9
     rows.append((n, "cuBLAS", cublas, flops / cublas, 1.0, 0.0))
-    for block, thread in CONFIGS:
-        pipeline = f"lower-to-cuda{{matmul-block={block} matmul-thread={thread}}}"
+    for block, thread, *options in CONFIGS:
+        extra = "".join(f" {option}" for option in options)
+        pipeline = (
+            f"lower-to-cuda{{matmul-block={block} matmul-thread={thread}{extra}}}"
+        )
         try:
             start = time.perf_counter()
             f = irkit.compile(case.program, target="cuda", pipeline=pipeline)
@@ -46,7 +49,7 @@ for n in [int(s) for s in sys.argv[1].split(",")]:
             rows.append(
                 (
                     n,
-                    f"{block}/{thread} err={err:.1e} c={took:.1f}s",
+                    f"{block}/{thread}{extra} err={err:.1e} c={took:.1f}s",
                     ms,
                     flops / ms,
                     cublas / ms,
@@ -57,7 +60,7 @@ for n in [int(s) for s in sys.argv[1].split(",")]:
             rows.append(
                 (
                     n,
-                    f"{block}/{thread} FAILED {type(e).__name__}: {str(e)[:200]}",
+                    f"{block}/{thread}{extra} FAILED {type(e).__name__}: {str(e)[:200]}",
                     0,
                     0,
                     0,

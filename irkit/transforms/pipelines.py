@@ -88,7 +88,9 @@ class LowerToCudaPipeline(NamedPipeline):
 
     Stages: the front end of `lower-to-c` (`convert-nn-to-linalg`,
     `linalg-generalize-named-ops`, `linalg-fuse-elementwise` unless
-    `fuse=false`, `bufferize`); `linalg-tile-for-gpu` with the tile sizes
+    `fuse=false`, `bufferize`); `linalg-tile-rows-for-gpu` (unless
+    `rows=false`: row reductions and their neighbours as one kernel, a block
+    of `reduction-block` threads per row); `linalg-tile-for-gpu` with the tile sizes
     below (block- and thread-mapped `scf.forall`s); `gpu-promote-shared`
     (unless `promote=false`); `convert-linalg-to-loops`;
     `fold-memref-alias-ops` (per-thread loads and stores index the function's
@@ -103,20 +105,30 @@ class LowerToCudaPipeline(NamedPipeline):
     fuse: bool = True
     promote: bool = True
     promote_accumulators: bool = True
-    matmul_block: tuple[int, ...] = (64, 64, 16)
-    matmul_thread: tuple[int, ...] = (4, 4)
+    rows: bool = True
+    reduction_block: int = 256
+    # The fastest of a sweep at 4096^3 on the H100 (docs/benchmarks.md): 8x8
+    # accumulators per thread, spread cyclically over 16x16 threads.
+    matmul_block: tuple[int, ...] = (128, 128, 16)
+    matmul_thread: tuple[int, ...] = (8, 8)
+    matmul_cyclic: bool = True
     elementwise_block: int = 256
 
     def stages(self) -> list[ModulePass]:
         stages = [_stage("convert-nn-to-linalg"), _stage("linalg-generalize-named-ops")]
         if self.fuse:
             stages.append(_stage("linalg-fuse-elementwise"))
+        stages.append(_stage("bufferize"))
+        if self.rows:
+            stages.append(
+                _stage("linalg-tile-rows-for-gpu", reduction_block=self.reduction_block)
+            )
         stages += [
-            _stage("bufferize"),
             _stage(
                 "linalg-tile-for-gpu",
                 matmul_block=self.matmul_block,
                 matmul_thread=self.matmul_thread,
+                matmul_cyclic=self.matmul_cyclic,
                 elementwise_block=self.elementwise_block,
             ),
         ]

@@ -1,0 +1,730 @@
+"""`linalg-tile-rows-for-gpu`: row reductions and their neighbours, a block per row.
+
+`linalg-tile-for-gpu` gives a reduction one thread per output element, so a
+row softmax reads each row from one thread (uncoalesced) and runs as six
+kernels with its intermediates in global memory. This pass tiles a *row
+group* instead, as one kernel: consecutive `linalg.generic`s on memrefs
+whose first loop walks the same rows and which touch, for row `r`, only row
+`r` of what they write (a softmax, a layer_norm, a reduction with its fill and
+its elementwise neighbours). It is MLIR's reduction strategy for GPUs
+(`tileReductionUsingForall` and a workgroup tree, as IREE's warp-reduction
+pipeline does) applied to a fused group:
+
+```mlir
+scf.forall (%r) in (32768) {                        // a block per row
+  %e = memref.alloc() : memref<1x4096xf32, #gpu.address_space<workgroup>>
+  %partial = memref.alloc() : memref<256xf32, #gpu.address_space<workgroup>>
+  scf.forall (%t) in (256) {                        // a row's partial max
+    memref.store %neg_inf, %partial[%t]
+    %x_t = memref.subview %x_row[0, %t] [1, 16] [1, 256]  // every 256th element
+    linalg.generic ... ins(%x_t) outs(%partial_t)   // the op's own body
+  } {mapping = [#gpu.thread<x>]}
+  scf.forall (%t) in (128) { partial[t] = max(partial[t], partial[t + 128]) }
+  ...                                               // down to one value
+  scf.forall (%t) in (1) { m[0] = max(m[0], partial[0]) }
+  scf.forall (%t) in (256) { exp(x - m) into %e, strided as above }
+  ...
+} {mapping = [#gpu.block<x>]}
+```
+
+- Elementwise ops of the group spread their innermost loop over the block's
+  threads cyclically (thread `t` takes elements `t, t + T, ...`: neighbouring
+  threads touch neighbouring elements); an op with only the row loop runs in
+  thread 0.
+- A reduction (every loop but the row loop reduces, into one element per
+  row, combined by `arith.addf/mulf/maximumf/minimumf/maxnumf/minnumf` or
+  `arith.addi/muli/maxsi/minsi/andi/ori/xori` with the output's value) starts
+  each thread's partial at the combiner's identity, reduces the thread's
+  elements with the op's own body, combines the partials pairwise in
+  workgroup memory (T a power of two) and finally combines the result with
+  the output's initial value.
+- A buffer allocated before the group and used only by the group's ops (and
+  its dealloc) is private to its row: it becomes a workgroup buffer of one
+  row (`memref<1x...>`) while the block's buffers fit in `max-shared-bytes`,
+  so a softmax's `exp(x - max)` never goes to global memory.
+
+Contract
+--------
+Input: linalg on memrefs with static shapes (after `bufferize`), before
+`linalg-tile-for-gpu` (which leaves ops in mapped foralls alone). A group is
+a maximal run of such generics in one block, with only `arith.constant`,
+`memref.alloc` and `memref.dealloc` between them (moved before / after the
+kernel), all with the same row count, where every operand either indexes
+dimension 0 by loop 0 alone and no other dimension by it (a row operand), or
+does not use loop 0 (read only, never written by the group), every operand's
+root is an allocation or a function argument, and the group holds at least
+one reduction. Ops with `linalg.index`, or whose innermost loop appears in a
+compound index, end a group. Other ops are left alone.
+
+Output: one `scf.forall` over the rows mapped to `#gpu.block<x>`, holding
+per op the thread-mapped (`#gpu.thread<x>`) foralls above, for
+`convert-parallel-loops-to-gpu`, which adds the barriers between them.
+
+Preserves: every value up to the reassociation of the reductions (partials
+combined in a tree: results agree within floating-point tolerance, exactly
+for integers and for max/min). `reduction-block` must be a power of two in
+1..1024 and `max-shared-bytes` non-negative, or the pass fails.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from math import prod
+
+from xdsl.context import Context
+from xdsl.dialects import arith, func
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    AffineMapAttr,
+    AnyFloat,
+    ArrayAttr,
+    FloatAttr,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    MemRefType,
+    ModuleOp,
+    StridedLayoutAttr,
+)
+from xdsl.dialects.linalg.attrs import IteratorType
+from xdsl.dialects.linalg.ops import GenericOp, IndexOp
+from xdsl.dialects.linalg.ops import YieldOp as LinalgYieldOp
+from xdsl.ir import (
+    Attribute,
+    Block,
+    BlockArgument,
+    Operation,
+    OpResult,
+    Region,
+    SSAValue,
+)
+from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineExpr, AffineMap
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.utils.exceptions import PassFailedException
+
+from irkit.dialects import affine, memref
+from irkit.dialects.gpu import (
+    BlockMappingAttr,
+    DimensionEnum,
+    ThreadMappingAttr,
+    workgroup_memory_space,
+)
+from irkit.dialects.scf import ForallOp, InParallelOp
+from irkit.transforms.convert_linalg_to_loops import StructuredComputation
+from irkit.transforms.linalg_tile import memref_strides
+from irkit.transforms.scf_for_hoist_accumulators import may_alias
+
+PASS_NAME = "linalg-tile-rows-for-gpu"
+
+_FLOAT_IDENTITIES: dict[str, float] = {
+    # -0.0, not 0.0: -0.0 + x is x for every x, -0.0 included.
+    "arith.addf": -0.0,
+    "arith.mulf": 1.0,
+    "arith.maximumf": float("-inf"),
+    "arith.maxnumf": float("-inf"),
+    "arith.minimumf": float("inf"),
+    "arith.minnumf": float("inf"),
+}
+_INTEGER_IDENTITIES = {
+    "arith.addi": lambda width: 0,
+    "arith.ori": lambda width: 0,
+    "arith.xori": lambda width: 0,
+    "arith.muli": lambda width: 1,
+    "arith.andi": lambda width: -1,
+    "arith.maxsi": lambda width: -(1 << (width - 1)),
+    "arith.minsi": lambda width: (1 << (width - 1)) - 1,
+}
+_MOVABLE = frozenset({"arith.constant", "memref.alloc", "memref.dealloc"})
+
+
+@dataclass
+class _Reduction:
+    """How a reduction op folds one element into its output."""
+
+    combiner: Operation
+    # Which operand of the combiner is the output's running value.
+    accumulator_position: int
+
+    def identity(self, element_type: Attribute) -> FloatAttr | IntegerAttr:
+        name = self.combiner.name
+        if isinstance(element_type, AnyFloat):
+            return FloatAttr(_FLOAT_IDENTITIES[name], element_type)
+        assert isinstance(element_type, IntegerType)
+        width = element_type.width.data
+        return IntegerAttr(_INTEGER_IDENTITIES[name](width), element_type)
+
+
+@dataclass
+class _RowOp:
+    op: GenericOp
+    computation: StructuredComputation
+    rows: int
+    # The loop spread over the threads (the innermost), None for an op that
+    # has only the row loop.
+    distributed: int | None
+    reduction: _Reduction | None
+
+
+@dataclass
+class _Group:
+    ops: list[_RowOp] = field(default_factory=list)
+    movable: list[Operation] = field(default_factory=list)
+
+    @property
+    def rows(self) -> int:
+        return self.ops[0].rows
+
+
+def _root(value: SSAValue) -> SSAValue:
+    while isinstance(value, OpResult) and value.op.name == "memref.subview":
+        value = value.op.operands[0]
+    return value
+
+
+def _known_root(value: SSAValue) -> bool:
+    root = _root(value)
+    if isinstance(root, OpResult):
+        return root.op.name == "memref.alloc"
+    assert isinstance(root, BlockArgument)
+    return isinstance(root.block.parent_op(), func.FuncOp)
+
+
+def _uses_row(indexing_map: AffineMap) -> bool:
+    return any(0 in expr.used_dims() for expr in indexing_map.results)
+
+
+def _is_row_operand(indexing_map: AffineMap) -> bool:
+    results = indexing_map.results
+    return (
+        bool(results)
+        and isinstance(results[0], AffineDimExpr)
+        and results[0].position == 0
+        and not any(0 in expr.used_dims() for expr in results[1:])
+    )
+
+
+def _reduction_of(computation: StructuredComputation) -> _Reduction | None:
+    """The combiner of a reduction whose output is the running value, if
+    every non-row loop reduces into one element per row."""
+    kinds = computation.iterator_types
+    if len(computation.outputs) != 1 or any(
+        k != IteratorType.REDUCTION for k in kinds[1:]
+    ):
+        return None
+    # One element per row: `(d0)`, or `(d0, 0, ...)` as `keepdims` writes it.
+    first, *rest = computation.output_maps[0].results or (None,)
+    if first != AffineDimExpr(0) or any(expr != AffineConstantExpr(0) for expr in rest):
+        return None
+    body = computation.body
+    accumulator = body.args[-1]
+    yield_op = body.last_op
+    if not isinstance(yield_op, LinalgYieldOp) or len(list(accumulator.uses)) != 1:
+        return None
+    (use,) = accumulator.uses
+    combiner = use.operation
+    element_type = accumulator.type
+    known = (
+        _FLOAT_IDENTITIES
+        if isinstance(element_type, AnyFloat)
+        else _INTEGER_IDENTITIES
+        if isinstance(element_type, IntegerType)
+        else {}
+    )
+    if (
+        combiner.name not in known
+        or len(combiner.operands) != 2
+        or combiner.operands[0] is combiner.operands[1]
+        or yield_op.operands[0] is not combiner.results[0]
+        or len(list(combiner.results[0].uses)) != 1
+    ):
+        return None
+    return _Reduction(combiner, use.index)
+
+
+def _row_count(
+    computation: StructuredComputation, distributed: int | None
+) -> int | None:
+    """The rows, if every operand is a row operand or a read-only one that
+    does not use the row loop, and `distributed` indexes operands plainly."""
+    rows: int | None = None
+    for position, (operand, indexing_map) in enumerate(
+        zip(computation.operands, computation.indexing_maps, strict=True)
+    ):
+        is_input = position < len(computation.inputs)
+        if not isinstance(operand.type, MemRefType):
+            if not is_input:
+                return None
+            continue
+        if not operand.type.has_static_shape() or not _known_root(operand):
+            return None
+        if distributed is not None:
+            uses = [distributed in expr.used_dims() for expr in indexing_map.results]
+            plain = [
+                isinstance(expr, AffineDimExpr) and expr.position == distributed
+                for expr in indexing_map.results
+            ]
+            if sum(uses) > 1 or uses != plain:
+                return None
+        if _is_row_operand(indexing_map):
+            rows = operand.type.get_shape()[0]
+        elif _uses_row(indexing_map) or not is_input:
+            return None
+    return rows
+
+
+def _row_op(op: Operation) -> _RowOp | None:
+    if not isinstance(op, GenericOp) or op.results:
+        return None
+    computation = StructuredComputation.of(op)
+    kinds = computation.iterator_types
+    if not kinds or kinds[0] != IteratorType.PARALLEL:
+        return None
+    if any(isinstance(body_op, IndexOp) for body_op in computation.body.ops):
+        return None
+    distributed = len(kinds) - 1 if len(kinds) > 1 else None
+    rows = _row_count(computation, distributed)
+    if rows is None:
+        return None
+    reduction = _reduction_of(computation)
+    if reduction is None and any(k != IteratorType.PARALLEL for k in kinds):
+        return None
+    if reduction is None:
+        # Elementwise: each output element written once, by one iteration.
+        for output_map in computation.output_maps:
+            positions = {
+                expr.position
+                for expr in output_map.results
+                if isinstance(expr, AffineDimExpr)
+            }
+            if positions != set(range(len(kinds))):
+                return None
+    return _RowOp(op, computation, rows, distributed, reduction)
+
+
+def _written(row_op: _RowOp) -> list[SSAValue]:
+    return list(row_op.computation.outputs)
+
+
+def _broadcast_reads(row_op: _RowOp) -> list[SSAValue]:
+    computation = row_op.computation
+    return [
+        operand
+        for operand, indexing_map in zip(
+            computation.inputs, computation.indexing_maps, strict=False
+        )
+        if isinstance(operand.type, MemRefType) and not _is_row_operand(indexing_map)
+    ]
+
+
+def _joins(group: _Group, candidate: _RowOp) -> bool:
+    """Whether `candidate` may run in the group's kernel after its ops: blocks
+    run rows independently, so nothing one row writes may be read by another."""
+    if candidate.rows != group.rows:
+        return False
+    written = [value for row_op in group.ops for value in _written(row_op)]
+    read = [value for row_op in group.ops for value in _broadcast_reads(row_op)]
+    return not any(
+        may_alias(a, b) for a in _broadcast_reads(candidate) for b in written
+    ) and not any(may_alias(a, b) for a in _written(candidate) for b in read)
+
+
+def _groups(block: Block) -> list[_Group]:
+    groups: list[_Group] = []
+    current = _Group()
+    pending: list[Operation] = []
+
+    def close() -> None:
+        nonlocal current
+        if any(row_op.reduction is not None for row_op in current.ops):
+            groups.append(current)
+        current = _Group()
+
+    for op in block.ops:
+        if op.name in _MOVABLE and all(
+            not isinstance(r.type, MemRefType) or r.type.has_static_shape()
+            for r in op.results
+        ):
+            pending.append(op)
+            continue
+        row_op = _row_op(op)
+        if row_op is not None and current.ops and _joins(current, row_op):
+            current.ops.append(row_op)
+            current.movable += pending
+        else:
+            close()
+            if row_op is not None:
+                current.ops.append(row_op)
+                # Allocations just before the group may be private to it.
+                current.movable = list(pending)
+        pending = []
+    close()
+    return groups
+
+
+# --------------------------------------------------------------------------
+# Building the kernel
+# --------------------------------------------------------------------------
+
+
+def _forall(count: int, mapping: Attribute, hint: str) -> tuple[ForallOp, InsertPoint]:
+    block = Block(arg_types=[IndexType()])
+    block.args[0].name_hint = hint
+    terminator = InParallelOp()
+    block.add_op(terminator)
+    forall = ForallOp([0], [count], [1], Region(block), (), ArrayAttr([mapping]))
+    return forall, InsertPoint.before(terminator)
+
+
+def _index(value: int, at: InsertPoint) -> SSAValue:
+    constant = arith.ConstantOp(IntegerAttr(value, IndexType()))
+    Rewriter.insert_op(constant, at)
+    return constant.result
+
+
+def _strided_view(
+    source: SSAValue,
+    offsets: Sequence[int | SSAValue],
+    sizes: Sequence[int | SSAValue],
+    strides: Sequence[int],
+    at: InsertPoint,
+) -> SSAValue:
+    """`memref.subview source[offsets][sizes][strides]` with MLIR's result type."""
+    source_type = source.type
+    assert isinstance(source_type, MemRefType)
+    source_strides, offset = memref_strides(source_type)
+    layout_strides: list[int | None] = []
+    for start, stride, step in zip(offsets, source_strides, strides, strict=True):
+        if offset is None or not isinstance(start, int) or stride is None:
+            offset = None
+        else:
+            offset += start * stride
+        layout_strides.append(None if stride is None else stride * step)
+    shape = [size if isinstance(size, int) else DYNAMIC_INDEX for size in sizes]
+    result_type = MemRefType(
+        source_type.get_element_type(),
+        shape,
+        StridedLayoutAttr(layout_strides, offset),
+        source_type.memory_space,
+    )
+    view = memref.SubviewOp.get(source, offsets, sizes, strides, result_type)
+    Rewriter.insert_op(view, at)
+    return view.result
+
+
+def _thread_share(
+    extent: int, threads: int, thread: SSAValue, at: InsertPoint
+) -> int | SSAValue:
+    """How many of `extent` elements thread `thread` takes, cyclically."""
+    if extent % threads == 0:
+        return extent // threads
+    d0 = AffineExpr.dimension(0)
+    share = AffineMap(
+        1, 0, ((AffineExpr.constant(extent + threads - 1) - d0) // threads,)
+    )
+    apply = affine.ApplyOp([thread], AffineMapAttr(share))
+    apply.result.name_hint = "share"
+    Rewriter.insert_op(apply, at)
+    return apply.result
+
+
+def _zeros(partial: SSAValue, at: InsertPoint) -> list[SSAValue]:
+    """Index 0 for each unit dimension after the first of `partial`."""
+    partial_type = partial.type
+    assert isinstance(partial_type, MemRefType)
+    return [_index(0, at) for _ in range(partial_type.get_num_dims() - 1)]
+
+
+def _thread_start(
+    extent: int, threads: int, thread: SSAValue, at: InsertPoint
+) -> SSAValue:
+    """Where thread `thread`'s elements start: the thread itself, kept inside
+    the dimension for threads that get none (a view must stay in its buffer)."""
+    if threads <= extent:
+        return thread
+    last = AffineMap(1, 0, (AffineExpr.dimension(0), AffineExpr.constant(extent - 1)))
+    minimum = affine.MinOp([thread], AffineMapAttr(last))
+    minimum.result.name_hint = "start"
+    Rewriter.insert_op(minimum, at)
+    return minimum.result
+
+
+class _KernelBuilder:
+    def __init__(self, group: _Group, threads: int, max_shared_bytes: int) -> None:
+        self.group = group
+        self.threads = threads
+        first = group.ops[0].op
+        for op in group.movable:
+            if op.name != "memref.dealloc":
+                op.detach()
+                Rewriter.insert_op(op, InsertPoint.before(first))
+        self.private = self._private_buffers(max_shared_bytes)
+        self.grid, self.body = _forall(
+            group.rows, BlockMappingAttr(DimensionEnum("x")), "row"
+        )
+        Rewriter.insert_op(self.grid, InsertPoint.before(first))
+        self.row = self.grid.body.block.args[0]
+        self.views: dict[SSAValue, SSAValue] = {}
+        self.workgroup: list[SSAValue] = []
+        for buffer in self.private:
+            buffer_type = buffer.type
+            assert isinstance(buffer_type, MemRefType)
+            shape = [1, *buffer_type.get_shape()[1:]]
+            self.views[buffer] = self._alloc(
+                buffer_type.get_element_type(), shape, "row"
+            )
+
+    def _private_buffers(self, max_shared_bytes: int) -> list[SSAValue]:
+        """Allocations only the group uses: each row's part stays in its block."""
+        members = {id(row_op.op) for row_op in self.group.ops}
+        budget = max_shared_bytes - sum(
+            self.threads * 8 for row_op in self.group.ops if row_op.reduction
+        )
+        chosen: list[SSAValue] = []
+        for op in self.group.movable:
+            if op.name != "memref.alloc":
+                continue
+            buffer = op.results[0]
+            buffer_type = buffer.type
+            assert isinstance(buffer_type, MemRefType)
+            if not all(
+                use.operation.name == "memref.dealloc"
+                or (id(use.operation) in members and _row_use(use.operation, use.index))
+                for use in buffer.uses
+            ):
+                continue
+            element_bits = _bit_width(buffer_type.get_element_type())
+            if element_bits is None:
+                continue
+            shape = buffer_type.get_shape()
+            size = prod(shape[1:]) * element_bits // 8
+            if size <= budget:
+                budget -= size
+                chosen.append(buffer)
+        return chosen
+
+    def _alloc(
+        self, element_type: Attribute, shape: Sequence[int], hint: str
+    ) -> SSAValue:
+        alloc = memref.AllocOp(
+            [],
+            [],
+            MemRefType(
+                element_type, list(shape), memory_space=workgroup_memory_space()
+            ),
+        )
+        alloc.memref.name_hint = hint
+        Rewriter.insert_op(alloc, self.body)
+        self.workgroup.append(alloc.memref)
+        return alloc.memref
+
+    def row_view(self, operand: SSAValue, indexing_map: AffineMap) -> SSAValue:
+        """What one row's block sees of `operand`."""
+        if not isinstance(operand.type, MemRefType) or not _is_row_operand(
+            indexing_map
+        ):
+            return operand
+        if operand in self.views:
+            return self.views[operand]
+        shape = operand.type.get_shape()
+        view = _strided_view(
+            operand,
+            [self.row, *[0] * (len(shape) - 1)],
+            [1, *shape[1:]],
+            [1] * len(shape),
+            self.body,
+        )
+        view.name_hint = "row"
+        self.views[operand] = view
+        return view
+
+    def thread_views(
+        self,
+        row_op: _RowOp,
+        views: Sequence[SSAValue],
+        thread: SSAValue,
+        at: InsertPoint,
+    ) -> list[SSAValue]:
+        """Every `threads`-th element along the distributed loop, from `thread`."""
+        loop = row_op.distributed
+        if loop is None:
+            return list(views)
+        result: list[SSAValue] = []
+        share: int | SSAValue | None = None
+        maps = row_op.computation.indexing_maps[: len(views)]
+        for view, indexing_map in zip(views, maps, strict=True):
+            view_type = view.type
+            positions = [
+                p
+                for p, expr in enumerate(indexing_map.results)
+                if isinstance(expr, AffineDimExpr) and expr.position == loop
+            ]
+            if not isinstance(view_type, MemRefType) or not positions:
+                result.append(view)
+                continue
+            shape = list(view_type.get_shape())
+            (position,) = positions
+            if share is None:
+                share = _thread_share(shape[position], self.threads, thread, at)
+                start = _thread_start(shape[position], self.threads, thread, at)
+            offsets: list[int | SSAValue] = [0] * len(shape)
+            sizes: list[int | SSAValue] = list(shape)
+            strides = [1] * len(shape)
+            offsets[position], sizes[position] = start, share
+            strides[position] = self.threads
+            result.append(_strided_view(view, offsets, sizes, strides, at))
+        return result
+
+    def elementwise(self, row_op: _RowOp, views: list[SSAValue]) -> None:
+        count = self.threads if row_op.distributed is not None else 1
+        threads, at = _forall(count, ThreadMappingAttr(DimensionEnum("x")), "t")
+        Rewriter.insert_op(threads, self.body)
+        operands = self.thread_views(row_op, views, threads.body.block.args[0], at)
+        tiled = row_op.op.clone()
+        tiled.operands = operands
+        Rewriter.insert_op(tiled, at)
+
+    def reduction(self, row_op: _RowOp, views: list[SSAValue]) -> None:
+        reduction = row_op.reduction
+        assert reduction is not None
+        output = views[-1]
+        output_type = output.type
+        assert isinstance(output_type, MemRefType)
+        element_type = output_type.get_element_type()
+        # Shaped like the output (`keepdims` adds unit dimensions), one row per thread.
+        units = [1] * (output_type.get_num_dims() - 1)
+        partial = self._alloc(element_type, [self.threads, *units], "partial")
+
+        threads, at = _forall(self.threads, ThreadMappingAttr(DimensionEnum("x")), "t")
+        Rewriter.insert_op(threads, self.body)
+        thread = threads.body.block.args[0]
+        identity = arith.ConstantOp(reduction.identity(element_type))
+        zeros = [_index(0, at) for _ in units]
+        store = memref.StoreOp.get(identity.result, partial, [thread, *zeros])
+        Rewriter.insert_op([identity, store], at)
+        operands = self.thread_views(row_op, views[:-1], thread, at)
+        own = _strided_view(
+            partial, [thread, *[0] * len(units)], [1, *units], [1, *units], at
+        )
+        tiled = row_op.op.clone()
+        tiled.operands = [*operands, own]
+        Rewriter.insert_op(tiled, at)
+
+        half = self.threads // 2
+        while half >= 1:
+            self._combine(reduction, partial, half)
+            half //= 2
+        self._finish(reduction, partial, output)
+
+    def _combined(
+        self, reduction: _Reduction, value: SSAValue, running: SSAValue, at: InsertPoint
+    ) -> SSAValue:
+        combiner = reduction.combiner.clone()
+        operands = (
+            [running, value]
+            if reduction.accumulator_position == 0
+            else [value, running]
+        )
+        combiner.operands = operands
+        Rewriter.insert_op(combiner, at)
+        return combiner.results[0]
+
+    def _combine(self, reduction: _Reduction, partial: SSAValue, half: int) -> None:
+        """`partial[t] = partial[t] (op) partial[t + half]` for t < half."""
+        threads, at = _forall(half, ThreadMappingAttr(DimensionEnum("x")), "t")
+        Rewriter.insert_op(threads, self.body)
+        thread = threads.body.block.args[0]
+        other = arith.AddiOp(thread, _index(half, at))
+        Rewriter.insert_op(other, at)
+        zeros = _zeros(partial, at)
+        mine = memref.LoadOp.get(partial, [thread, *zeros])
+        theirs = memref.LoadOp.get(partial, [other.result, *zeros])
+        Rewriter.insert_op([mine, theirs], at)
+        total = self._combined(reduction, theirs.res, mine.res, at)
+        Rewriter.insert_op(memref.StoreOp.get(total, partial, [thread, *zeros]), at)
+
+    def _finish(
+        self, reduction: _Reduction, partial: SSAValue, output: SSAValue
+    ) -> None:
+        """The row's output (its initial value) combined with the partials' total."""
+        threads, at = _forall(1, ThreadMappingAttr(DimensionEnum("x")), "t")
+        Rewriter.insert_op(threads, self.body)
+        zero = _index(0, at)
+        zeros = _zeros(partial, at)
+        total = memref.LoadOp.get(partial, [zero, *zeros])
+        initial = memref.LoadOp.get(output, [zero, *zeros])
+        Rewriter.insert_op([total, initial], at)
+        result = self._combined(reduction, total.res, initial.res, at)
+        Rewriter.insert_op(memref.StoreOp.get(result, output, [zero, *zeros]), at)
+
+    def build(self) -> None:
+        for row_op in self.group.ops:
+            computation = row_op.computation
+            views = [
+                self.row_view(operand, indexing_map)
+                for operand, indexing_map in zip(
+                    computation.operands, computation.indexing_maps, strict=True
+                )
+            ]
+            if row_op.reduction is None:
+                self.elementwise(row_op, views)
+            else:
+                self.reduction(row_op, views)
+        for buffer in self.workgroup:
+            Rewriter.insert_op(memref.DeallocOp.get(buffer), self.body)
+        for row_op in self.group.ops:
+            Rewriter.erase_op(row_op.op)
+        anchor: Operation = self.grid
+        for op in self.group.movable:
+            if op.name == "memref.dealloc":
+                op.detach()
+                Rewriter.insert_op(op, InsertPoint.after(anchor))
+                anchor = op
+        for buffer in self.private:
+            for use in list(buffer.uses):
+                if use.operation.name == "memref.dealloc":
+                    Rewriter.erase_op(use.operation)
+            Rewriter.erase_op(buffer.owner)  # type: ignore[arg-type]
+
+
+def _row_use(op: Operation, index: int) -> bool:
+    """Whether operand `index` of generic `op` is a row operand."""
+    assert isinstance(op, GenericOp)
+    return _is_row_operand(op.get_indexing_maps().data[index].data)
+
+
+def _bit_width(element_type: Attribute) -> int | None:
+    if isinstance(element_type, AnyFloat):
+        return element_type.bitwidth
+    if isinstance(element_type, IntegerType):
+        return max(element_type.width.data, 8)
+    return None
+
+
+def tile_rows_for_gpu(module: ModuleOp, threads: int, max_shared_bytes: int) -> None:
+    """Tile every row group of `module`'s functions (see the module doc)."""
+    if threads < 1 or threads > 1024 or threads & (threads - 1):
+        raise PassFailedException(
+            f"{PASS_NAME}: reduction-block must be a power of two in 1..1024"
+        )
+    if max_shared_bytes < 0:
+        raise PassFailedException(f"{PASS_NAME}: max-shared-bytes must be >= 0")
+    for function in [op for op in module.walk() if isinstance(op, func.FuncOp)]:
+        for block in function.body.blocks:
+            for group in _groups(block):
+                _KernelBuilder(group, threads, max_shared_bytes).build()
+
+
+@dataclass(frozen=True)
+class LinalgTileRowsForGpuPass(ModulePass):
+    """Row groups with reductions become one block-per-row kernel."""
+
+    name = PASS_NAME
+
+    reduction_block: int = 256
+    # CUDA's static shared-memory limit per block.
+    max_shared_bytes: int = 49152
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        tile_rows_for_gpu(op, self.reduction_block, self.max_shared_bytes)
