@@ -51,7 +51,7 @@ from irkit.runtime.arguments import (
     split_out,
 )
 from irkit.runtime.cache import ArtifactCache, cache_key
-from irkit.runtime.cpu import CompileError
+from irkit.runtime.cpu import AssertionFailure, CompileError
 
 if TYPE_CHECKING:
     from irkit.targets.cuda import CudaTranslationUnit, LaunchPlan
@@ -589,6 +589,7 @@ class CudaCompiledFunction:
             call.run_plan()
             call.copy_results_back()
             self._stream.sync()
+            call.check_status()
             call.write_back_strided()
         return tuple(result() for result in results)
 
@@ -616,6 +617,7 @@ class CudaCompiledFunction:
                 end.sync()
                 if index >= warmup:
                     times.append(end - start)
+            call.check_status()
         return CudaTiming(tuple(times))
 
 
@@ -638,6 +640,7 @@ class _Call:
         self.copies_back: list[tuple[Any, np.ndarray]] = []
         self.write_back: list[tuple[np.ndarray, np.ndarray]] = []
         self.plan_buffers: dict[str, Any] = {}
+        self.status: Any = None  # the assertion status word, when a kernel has one
 
     def __enter__(self) -> _Call:
         return self
@@ -710,8 +713,42 @@ class _Call:
         self.copies_back.append((device_buffer, host))
         return lambda: array
 
+    def _status_pointer(self) -> int:
+        """The call's assertion status word, zeroed before its first use."""
+        if self.status is None:
+            self.status = self._allocate(4)
+            self.owned.append(self.status)
+            zero = np.zeros(1, np.int32)
+            self.status.copy_from(self._host_buffer(zero), stream=self.stream)
+        return int(self.status.handle)
+
+    def check_status(self) -> None:
+        """Raise `AssertionFailure` if a kernel's `cf.assert` failed (after the
+        stream has finished)."""
+        if self.status is None:
+            return
+        status = np.zeros(1, np.int32)
+        self.status.copy_to(self._host_buffer(status), stream=self.stream)
+        self.stream.sync()
+        number = int(status[0])
+        if number:
+            assertions = self.function.unit.assertions
+            message = (
+                assertions[number - 1]
+                if 0 < number <= len(assertions)
+                else f"status {number}"
+            )
+            raise AssertionFailure(
+                f"@{self.function.plan.symbol}: assertion failed: {message}"
+            )
+
     def run_plan(self) -> None:
-        from irkit.targets.cuda import AllocateBuffer, BufferArgument, FreeBuffer
+        from irkit.targets.cuda import (
+            AllocateBuffer,
+            BufferArgument,
+            FreeBuffer,
+            ScalarArgument,
+        )
 
         plan = self.function.plan
         for step in plan.steps:
@@ -727,6 +764,8 @@ class _Call:
                     self.bindings[argument.buffer]
                     if isinstance(argument, BufferArgument)
                     else argument.element_type.type(argument.value)
+                    if isinstance(argument, ScalarArgument)
+                    else self._status_pointer()
                     for argument in step.arguments
                 ]
                 config = self.cc.LaunchConfig(

@@ -53,6 +53,7 @@ __all__ = [
     "LaunchPlan",
     "LaunchStep",
     "ScalarArgument",
+    "StatusArgument",
     "describe_plans",
     "emit_cuda",
 ]
@@ -73,6 +74,17 @@ class ScalarArgument:
 
     value: int | float
     element_type: np.dtype[Any]  # int64 for `index`
+
+
+@dataclass(frozen=True)
+class StatusArgument:
+    """The call's assertion status: a pointer to one `int32` the runtime
+    zeroes before the plan and reads after it. A kernel whose k-th `cf.assert`
+    (numbered across the unit, `CudaTranslationUnit.assertions[k - 1]`) fails
+    writes k there unless another failure got there first."""
+
+
+KernelArgument = BufferArgument | ScalarArgument | StatusArgument
 
 
 @dataclass(frozen=True)
@@ -103,7 +115,7 @@ class KernelLaunch:
     grid: tuple[int, int, int]
     block: tuple[int, int, int]
     dynamic_shared_memory_bytes: int
-    arguments: tuple[BufferArgument | ScalarArgument, ...]
+    arguments: tuple[KernelArgument, ...]
 
 
 LaunchStep = AllocateBuffer | FreeBuffer | KernelLaunch
@@ -133,6 +145,7 @@ class CudaTranslationUnit:
     source: str  # self-contained: compiles with NVRTC without any include path
     kernels: tuple[str, ...]  # every `extern "C" __global__` name in `source`
     plans: dict[str, LaunchPlan]  # by func.func sym_name
+    assertions: tuple[str, ...] = ()  # cf.assert messages; status k -> [k - 1]
 
 
 # --------------------------------------------------------------------------
@@ -260,6 +273,15 @@ class CudaEmitter(CStyleEmitter):
     def __init__(self, module: ModuleOp) -> None:
         super().__init__(CUDA_LANGUAGE, module)
         self.kernel_names: dict[tuple[str, str], str] = {}
+        # Kernels holding a cf.assert take the status word as a last argument.
+        self.status_kernels: set[str] = set()
+        self.status_name: str | None = None
+        messages: list[str] = []
+        for op in module.walk():
+            if op.name == "cf.assert":
+                messages.append(str(getattr(op.properties["msg"], "data", "")))
+                self.assertion_status[op] = len(messages)
+        self.assertions = tuple(messages)
 
     # -- the walk, extended with the gpu ops -----------------------------
 
@@ -347,8 +369,16 @@ class CudaEmitter(CStyleEmitter):
     def _no_heap(self, op: Operation) -> None:
         raise self.error(op, f"'{op.name}' cannot run inside a kernel")
 
-    def _no_assert(self, op: Operation) -> None:
-        raise self.error(op, "assertions inside kernels are not supported")
+    def _assert(self, op: Operation) -> None:
+        # A kernel cannot return early (the other threads of its block would
+        # wait at a barrier for it): it records the failure and goes on; the
+        # runtime raises once the plan has run.
+        assert self.status_name is not None
+        condition = self.name_of(op.operands[0])
+        with self.block(f"if (!{condition})"):
+            self.writer.line(
+                f"atomicCAS({self.status_name}, 0, {self.assertion_status[op]});"
+            )
 
     def _no_call(self, op: Operation) -> None:
         raise self.error(op, "calls inside kernels are not supported")
@@ -428,6 +458,11 @@ class CudaEmitter(CStyleEmitter):
                 self.scope.values[argument] = name
                 parameters.append(f"{self.type_name(key)} {name}")
         c_name = self.kernel_names[(module_name, func.sym_name.data)]
+        self.status_name = None
+        if any(op.name == "cf.assert" for op in func.walk()):
+            self.status_name = self.fresh_name("status")
+            parameters.append(f"int32_t *{self.language.restrict} {self.status_name}")
+            self.status_kernels.add(c_name)
         bounds = func.attributes.get("gpu.known_block_size")
         launch_bounds = ""
         if isinstance(bounds, DenseArrayBase):
@@ -513,7 +548,7 @@ _GPU_EMITTERS: dict[str, Callable[[Any, Operation], None]] = {
     "gpu.barrier": CudaEmitter._barrier,
     "memref.alloc": CudaEmitter._no_heap,
     "memref.dealloc": CudaEmitter._no_heap,
-    "cf.assert": CudaEmitter._no_assert,
+    "cf.assert": CudaEmitter._assert,
     "func.call": CudaEmitter._no_call,
 }
 
@@ -536,6 +571,7 @@ def _plan(  # noqa: C901 (one branch per host op kind)
     func: HostFuncOp,
     kernel_names: dict[tuple[str, str], str],
     error: Callable[[Operation, str], DiagnosticError],
+    status_kernels: set[str],
 ) -> LaunchPlan:
     block = func.body.blocks[0]
     names: dict[SSAValue, str] = {}
@@ -592,7 +628,7 @@ def _plan(  # noqa: C901 (one branch per host op kind)
                 if not isinstance(value, int):
                     raise error(op, "dynamic shared memory size must be a constant")
                 shared = value
-            launch_arguments: list[BufferArgument | ScalarArgument] = []
+            launch_arguments: list[KernelArgument] = []
             for operand in op.kernel_operands:
                 if isinstance(operand.type, MemRefType):
                     if operand not in names:
@@ -610,6 +646,8 @@ def _plan(  # noqa: C901 (one branch per host op kind)
             key = (op.kernel_module_name, op.kernel_name)
             if key not in kernel_names:
                 raise error(op, f"no kernel @{key[0]}::@{key[1]} in the module")
+            if kernel_names[key] in status_kernels:
+                launch_arguments.append(StatusArgument())
             grid = (int(sizes[0] or 1), int(sizes[1] or 1), int(sizes[2] or 1))
             threads = (int(sizes[3] or 1), int(sizes[4] or 1), int(sizes[5] or 1))
             steps.append(
@@ -634,12 +672,14 @@ def emit_cuda(module: ModuleOp) -> CudaTranslationUnit:
     plans: dict[str, LaunchPlan] = {}
     for op in module.ops:
         if isinstance(op, HostFuncOp) and op.body.blocks:
-            plans[op.sym_name.data] = _plan(op, emitter.kernel_names, emitter.error)
+            plans[op.sym_name.data] = _plan(
+                op, emitter.kernel_names, emitter.error, emitter.status_kernels
+            )
         elif op.name == "memref.global":
             continue  # host copies of globals the kernels carry themselves
         elif not isinstance(op, gpu.ModuleOp | HostFuncOp):
             raise emitter.unprintable(op)
-    return CudaTranslationUnit(source, kernels, plans)
+    return CudaTranslationUnit(source, kernels, plans, emitter.assertions)
 
 
 _BARE_SYMBOL = re.compile(r"[A-Za-z_][A-Za-z0-9_$.]*")
@@ -659,6 +699,14 @@ def _symbol_text(symbol: str) -> str:
     return f'@"{escaped}"'
 
 
+def _argument_text(argument: KernelArgument) -> str:
+    if isinstance(argument, BufferArgument):
+        return argument.buffer
+    if isinstance(argument, ScalarArgument):
+        return repr(argument.value)
+    return "&status"
+
+
 def describe_plans(unit: CudaTranslationUnit) -> str:
     """The launch plans as a comment block (what `irkit-opt -t cuda` prints)."""
     lines: list[str] = []
@@ -676,10 +724,7 @@ def describe_plans(unit: CudaTranslationUnit) -> str:
             elif isinstance(step, FreeBuffer):
                 lines.append(f"//   free {step.buffer}")
             else:
-                args = ", ".join(
-                    a.buffer if isinstance(a, BufferArgument) else repr(a.value)
-                    for a in step.arguments
-                )
+                args = ", ".join(_argument_text(a) for a in step.arguments)
                 lines.append(
                     f"//   launch {step.kernel}<<<{step.grid}, {step.block}, "
                     f"{step.dynamic_shared_memory_bytes}>>>({args})"

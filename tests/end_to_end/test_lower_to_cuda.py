@@ -20,6 +20,7 @@ import pytest
 from hypothesis import given, settings
 from test_lower_to_c import (
     CASES,
+    CORPUS,
     EXAMPLES_PER_OP,
     _assert_same,
     check_corpus_case_on_target,
@@ -27,14 +28,11 @@ from test_lower_to_c import (
 )
 
 import irkit
-from irkit.diagnostics import DiagnosticError
+from irkit.runtime import AssertionFailure
 from irkit.runtime.cuda import gpu_unavailable_reason
 from irkit.testing.strategies import NN_OPS, nn_programs
 
 GPU_REASON = gpu_unavailable_reason()
-# Corpus programs whose kernels hold a cf.assert, which the CUDA target
-# refuses for now (as in tests/targets/test_cuda_corpus_compiles.py).
-KERNEL_ASSERTIONS = {"batchnorm_eval", "embedding"}
 pytestmark = [
     pytest.mark.gpu,
     pytest.mark.skipif(GPU_REASON is not None, reason=str(GPU_REASON)),
@@ -51,24 +49,28 @@ def test_every_nn_op_runs_on_the_gpu(op: str) -> None:
     lowered_cuda_matches_interpreter()
 
 
-@pytest.mark.parametrize(
-    "case",
-    [
-        pytest.param(
-            case,
-            marks=pytest.mark.xfail(
-                raises=DiagnosticError,
-                strict=True,
-                reason="cf.assert inside a kernel is not supported yet",
-            ),
-        )
-        if case in KERNEL_ASSERTIONS
-        else case
-        for case in CASES
-    ],
-)
+@pytest.mark.parametrize("case", CASES)
 def test_corpus_runs_on_the_gpu(case: str) -> None:
     check_corpus_case_on_target(case, "cuda")
+
+
+def test_a_failed_assertion_in_a_kernel_raises() -> None:
+    # torch-mlir's embedding checks its indices with cf.assert inside the
+    # gather's body, which lower-to-cuda puts in a kernel.
+    text = (CORPUS / "embedding.mlir").read_text()
+    compiled = irkit.compile(text, target="cuda")
+    good = np.array([[0, 1, 2], [3, 4, 5]], dtype=np.int64)
+    (result,) = compiled(good)
+    assert np.isfinite(result).all()
+    bad = np.array([[0, 1, 2], [3, 4, 99]], dtype=np.int64)
+    with pytest.raises(
+        AssertionFailure,
+        match="@embedding: assertion failed: index must be smaller than dim size",
+    ):
+        compiled(bad)
+    # The status word belongs to one call: the next good call succeeds.
+    (again,) = compiled(good)
+    np.testing.assert_array_equal(again, result)
 
 
 @pytest.mark.parametrize("shape", [(64, 64, 64), (37, 29, 23), (256, 128, 96)])

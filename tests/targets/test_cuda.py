@@ -27,6 +27,7 @@ from irkit.targets.cuda import (
     CudaTranslationUnit,
     FreeBuffer,
     KernelLaunch,
+    StatusArgument,
     describe_plans,
     emit_cuda,
 )
@@ -82,13 +83,44 @@ def test_matmul_plan_launches_in_order_and_frees_what_it_allocates() -> None:
     assert [a.is_output for a in plan.arguments] == [False, False, False, True]
     launches = [s for s in plan.steps if isinstance(s, KernelLaunch)]
     assert all(launch.kernel in unit.kernels for launch in launches)
-    # The matmul: 64x64 block tiles of a 70x130 result, 16x16 threads.
-    assert any(s.grid == (3, 2, 1) and s.block == (16, 16, 1) for s in launches)
+    # The matmul: 128x128 block tiles clamped to the 70 rows of a 70x130
+    # result, 8x8 per thread: 2 blocks of 16 x ceil(70 / 8) threads.
+    assert any(s.grid == (2, 1, 1) and s.block == (16, 9, 1) for s in launches)
+    # The bias add and softmax: one row group, a block of 256 threads per row.
+    assert any(s.grid == (70, 1, 1) and s.block == (256, 1, 1) for s in launches)
     allocated = {s.buffer for s in plan.steps if isinstance(s, AllocateBuffer)}
     freed = {s.buffer for s in plan.steps if isinstance(s, FreeBuffer)}
     assert allocated == freed
     assert "__syncthreads();" in unit.source
     assert "__shared__ float" in unit.source
+
+
+def test_kernel_assertions_record_their_number_in_the_status_word() -> None:
+    # torch-mlir's embedding asserts its indices are in range inside the
+    # gather, which lands in a kernel.
+    corpus = Path(__file__).parents[1] / "corpus" / "torch_mlir"
+    unit = _unit((corpus / "embedding.mlir").read_text())
+    assert unit.assertions == (
+        "index must be smaller than dim size",
+        "index must be larger or equal to 0",
+    )
+    assert "atomicCAS(status, 0, 1);" in unit.source
+    assert "atomicCAS(status, 0, 2);" in unit.source
+    assert "int32_t *__restrict__ status)" in unit.source
+    (launch,) = [
+        s for s in unit.plans["embedding"].steps if isinstance(s, KernelLaunch)
+    ]
+    assert launch.arguments[-1] == StatusArgument()
+    assert "&status)" in describe_plans(unit)
+    # A kernel without assertions takes no status word.
+    plain = _unit(PROGRAMS["matmul_bias_softmax"])
+    assert "status" not in plain.source
+    assert not any(
+        isinstance(argument, StatusArgument)
+        for step in plain.plans["main"].steps
+        if isinstance(step, KernelLaunch)
+        for argument in step.arguments
+    )
 
 
 def test_a_host_op_the_plan_cannot_run_is_a_located_error() -> None:

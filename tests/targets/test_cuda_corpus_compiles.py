@@ -38,7 +38,6 @@ CORPUS = Path(__file__).resolve().parents[1] / "corpus" / "torch_mlir"
 CASES = sorted(path.stem for path in CORPUS.glob("*.mlir"))
 # cf.assert inside a kernel has no CUDA form yet: the C target returns a
 # status, a kernel would need a device-side status the runtime reads back.
-KERNEL_ASSERTIONS = {"batchnorm_eval", "embedding"}
 EXAMPLES_PER_OP = max(2, settings().max_examples // 8)
 
 needs_nvcc = pytest.mark.skipif(
@@ -139,22 +138,7 @@ def test_every_nn_op_compiles_with_nvcc(sources: Sources, op: str) -> None:
 
 
 @needs_nvcc
-@pytest.mark.parametrize(
-    "case",
-    [
-        pytest.param(
-            case,
-            marks=pytest.mark.xfail(
-                raises=DiagnosticError,
-                strict=True,
-                reason="cf.assert inside a kernel is not supported yet",
-            ),
-        )
-        if case in KERNEL_ASSERTIONS
-        else case
-        for case in CASES
-    ],
-)
+@pytest.mark.parametrize("case", CASES)
 def test_corpus_compiles_with_nvcc(sources: Sources, case: str) -> None:
     _check(sources, case)
 
