@@ -64,19 +64,6 @@ module attributes {gpu.container_module} {
   }
 }
 
-// -----
-
-module attributes {gpu.container_module} {
-  gpu.module @k {
-    gpu.func @k(%out: memref<4xf32>) kernel {
-      %c0 = arith.constant 0 : index
-      %t = arith.constant true
-      // expected-error @+1 {{CUDA target: assertions inside kernels are not supported}}
-      cf.assert %t, "never"
-      gpu.return
-    }
-  }
-}
 
 // -----
 
