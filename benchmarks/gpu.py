@@ -9,7 +9,7 @@ Times are medians of CUDA-event-timed repeats after a warm-up. Rates are
 compared with the measured device-to-device copy bandwidth (bytes read plus
 bytes written) and, for SGEMM, with cuBLAS at float32 with TF32 off.
 
-    python benchmarks/gpu.py [--small] [--json FILE]
+    python benchmarks/gpu.py [--small] [--sizes 1000,2048] [--tune] [--json FILE]
 
 Needs a GPU, torch and triton (the lent H100 has both); prints a Markdown
 table last.
@@ -301,6 +301,32 @@ def run_case(case: Case, repeats: int, g: torch.Generator) -> None:
         traceback.print_exc()
 
 
+def run_tuned(case: Case, repeats: int, g: torch.Generator) -> None:
+    """`irkit.compile(..., tune=True)`: what it chose, how long tuning took,
+    and the chosen code checked and timed like the default."""
+    try:
+        compiled: Any = irkit.compile(case.program, target="cuda", tune=True)
+        tuning = compiled.tuning
+        case.notes.append(
+            f"tuned: {tuning.pipeline} after {tuning.seconds:.1f} s "
+            f"({len(tuning.timings_ms)} candidates timed)"
+        )
+        inputs = case.make_inputs(g)
+        out = poisoned_like(case.reference(*inputs).float())
+        compiled(*inputs, out=(out,))
+        check("irkit tuned", case, out, case.reference(*inputs))
+        timing = compiled.time(*inputs, runs=repeats, warmup=3)
+        case.results["irkit tuned"] = timing.median_ms
+        start = time.perf_counter()
+        irkit.compile(case.program, target="cuda", tune=True)
+        case.notes.append(
+            f"second tuned compile (cached choice): {time.perf_counter() - start:.1f} s"
+        )
+    except Exception as error:
+        case.notes.append(f"irkit tuned: {type(error).__name__}: {error}")
+        traceback.print_exc()
+
+
 def copy_bandwidth_gbs(repeats: int) -> float:
     count = 1 << 28
     source = torch.rand(count, device="cuda")
@@ -325,6 +351,9 @@ def main() -> None:
     parser.add_argument("--small", action="store_true", help="small sizes (smoke run)")
     parser.add_argument("--sizes", default="", help="extra SGEMM sizes, e.g. 1000,2048")
     parser.add_argument("--json", help="write the raw numbers to this file")
+    parser.add_argument(
+        "--tune", action="store_true", help="also compile with tune=True and time it"
+    )
     args = parser.parse_args()
     torch.backends.cuda.matmul.allow_tf32 = False
     torch.backends.cudnn.allow_tf32 = False
@@ -347,6 +376,8 @@ def main() -> None:
     bandwidth = copy_bandwidth_gbs(args.repeats)
     for case in cases:
         run_case(case, args.repeats, g)
+        if args.tune:
+            run_tuned(case, args.repeats, g)
 
     device = torch.cuda.get_device_name()
     print(
@@ -382,6 +413,21 @@ def main() -> None:
             f"{ms_text(triton_ms)} | {'-' if ours is None else rate(case, ours)} | "
             f"{ratio(torch_ms)} | {ratio(triton_ms)} | {of_bandwidth} |"
         )
+    if args.tune:
+        print(
+            "\n| program | irkit default (ms) | irkit tuned (ms) | tuned / default speed |"
+        )
+        print("|---|---|---|---|")
+        for case in cases:
+            default, tuned = case.results.get("irkit"), case.results.get("irkit tuned")
+            speed = (
+                "-" if default is None or tuned is None else f"{default / tuned:.2f}"
+            )
+            print(
+                f"| {case.name} | {'-' if default is None else f'{default:.3f}'} | "
+                f"{'-' if tuned is None else f'{tuned:.3f}'} | {speed} |"
+            )
+        print()
     for case in cases:
         for note in case.notes:
             print(f"- {case.name}: {note}")

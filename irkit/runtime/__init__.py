@@ -65,6 +65,7 @@ def compile(
     target: Literal["c"] = "c",
     pipeline: str | None = None,
     entry: str | None = None,
+    tune: bool = False,
 ) -> CompiledFunction: ...
 
 
@@ -74,6 +75,7 @@ def compile(
     target: Literal["cuda"],
     pipeline: str | None = None,
     entry: str | None = None,
+    tune: bool = False,
 ) -> CudaCompiledFunction: ...
 
 
@@ -83,6 +85,7 @@ def compile(
     target: str,
     pipeline: str | None = None,
     entry: str | None = None,
+    tune: bool = False,
 ) -> CompiledFunction | CudaCompiledFunction: ...
 
 
@@ -91,9 +94,15 @@ def compile(  # shadows the builtin on purpose: `irkit.compile`, like `torch.com
     target: str = "c",
     pipeline: str | None = None,
     entry: str | None = None,
+    tune: bool = False,
 ) -> CompiledFunction | CudaCompiledFunction:
     """Compile function `entry` (default: `@main`, else the only public one)
     of `module_or_text` for `target` (`c` or `cuda`) and load it.
+
+    `tune=True` (tensor-level input, no `pipeline`) times the target's
+    candidate pipelines on this machine and compiles with the fastest
+    (`irkit.runtime.tuning`); the choice is cached, and the result's
+    `tuning` attribute says what was chosen and measured.
 
     Text is parsed with located errors; a module is copied, never changed.
     `pipeline` is a pass-pipeline string (None: `lower-to-c`/`lower-to-cuda`
@@ -121,13 +130,25 @@ def compile(  # shadows the builtin on purpose: `irkit.compile`, like `torch.com
     else:
         module = module_or_text.clone()
         verify_module(module)
-    lower(module, pipeline, target)
     symbol = entry if entry is not None else default_entry(module)
+    tuning = None
+    if tune:
+        from irkit.runtime.tuning import tune as tune_pipeline
+
+        if pipeline is not None:
+            raise IRKitError("tune=True chooses the pipeline: give one or the other")
+        if holds_tensors(module):
+            tuning = tune_pipeline(module, target, symbol)
+            pipeline = tuning.pipeline
+    lower(module, pipeline, target)
     funcs = {op.sym_name.data: op for op in module.walk() if isinstance(op, FuncOp)}
+    compiled: CompiledFunction | CudaCompiledFunction
     if target == "cuda":
-        return _load_cuda(module, symbol, funcs.get(symbol))
-    unit = emit_c(module)
-    return load_function(unit, symbol, funcs.get(symbol))
+        compiled = _load_cuda(module, symbol, funcs.get(symbol))
+    else:
+        compiled = load_function(emit_c(module), symbol, funcs.get(symbol))
+    compiled.tuning = tuning
+    return compiled
 
 
 def _load_cuda(

@@ -50,6 +50,7 @@ from irkit.runtime.arguments import (
 from irkit.runtime.cache import ArtifactCache, cache_key
 
 if TYPE_CHECKING:
+    from irkit.runtime.tuning import TuningResult
     from irkit.targets.c import CFunction, CTranslationUnit
 
 # -fno-trapping-math: irkit never enables floating-point traps, and without
@@ -309,6 +310,9 @@ class CompiledFunction:
     `out` may supply the output arrays (C-contiguous, writeable, of the exact
     shape and dtype, sharing memory with no input and no other output).
     """
+
+    # What `irkit.compile(..., tune=True)` chose (None when not tuned).
+    tuning: TuningResult | None = None
 
     def __init__(
         self,

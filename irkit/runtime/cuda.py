@@ -54,6 +54,7 @@ from irkit.runtime.cache import ArtifactCache, cache_key
 from irkit.runtime.cpu import AssertionFailure, CompileError
 
 if TYPE_CHECKING:
+    from irkit.runtime.tuning import TuningResult
     from irkit.targets.cuda import CudaTranslationUnit, LaunchPlan
 
 __all__ = [
@@ -454,6 +455,9 @@ class CudaCompiledFunction:
     `torch.from_dlpack(r)` or `cupy.from_dlpack(r)`). `out=` arrays, host or
     device, are written in place and returned as given.
     """
+
+    # What `irkit.compile(..., tune=True)` chose (None when not tuned).
+    tuning: TuningResult | None = None
 
     def __init__(
         self,

@@ -1,6 +1,6 @@
 """irkit-run: run a function of a textual IR file and show its results.
 
-`irkit-run FILE [--entry NAME] [--target interp|c|cuda] [--check] [--bench N]
+`irkit-run FILE [--entry NAME] [--target interp|c|cuda] [--check] [--bench N] [--tune]
 [--input a.npy ...] [--random-inputs SEED] [--output out.npz]`. See docs/cli.md.
 """
 
@@ -24,6 +24,7 @@ from irkit.interpreter.values import describe
 from irkit.parsing import parse_module
 from irkit.runtime import compile as compile_module
 from irkit.runtime.cuda import CudaCompiledFunction
+from irkit.runtime.tuning import TuningResult
 from irkit.testing.compare import compare_arrays
 from irkit.testing.inputs import random_value
 from irkit.tools.common import (
@@ -71,6 +72,12 @@ def build_argument_parser() -> argparse.ArgumentParser:
         default=None,
         metavar="N",
         help="time N runs after a warm-up one and print the median",
+    )
+    parser.add_argument(
+        "--tune",
+        action="store_true",
+        help="with --target c or cuda: time the target's candidate pipelines "
+        "on this machine and compile with the fastest (cached for next time)",
     )
     parser.add_argument(
         "--input",
@@ -190,12 +197,29 @@ def benchmark_on_gpu(
     )
 
 
+def report_tuning(tuning: TuningResult | None) -> None:
+    """One line on stderr: what --tune chose, and how long it took."""
+    if tuning is None:
+        return
+    where = "cached" if tuning.from_cache else f"{tuning.seconds:.1f} s"
+    fastest = tuning.timings_ms[tuning.pipeline]
+    print(
+        f"tune: {tuning.pipeline} ({fastest:.3f} ms; {len(tuning.timings_ms)} "
+        f"candidates timed, {where})",
+        file=sys.stderr,
+    )
+
+
 def run(argv: list[str], state: dict[str, str]) -> int:
     args = build_argument_parser().parse_args(argv)
     if args.check and args.target not in COMPILED_TARGETS:
         raise UsageError(
             "--check compares compiled code with the interpreter: use it with "
             "--target c or --target cuda"
+        )
+    if args.tune and args.target not in COMPILED_TARGETS:
+        raise UsageError(
+            "--tune chooses how to compile: use it with --target c or --target cuda"
         )
     filename, source = read_source(args.input_file)
     state["source"] = source
@@ -204,12 +228,14 @@ def run(argv: list[str], state: dict[str, str]) -> int:
     func = Interpreter(module).function(entry)
     inputs = load_inputs(func, args)
     if args.target == "c":
-        compiled = compile_module(module, entry=entry)
+        compiled = compile_module(module, entry=entry, tune=args.tune)
+        report_tuning(compiled.tuning)
         results = list(compiled(*inputs))
         if args.bench is not None:
             benchmark(lambda: compiled(*inputs), args.bench)
     elif args.target == "cuda":
-        on_gpu = compile_module(module, target="cuda", entry=entry)
+        on_gpu = compile_module(module, target="cuda", entry=entry, tune=args.tune)
+        report_tuning(on_gpu.tuning)
         results = list(on_gpu(*inputs))
         if args.bench is not None:
             benchmark_on_gpu(on_gpu, inputs, args.bench)

@@ -1,0 +1,209 @@
+"""Autotuning: the pipeline options for one program on this machine, chosen by
+timing candidates, and remembered.
+
+`irkit.compile(text, target=..., tune=True)` (and `irkit-run --tune`) lowers
+the program with each candidate pipeline of its target (`CANDIDATES`: tile
+sizes of `lower-to-c`; block and thread tiles, cyclic or blocked, and
+threads per row of `lower-to-cuda`), keeps one candidate per distinct
+printed source (options that do not apply to the program's ops change
+nothing and are not run twice), compiles and runs each on the same random
+inputs, rejects any whose results differ from the first candidate's beyond
+the dtype's tolerance, and keeps the fastest median. The choice is stored in
+the artifact cache (`irkit.runtime.cache`) under a key of the program text,
+the target, the machine (the GPU's name and architecture, or the CPU's) and
+the candidate list, so the next compile of the same program goes straight to
+it. A corrupt entry is tuned again.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import statistics
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Any
+
+import numpy as np
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.func import FuncOp
+
+from irkit.diagnostics import IRKitError
+from irkit.runtime.cache import ArtifactCache, cache_key
+
+CANDIDATES: dict[str, tuple[str, ...]] = {
+    "c": (
+        "lower-to-c",
+        "lower-to-c{matmul-tile-sizes=32,256,64}",
+        "lower-to-c{matmul-tile-sizes=64,128,128}",
+        "lower-to-c{register-tile-sizes=4,8,0}",
+        "lower-to-c{register-tile-sizes=2,16,0}",
+    ),
+    "cuda": (
+        "lower-to-cuda",
+        "lower-to-cuda{matmul-block=64,64,16 matmul-thread=4,4}",
+        "lower-to-cuda{matmul-block=64,64,16 matmul-thread=4,4 matmul-cyclic=false}",
+        "lower-to-cuda{matmul-block=128,128,8 matmul-thread=8,8}",
+        "lower-to-cuda{matmul-block=128,128,16 matmul-thread=8,4}",
+        "lower-to-cuda{matmul-block=128,32,32 matmul-thread=4,4 matmul-cyclic=false}",
+        "lower-to-cuda{reduction-block=128}",
+        "lower-to-cuda{reduction-block=512}",
+    ),
+}
+_CACHE_SUFFIX = ".tune.json"
+_FORMAT = "irkit-tune-1"
+
+
+@dataclass(frozen=True)
+class TuningResult:
+    """What tuning chose and what it measured (median ms per candidate run)."""
+
+    pipeline: str
+    timings_ms: dict[str, float] = field(default_factory=dict)
+    # Candidates not timed: same source as an earlier one, or failed/mismatched.
+    skipped: dict[str, str] = field(default_factory=dict)
+    seconds: float = 0.0  # wall time spent tuning (0 when from the cache)
+    from_cache: bool = False
+
+
+def machine_identity(target: str) -> list[str]:
+    """What the choice depends on besides the program: the device."""
+    if target == "cuda":
+        from irkit.runtime.cuda import _open_device, device_architecture
+
+        device = _open_device()
+        return [str(device.name), device_architecture(device)]
+    return [platform.machine(), platform.processor(), str(os.cpu_count())]
+
+
+def _entry_function(module: ModuleOp, entry: str) -> FuncOp:
+    for op in module.walk():
+        if isinstance(op, FuncOp) and op.sym_name.data == entry:
+            return op
+    raise IRKitError(f"no function @{entry} to tune")
+
+
+def _median_ms(call: Callable[[], object], runs: int) -> float:
+    call()  # warm-up
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        call()
+        times.append((time.perf_counter() - start) * 1e3)
+    return statistics.median(times)
+
+
+def _host(value: Any) -> np.ndarray:
+    return np.asarray(value)
+
+
+def _disagreement(expected: Sequence[Any], actual: Sequence[Any]) -> str | None:
+    from irkit.testing.compare import compare_arrays
+
+    for index, (want, got) in enumerate(zip(expected, actual, strict=True)):
+        difference = compare_arrays(_host(want), _host(got))
+        if difference is not None:
+            return f"result {index} differs: {difference.describe()}"
+    return None
+
+
+def _read(
+    cache: ArtifactCache, key: str, candidates: Sequence[str]
+) -> TuningResult | None:
+    data = cache.read_bytes(key, _CACHE_SUFFIX)
+    if data is None:
+        return None
+    try:
+        record = json.loads(data)
+        if record.get("format") != _FORMAT or record["pipeline"] not in candidates:
+            raise ValueError("not a tuning record of this version")
+        timings = {str(k): float(v) for k, v in record["timings_ms"].items()}
+        skipped = {str(k): str(v) for k, v in record["skipped"].items()}
+        return TuningResult(record["pipeline"], timings, skipped, 0.0, True)
+    except (ValueError, KeyError, TypeError, AttributeError):
+        cache.discard(key, _CACHE_SUFFIX)  # corrupt: tune again
+        return None
+
+
+def tune(
+    module: ModuleOp,
+    target: str,
+    entry: str,
+    *,
+    runs: int = 5,
+    candidates: Sequence[str] | None = None,
+    cache: ArtifactCache | None = None,
+) -> TuningResult:
+    """The fastest candidate pipeline for function `entry` of `module` on
+    `target` here (see the module doc); `module` is not changed."""
+    from irkit.runtime import compile as compile_module
+    from irkit.runtime import lower
+    from irkit.testing.inputs import random_arguments
+
+    if target not in CANDIDATES:
+        raise IRKitError(f"cannot tune for target '{target}'")
+    if runs < 1:
+        raise IRKitError("tuning needs a positive number of runs")
+    options = tuple(candidates if candidates is not None else CANDIDATES[target])
+    if not options:
+        raise IRKitError("tuning needs at least one candidate pipeline")
+    cache = cache if cache is not None else ArtifactCache.open()
+    key = cache_key(
+        _FORMAT, target, str(module), entry, machine_identity(target), options
+    )
+    remembered = _read(cache, key, options)
+    if remembered is not None:
+        return remembered
+
+    started = time.perf_counter()
+    inputs = random_arguments(_entry_function(module, entry), np.random.default_rng(0))
+    sources: dict[str, str] = {}
+    timings: dict[str, float] = {}
+    skipped: dict[str, str] = {}
+    reference: Sequence[Any] | None = None
+    for pipeline in options:
+        lowered = module.clone()
+        try:
+            lower(lowered, pipeline, target)
+        except IRKitError as error:
+            skipped[pipeline] = f"does not lower: {error}"
+            continue
+        printed = str(lowered)
+        if printed in sources:
+            skipped[pipeline] = f"same code as {sources[printed]}"
+            continue
+        sources[printed] = pipeline
+        try:
+            compiled: Any = compile_module(module, target, pipeline, entry)
+            results = [_host(r) for r in compiled(*inputs)]
+        except IRKitError as error:
+            skipped[pipeline] = f"failed: {error}"
+            continue
+        if reference is None:
+            reference = results
+        else:
+            mismatch = _disagreement(reference, results)
+            if mismatch is not None:
+                skipped[pipeline] = f"rejected: {mismatch}"
+                continue
+        if target == "cuda":
+            timings[pipeline] = compiled.time(*inputs, runs=runs, warmup=1).median_ms
+        else:
+            timings[pipeline] = _median_ms(partial(compiled, *inputs), runs)
+    if not timings:
+        reasons = "; ".join(f"{p}: {r}" for p, r in skipped.items())
+        raise IRKitError(f"no candidate pipeline could run the program ({reasons})")
+    best = min(timings, key=lambda p: timings[p])
+    result = TuningResult(best, timings, skipped, time.perf_counter() - started)
+    record = {
+        "format": _FORMAT,
+        "pipeline": best,
+        "timings_ms": timings,
+        "skipped": skipped,
+        "seconds": result.seconds,
+    }
+    cache.write_bytes(key, _CACHE_SUFFIX, json.dumps(record, indent=1).encode())
+    return result
