@@ -495,7 +495,9 @@ def test_run_maps_a_cuda_runtime_error_to_exit_1(
     monkeypatch.setattr(cuda_runtime, "_cuda_error_type", lambda: _FakeCUDAError)
     compiled: list[tuple[str, str | None]] = []
 
-    def compile_module(module: Any, target: str = "c", entry: str | None = None) -> Any:
+    def compile_module(
+        module: Any, target: str = "c", entry: str | None = None, tune: bool = False
+    ) -> Any:
         compiled.append((target, entry))
         return _FaultingFunction("main", failure)
 

@@ -96,8 +96,16 @@ def test_check_reports_a_mismatch_with_figures(
     # A correct compiler gives no mismatch to test with: stand in a wrong one.
     from irkit.tools import irkit_run as tool
 
-    def wrong_compile(module: object, entry: str | None = None) -> object:
-        return lambda a: (a * a + np.float32(0.5),)
+    class WrongFunction:
+        tuning = None
+
+        def __call__(self, a: np.ndarray) -> tuple[np.ndarray]:
+            return (a * a + np.float32(0.5),)
+
+    def wrong_compile(
+        module: object, entry: str | None = None, tune: bool = False
+    ) -> object:
+        return WrongFunction()
 
     monkeypatch.setattr(tool, "compile_module", wrong_compile)
     monkeypatch.setenv("IRKIT_CACHE_DIR", str(tmp_path / "cache"))
