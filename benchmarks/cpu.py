@@ -10,7 +10,9 @@ NumPy before timing. Prints a Markdown table (paste it into
     OMP_NUM_THREADS=2 OPENBLAS_NUM_THREADS=2 .venv/bin/python benchmarks/cpu.py
 
 `--pipeline 'lower-to-c{tile=false hoist=false}'` measures another lowering
-(here: without the matmul tiling and accumulator hoisting) for comparison.
+(here: without the matmul tiling and accumulator hoisting) for comparison;
+`--tune` compiles with `irkit.compile(..., tune=True)` and prints what the
+autotuner chose (and how long it took) per program.
 """
 
 from __future__ import annotations
@@ -139,6 +141,9 @@ def main() -> None:
         default="lower-to-c",
         help="the pass pipeline irkit compiles with (default: lower-to-c)",
     )
+    parser.add_argument(
+        "--tune", action="store_true", help="compile with tune=True instead"
+    )
     args = parser.parse_args()
     rng = np.random.default_rng(0)
     if args.small:
@@ -157,9 +162,19 @@ def main() -> None:
         ]
 
     rows = []
+    choices = []
     for case in cases:
         start = time.perf_counter()
-        compiled = irkit.compile(case.program, target="c", pipeline=args.pipeline)
+        if args.tune:
+            compiled = irkit.compile(case.program, target="c", tune=True)
+            tuning = compiled.tuning
+            assert tuning is not None
+            choices.append(
+                f"- {case.name}: {tuning.pipeline} (tuning {tuning.seconds:.1f} s, "
+                f"{len(tuning.timings_ms)} candidates timed)"
+            )
+        else:
+            compiled = irkit.compile(case.program, target="c", pipeline=args.pipeline)
         compile_seconds = time.perf_counter() - start
         (result,) = compiled(*case.inputs)
         irkit_s = median_seconds(lambda c=compiled, i=case.inputs: c(*i), args.repeats)
@@ -184,7 +199,8 @@ def main() -> None:
     threads = os.environ.get("OMP_NUM_THREADS", "unset")
     print(
         f"Machine: {platform.machine()}, {os.cpu_count()} cores, OMP_NUM_THREADS={threads}, "
-        f"NumPy {np.__version__}, pipeline {args.pipeline}"
+        f"NumPy {np.__version__}, pipeline "
+        f"{'chosen by tune=True' if args.tune else args.pipeline}"
     )
     print()
     print(
@@ -197,6 +213,9 @@ def main() -> None:
             f"| {name} | {irkit_s * 1e3:.2f} | {numpy_s * 1e3:.2f} | {numpy_s / irkit_s:.2f}x "
             f"| {amount / irkit_s:.1f} {rate} | {amount / numpy_s:.1f} {rate} | {compile_s:.2f} |"
         )
+    if choices:
+        print()
+        print("\n".join(choices))
 
 
 if __name__ == "__main__":
