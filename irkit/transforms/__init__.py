@@ -31,6 +31,7 @@ _PASSES: dict[str, str] = {
     "linalg-tile-for-gpu": "LinalgTileForGpuPass",
     "convert-parallel-loops-to-gpu": "ConvertParallelLoopsToGpuPass",
     "gpu-promote-shared": "GpuPromoteSharedPass",
+    "linalg-tile-rows": "LinalgTileRowsPass",
     "linalg-tile-rows-for-gpu": "LinalgTileRowsForGpuPass",
     "gpu-promote-accumulators": "GpuPromoteAccumulatorsPass",
     "gpu-kernel-outlining": "GpuKernelOutliningPass",

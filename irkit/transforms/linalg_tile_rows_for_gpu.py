@@ -157,7 +157,7 @@ class _Reduction:
 
 
 @dataclass
-class _RowOp:
+class RowOp:
     op: GenericOp
     computation: StructuredComputation
     rows: int
@@ -168,8 +168,8 @@ class _RowOp:
 
 
 @dataclass
-class _Group:
-    ops: list[_RowOp] = field(default_factory=list)
+class RowGroup:
+    ops: list[RowOp] = field(default_factory=list)
     movable: list[Operation] = field(default_factory=list)
 
     @property
@@ -195,7 +195,7 @@ def _uses_row(indexing_map: AffineMap) -> bool:
     return any(0 in expr.used_dims() for expr in indexing_map.results)
 
 
-def _is_row_operand(indexing_map: AffineMap) -> bool:
+def is_row_operand(indexing_map: AffineMap) -> bool:
     results = indexing_map.results
     return (
         bool(results)
@@ -267,14 +267,14 @@ def _row_count(
             ]
             if sum(uses) > 1 or uses != plain:
                 return None
-        if _is_row_operand(indexing_map):
+        if is_row_operand(indexing_map):
             rows = operand.type.get_shape()[0]
         elif _uses_row(indexing_map) or not is_input:
             return None
     return rows
 
 
-def _row_op(op: Operation) -> _RowOp | None:
+def _row_op(op: Operation) -> RowOp | None:
     if not isinstance(op, GenericOp) or op.results:
         return None
     computation = StructuredComputation.of(op)
@@ -300,25 +300,25 @@ def _row_op(op: Operation) -> _RowOp | None:
             }
             if positions != set(range(len(kinds))):
                 return None
-    return _RowOp(op, computation, rows, distributed, reduction)
+    return RowOp(op, computation, rows, distributed, reduction)
 
 
-def _written(row_op: _RowOp) -> list[SSAValue]:
+def _written(row_op: RowOp) -> list[SSAValue]:
     return list(row_op.computation.outputs)
 
 
-def _broadcast_reads(row_op: _RowOp) -> list[SSAValue]:
+def _broadcast_reads(row_op: RowOp) -> list[SSAValue]:
     computation = row_op.computation
     return [
         operand
         for operand, indexing_map in zip(
             computation.inputs, computation.indexing_maps, strict=False
         )
-        if isinstance(operand.type, MemRefType) and not _is_row_operand(indexing_map)
+        if isinstance(operand.type, MemRefType) and not is_row_operand(indexing_map)
     ]
 
 
-def _joins(group: _Group, candidate: _RowOp) -> bool:
+def _joins(group: RowGroup, candidate: RowOp) -> bool:
     """Whether `candidate` may run in the group's kernel after its ops: blocks
     run rows independently, so nothing one row writes may be read by another."""
     if candidate.rows != group.rows:
@@ -330,16 +330,16 @@ def _joins(group: _Group, candidate: _RowOp) -> bool:
     ) and not any(may_alias(a, b) for a in _written(candidate) for b in read)
 
 
-def _groups(block: Block) -> list[_Group]:
-    groups: list[_Group] = []
-    current = _Group()
+def row_groups(block: Block) -> list[RowGroup]:
+    groups: list[RowGroup] = []
+    current = RowGroup()
     pending: list[Operation] = []
 
     def close() -> None:
         nonlocal current
         if any(row_op.reduction is not None for row_op in current.ops):
             groups.append(current)
-        current = _Group()
+        current = RowGroup()
 
     for op in block.ops:
         if op.name in _MOVABLE and all(
@@ -368,6 +368,34 @@ def _groups(block: Block) -> list[_Group]:
 # --------------------------------------------------------------------------
 
 
+def private_buffers(group: RowGroup, budget_bytes: int) -> list[SSAValue]:
+    """Allocations moved with `group` that only its ops use, and only as row
+    operands: each row's part is private to whoever computes that row. Taken
+    in order while their rows fit in `budget_bytes`."""
+    members = {id(row_op.op) for row_op in group.ops}
+    chosen: list[SSAValue] = []
+    for op in group.movable:
+        if op.name != "memref.alloc":
+            continue
+        buffer = op.results[0]
+        buffer_type = buffer.type
+        assert isinstance(buffer_type, MemRefType)
+        if not all(
+            use.operation.name == "memref.dealloc"
+            or (id(use.operation) in members and is_row_use(use.operation, use.index))
+            for use in buffer.uses
+        ):
+            continue
+        element_bits = bit_width(buffer_type.get_element_type())
+        if element_bits is None:
+            continue
+        size = prod(buffer_type.get_shape()[1:]) * element_bits // 8
+        if size <= budget_bytes:
+            budget_bytes -= size
+            chosen.append(buffer)
+    return chosen
+
+
 def _forall(count: int, mapping: Attribute, hint: str) -> tuple[ForallOp, InsertPoint]:
     block = Block(arg_types=[IndexType()])
     block.args[0].name_hint = hint
@@ -383,7 +411,7 @@ def _index(value: int, at: InsertPoint) -> SSAValue:
     return constant.result
 
 
-def _strided_view(
+def strided_view(
     source: SSAValue,
     offsets: Sequence[int | SSAValue],
     sizes: Sequence[int | SSAValue],
@@ -451,14 +479,11 @@ def _thread_start(
 
 
 class _KernelBuilder:
-    def __init__(self, group: _Group, threads: int, max_shared_bytes: int) -> None:
+    def __init__(self, group: RowGroup, threads: int, max_shared_bytes: int) -> None:
         self.group = group
         self.threads = threads
         first = group.ops[0].op
-        for op in group.movable:
-            if op.name != "memref.dealloc":
-                op.detach()
-                Rewriter.insert_op(op, InsertPoint.before(first))
+        hoist_movable(group)
         self.private = self._private_buffers(max_shared_bytes)
         self.grid, self.body = _forall(
             group.rows, BlockMappingAttr(DimensionEnum("x")), "row"
@@ -476,33 +501,10 @@ class _KernelBuilder:
             )
 
     def _private_buffers(self, max_shared_bytes: int) -> list[SSAValue]:
-        """Allocations only the group uses: each row's part stays in its block."""
-        members = {id(row_op.op) for row_op in self.group.ops}
-        budget = max_shared_bytes - sum(
+        partials = sum(
             self.threads * 8 for row_op in self.group.ops if row_op.reduction
         )
-        chosen: list[SSAValue] = []
-        for op in self.group.movable:
-            if op.name != "memref.alloc":
-                continue
-            buffer = op.results[0]
-            buffer_type = buffer.type
-            assert isinstance(buffer_type, MemRefType)
-            if not all(
-                use.operation.name == "memref.dealloc"
-                or (id(use.operation) in members and _row_use(use.operation, use.index))
-                for use in buffer.uses
-            ):
-                continue
-            element_bits = _bit_width(buffer_type.get_element_type())
-            if element_bits is None:
-                continue
-            shape = buffer_type.get_shape()
-            size = prod(shape[1:]) * element_bits // 8
-            if size <= budget:
-                budget -= size
-                chosen.append(buffer)
-        return chosen
+        return private_buffers(self.group, max_shared_bytes - partials)
 
     def _alloc(
         self, element_type: Attribute, shape: Sequence[int], hint: str
@@ -521,14 +523,12 @@ class _KernelBuilder:
 
     def row_view(self, operand: SSAValue, indexing_map: AffineMap) -> SSAValue:
         """What one row's block sees of `operand`."""
-        if not isinstance(operand.type, MemRefType) or not _is_row_operand(
-            indexing_map
-        ):
+        if not isinstance(operand.type, MemRefType) or not is_row_operand(indexing_map):
             return operand
         if operand in self.views:
             return self.views[operand]
         shape = operand.type.get_shape()
-        view = _strided_view(
+        view = strided_view(
             operand,
             [self.row, *[0] * (len(shape) - 1)],
             [1, *shape[1:]],
@@ -541,7 +541,7 @@ class _KernelBuilder:
 
     def thread_views(
         self,
-        row_op: _RowOp,
+        row_op: RowOp,
         views: Sequence[SSAValue],
         thread: SSAValue,
         at: InsertPoint,
@@ -573,10 +573,10 @@ class _KernelBuilder:
             strides = [1] * len(shape)
             offsets[position], sizes[position] = start, share
             strides[position] = self.threads
-            result.append(_strided_view(view, offsets, sizes, strides, at))
+            result.append(strided_view(view, offsets, sizes, strides, at))
         return result
 
-    def elementwise(self, row_op: _RowOp, views: list[SSAValue]) -> None:
+    def elementwise(self, row_op: RowOp, views: list[SSAValue]) -> None:
         count = self.threads if row_op.distributed is not None else 1
         threads, at = _forall(count, ThreadMappingAttr(DimensionEnum("x")), "t")
         Rewriter.insert_op(threads, self.body)
@@ -585,7 +585,7 @@ class _KernelBuilder:
         tiled.operands = operands
         Rewriter.insert_op(tiled, at)
 
-    def reduction(self, row_op: _RowOp, views: list[SSAValue]) -> None:
+    def reduction(self, row_op: RowOp, views: list[SSAValue]) -> None:
         reduction = row_op.reduction
         assert reduction is not None
         output = views[-1]
@@ -604,7 +604,7 @@ class _KernelBuilder:
         store = memref.StoreOp.get(identity.result, partial, [thread, *zeros])
         Rewriter.insert_op([identity, store], at)
         operands = self.thread_views(row_op, views[:-1], thread, at)
-        own = _strided_view(
+        own = strided_view(
             partial, [thread, *[0] * len(units)], [1, *units], [1, *units], at
         )
         tiled = row_op.op.clone()
@@ -673,28 +673,45 @@ class _KernelBuilder:
                 self.reduction(row_op, views)
         for buffer in self.workgroup:
             Rewriter.insert_op(memref.DeallocOp.get(buffer), self.body)
-        for row_op in self.group.ops:
-            Rewriter.erase_op(row_op.op)
-        anchor: Operation = self.grid
-        for op in self.group.movable:
-            if op.name == "memref.dealloc":
-                op.detach()
-                Rewriter.insert_op(op, InsertPoint.after(anchor))
-                anchor = op
-        for buffer in self.private:
-            for use in list(buffer.uses):
-                if use.operation.name == "memref.dealloc":
-                    Rewriter.erase_op(use.operation)
-            Rewriter.erase_op(buffer.owner)  # type: ignore[arg-type]
+        finish_group(self.group, self.grid, self.private)
 
 
-def _row_use(op: Operation, index: int) -> bool:
+def hoist_movable(group: RowGroup) -> None:
+    """Constants and allocations between the group's ops go before its first."""
+    first = group.ops[0].op
+    for op in group.movable:
+        if op.name != "memref.dealloc":
+            op.detach()
+            Rewriter.insert_op(op, InsertPoint.before(first))
+
+
+def finish_group(group: RowGroup, loop: Operation, private: list[SSAValue]) -> None:
+    """Erase the group's ops (now inside `loop`), move its deallocations after
+    `loop`, and drop the buffers made private per row."""
+    for row_op in group.ops:
+        Rewriter.erase_op(row_op.op)
+    anchor: Operation = loop
+    for op in group.movable:
+        if op.name == "memref.dealloc":
+            op.detach()
+            Rewriter.insert_op(op, InsertPoint.after(anchor))
+            anchor = op
+    for buffer in private:
+        for use in list(buffer.uses):
+            if use.operation.name == "memref.dealloc":
+                Rewriter.erase_op(use.operation)
+        owner = buffer.owner
+        assert isinstance(owner, Operation)
+        Rewriter.erase_op(owner)
+
+
+def is_row_use(op: Operation, index: int) -> bool:
     """Whether operand `index` of generic `op` is a row operand."""
     assert isinstance(op, GenericOp)
-    return _is_row_operand(op.get_indexing_maps().data[index].data)
+    return is_row_operand(op.get_indexing_maps().data[index].data)
 
 
-def _bit_width(element_type: Attribute) -> int | None:
+def bit_width(element_type: Attribute) -> int | None:
     if isinstance(element_type, AnyFloat):
         return element_type.bitwidth
     if isinstance(element_type, IntegerType):
@@ -712,7 +729,7 @@ def tile_rows_for_gpu(module: ModuleOp, threads: int, max_shared_bytes: int) -> 
         raise PassFailedException(f"{PASS_NAME}: max-shared-bytes must be >= 0")
     for function in [op for op in module.walk() if isinstance(op, func.FuncOp)]:
         for block in function.body.blocks:
-            for group in _groups(block):
+            for group in row_groups(block):
                 _KernelBuilder(group, threads, max_shared_bytes).build()
 
 

@@ -41,7 +41,9 @@ class LowerToCPipeline(NamedPipeline):
 
     Stages: `convert-nn-to-linalg` (a no-op on upstream input),
     `linalg-generalize-named-ops`, `linalg-fuse-elementwise` (unless
-    `fuse=false`), `bufferize`; then, unless `tile=false`, matmul-class ops
+    `fuse=false`), `bufferize`; `linalg-tile-rows` (unless `rows=false`: a
+    softmax, layer_norm or reduction with its neighbours runs row by row in
+    one OpenMP loop); then, unless `tile=false`, matmul-class ops
     are tiled twice by `linalg-tile-contractions` (cache tiles of
     `matmul-tile-sizes`, the outer parallel tile loop an `scf.parallel` that
     OpenMP runs, then register tiles of `register-tile-sizes`) and
@@ -60,6 +62,7 @@ class LowerToCPipeline(NamedPipeline):
     name = "lower-to-c"
 
     fuse: bool = True
+    rows: bool = True
     tile: bool = True
     hoist: bool = True
     matmul_tile_sizes: tuple[int, ...] = (64, 256, 64)
@@ -70,6 +73,8 @@ class LowerToCPipeline(NamedPipeline):
         if self.fuse:
             stages.append(_stage("linalg-fuse-elementwise"))
         stages.append(_stage("bufferize"))
+        if self.rows:
+            stages.append(_stage("linalg-tile-rows"))
         if self.tile:
             stages += [
                 _stage("linalg-tile-contractions", tile_sizes=self.matmul_tile_sizes),

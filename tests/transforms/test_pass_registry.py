@@ -32,13 +32,16 @@ def test_named_pipeline_expands_into_its_stages() -> None:
         "linalg-generalize-named-ops",
         "linalg-fuse-elementwise",
         "bufferize",
+        "linalg-tile-rows",
         "linalg-tile-contractions",
         "linalg-tile-contractions",
         "linalg-promote-accumulator",
         "convert-linalg-to-loops",
         "scf-for-hoist-accumulators",
     ]
-    untiled = [p.name for p in build_pipeline("lower-to-c{tile=false hoist=false}")]
+    untiled = [
+        p.name for p in build_pipeline("lower-to-c{rows=false tile=false hoist=false}")
+    ]
     assert untiled[-2:] == ["bufferize", "convert-linalg-to-loops"]
     unfused = [p.name for p in build_pipeline("lower-to-c{fuse=false}")]
     assert "linalg-fuse-elementwise" not in unfused
