@@ -33,6 +33,7 @@ _PASSES: dict[str, str] = {
     "gpu-promote-shared": "GpuPromoteSharedPass",
     "linalg-tile-rows": "LinalgTileRowsPass",
     "linalg-tile-rows-for-gpu": "LinalgTileRowsForGpuPass",
+    "gpu-shuffle-reductions": "GpuShuffleReductionsPass",
     "gpu-promote-accumulators": "GpuPromoteAccumulatorsPass",
     "gpu-kernel-outlining": "GpuKernelOutliningPass",
 }

@@ -356,7 +356,15 @@ def _lower_thread_forall(forall: ForallOp, block_size: Sequence[int]) -> None:
         terminator = YieldOp()
         then.add_op(terminator)
         _move_body(forall.body.block, InsertPoint.before(terminator))
-        builder.insert(IfOp(condition, [], Region(then)))
+        guard = IfOp(condition, [], Region(then))
+        # Discardable irkit.* annotations of the forall (e.g. a reduction
+        # tree step) stay with the code that now runs in its place.
+        guard.attributes |= {
+            name: value
+            for name, value in forall.attributes.items()
+            if name.startswith("irkit.")
+        }
+        builder.insert(guard)
     else:
         _move_body(forall.body.block, builder.insertion)
     if barrier:

@@ -118,6 +118,10 @@ from irkit.transforms.scf_for_hoist_accumulators import may_alias
 
 PASS_NAME = "linalg-tile-rows-for-gpu"
 
+# On a tree step's thread forall: `partial[t] = partial[t + half] (op)
+# partial[t]` for t < half, the attribute's value.
+REDUCTION_STEP_ATTRIBUTE = "irkit.reduction_step"
+
 _FLOAT_IDENTITIES: dict[str, float] = {
     # -0.0, not 0.0: -0.0 + x is x for every x, -0.0 included.
     "arith.addf": -0.0,
@@ -633,6 +637,9 @@ class _KernelBuilder:
     def _combine(self, reduction: _Reduction, partial: SSAValue, half: int) -> None:
         """`partial[t] = partial[t] (op) partial[t + half]` for t < half."""
         threads, at = _forall(half, ThreadMappingAttr(DimensionEnum("x")), "t")
+        # Marks the step for gpu-shuffle-reductions (through the thread guard
+        # convert-parallel-loops-to-gpu makes of this forall).
+        threads.attributes[REDUCTION_STEP_ATTRIBUTE] = IntegerAttr(half, 64)
         Rewriter.insert_op(threads, self.body)
         thread = threads.body.block.args[0]
         other = arith.AddiOp(thread, _index(half, at))

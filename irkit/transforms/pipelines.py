@@ -100,7 +100,9 @@ class LowerToCudaPipeline(NamedPipeline):
     (unless `promote=false`); `convert-linalg-to-loops`;
     `fold-memref-alias-ops` (per-thread loads and stores index the function's
     buffers, not tiles whose sizes differ between threads);
-    `convert-parallel-loops-to-gpu`; `gpu-promote-accumulators` (unless
+    `convert-parallel-loops-to-gpu`; `gpu-shuffle-reductions` (unless
+    `shuffles=false`: a reduction tree's last five steps as warp shuffles);
+    `gpu-promote-accumulators` (unless
     `promote-accumulators=false`: each thread's matmul output tile in
     registers across the K loop); `gpu-kernel-outlining`.
     """
@@ -111,6 +113,7 @@ class LowerToCudaPipeline(NamedPipeline):
     promote: bool = True
     promote_accumulators: bool = True
     rows: bool = True
+    shuffles: bool = True
     reduction_block: int = 256
     # The fastest of a sweep at 4096^3 on the H100 (docs/benchmarks.md): 8x8
     # accumulators per thread, spread cyclically over 16x16 threads.
@@ -144,6 +147,8 @@ class LowerToCudaPipeline(NamedPipeline):
             _stage("fold-memref-alias-ops"),
             _stage("convert-parallel-loops-to-gpu"),
         ]
+        if self.shuffles:
+            stages.append(_stage("gpu-shuffle-reductions"))
         if self.promote_accumulators:
             stages.append(_stage("gpu-promote-accumulators"))
         stages.append(_stage("gpu-kernel-outlining"))

@@ -122,3 +122,20 @@ def test_softmax_is_one_kernel_with_a_private_row() -> None:
         SOFTMAX,
         trials=2,
     )
+
+
+def test_shuffled_reduction_trees_keep_meaning() -> None:
+    # 64 threads per row: the tree has a workgroup step (32) and the five
+    # warp steps gpu-shuffle-reductions turns into shuffles, on the emulator.
+    from irkit.transforms.gpu_shuffle_reductions import GpuShuffleReductionsPass
+
+    up_to = f"linalg-tile-rows-for-gpu{{reduction-block=64}},{AFTER}"
+    check_pass(GpuShuffleReductionsPass(), lowered(row_programs(), up_to))
+    module = parse_module(SOFTMAX, make_context())
+    Pipeline.parse(f"{FRONT_END},{up_to},gpu-shuffle-reductions").run(
+        make_context(), module
+    )
+    text = str(module)
+    assert text.count("gpu.shuffle xor") == 10  # five per reduction, two of them
+    assert "irkit.reduction_step = 16" not in text
+    assert "irkit.reduction_step = 32" in text

@@ -4,7 +4,8 @@
 // A row sum and the scaling that uses it: one block per row (8 rows), the
 // fill in thread 0, the sum spread cyclically over 4 threads (every 4th of
 // 10 elements: 3, 3, 2, 2), a workgroup tree of 2 steps, the row's initial
-// value combined last; the sums never leave workgroup memory.
+// value combined last; the sums never leave workgroup memory. Tree steps
+// carry irkit.reduction_step (for gpu-shuffle-reductions).
 
 // CHECK-LABEL: func.func @sum_then_scale
 // CHECK-NOT:     memref.alloc() : memref<8xf32>
@@ -30,9 +31,9 @@
 // CHECK-NEXT:        %[[THEIRS:.*]] = memref.load %[[PARTIAL]][%[[O]]]
 // CHECK-NEXT:        %[[S:.*]] = arith.addf %[[THEIRS]], %[[MINE]] : f32
 // CHECK-NEXT:        memref.store %[[S]], %[[PARTIAL]][%[[T2]]]
-// CHECK-NEXT:      } {mapping = [#gpu.thread<x>]}
+// CHECK-NEXT:      } {irkit.reduction_step = 2 : i64, mapping = [#gpu.thread<x>]}
 // CHECK-NEXT:      scf.forall (%{{.*}}) in (1) {
-// CHECK:           } {mapping = [#gpu.thread<x>]}
+// CHECK:           } {irkit.reduction_step = 1 : i64, mapping = [#gpu.thread<x>]}
 // CHECK-NEXT:      scf.forall (%{{.*}}) in (1) {
 // CHECK:             memref.load %[[PARTIAL]]
 // CHECK-NEXT:        %[[INIT:.*]] = memref.load %[[SUM]]
