@@ -83,7 +83,8 @@ def _check_before_upstream(op: Operation, text: str | None) -> None:
     elementwise linalg ops build their indexing maps from shaped operands
     (an `assert`), `memref.load`/`store` report a wrong index count with
     a bare `Exception`, and `memref.get_global` is not checked against the
-    global it names (the targets index its data by the claimed type)."""
+    global it names (which must exist, as MLIR requires; the targets index its
+    data by the claimed type)."""
     if isinstance(op, ElementwiseOperation):
         for value in op.operands:
             if not isinstance(value.type, ShapedType):
@@ -111,7 +112,13 @@ def _check_get_global(op: memref.GetGlobalOp, text: str | None) -> None:
         target = SymbolTable.lookup_symbol(op, op.name_)
     except ValueError:  # not inside a symbol table (a detached op)
         return
-    if isinstance(target, memref.GlobalOp) and target.type != op.memref.type:
+    if not isinstance(target, memref.GlobalOp):
+        # MLIR's SymbolUserOpInterface check: the interpreter and the targets
+        # would otherwise meet the dangling name first, far from the op.
+        raise op_error(
+            op, f"'{op.name_}' does not reference a valid global memref", text
+        )
+    if target.type != op.memref.type:
         raise op_error(
             op,
             f"result type {op.memref.type} does not match type {target.type} of "

@@ -152,6 +152,27 @@ func.func @get_global_wrong_type() -> i32 {
 
 // -----
 
+// A name that is not a global memref (MLIR checks the symbol).
+func.func @get_global_missing() -> f32 {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'memref.get_global' op '@nowhere' does not reference a valid global memref}}
+  %g = memref.get_global @nowhere : memref<4xf32>
+  %v = memref.load %g[%c0] : memref<4xf32>
+  return %v : f32
+}
+
+// -----
+
+func.func @not_a_global() -> f32 {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'memref.get_global' op '@not_a_global' does not reference a valid global memref}}
+  %g = memref.get_global @not_a_global : memref<4xf32>
+  %v = memref.load %g[%c0] : memref<4xf32>
+  return %v : f32
+}
+
+// -----
+
 gpu.module @kernels {
   memref.global "private" @counters : memref<1x4xf32> = dense<7.0>
   gpu.func @k(%out: memref<4xf32>) kernel {
