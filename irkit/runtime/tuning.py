@@ -96,15 +96,11 @@ def _median_ms(call: Callable[[], object], runs: int) -> float:
     return statistics.median(times)
 
 
-def _host(value: Any) -> np.ndarray:
-    return np.asarray(value)
-
-
 def _disagreement(expected: Sequence[Any], actual: Sequence[Any]) -> str | None:
     from irkit.testing.compare import compare_arrays
 
     for index, (want, got) in enumerate(zip(expected, actual, strict=True)):
-        difference = compare_arrays(_host(want), _host(got))
+        difference = compare_arrays(np.asarray(want), np.asarray(got))
         if difference is not None:
             return f"result {index} differs: {difference.describe()}"
     return None
@@ -177,8 +173,9 @@ def tune(
             continue
         sources[printed] = pipeline
         try:
-            compiled: Any = compile_module(module, target, pipeline, entry)
-            results = [_host(r) for r in compiled(*inputs)]
+            # Already lowered: compile it as it is rather than lower it again.
+            compiled: Any = compile_module(lowered, target, "", entry)
+            results = [np.asarray(r) for r in compiled(*inputs)]
         except IRKitError as error:
             skipped[pipeline] = f"failed: {error}"
             continue

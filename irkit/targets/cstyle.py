@@ -641,6 +641,11 @@ class CStyleEmitter:
                 self.symbols[symbol.data] = mangle_symbol(
                     symbol.data, taken, self.language.reserved_names
                 )
+        self.number_assertions()
+
+    def number_assertions(self) -> None:
+        """Status k for the k-th `cf.assert` of the module, in program order,
+        so a status keeps its meaning wherever it is reported."""
         messages: list[str] = []
         for op in self.module.walk():
             if op.name == "cf.assert":

@@ -276,12 +276,7 @@ class CudaEmitter(CStyleEmitter):
         # Kernels holding a cf.assert take the status word as a last argument.
         self.status_kernels: set[str] = set()
         self.status_name: str | None = None
-        messages: list[str] = []
-        for op in module.walk():
-            if op.name == "cf.assert":
-                messages.append(str(getattr(op.properties["msg"], "data", "")))
-                self.assertion_status[op] = len(messages)
-        self.assertions = tuple(messages)
+        self.number_assertions()
 
     # -- the walk, extended with the gpu ops -----------------------------
 

@@ -81,7 +81,7 @@ floating-point operations, hence bit-identical results.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from math import prod
 
@@ -118,11 +118,13 @@ from xdsl.ir.affine import (
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import is_side_effect_free
+from xdsl.transforms.dead_code_elimination import is_trivially_dead
 from xdsl.utils.exceptions import PassFailedException
 
 from irkit.dialects import affine, gpu
 from irkit.dialects.scf import UNROLL_ATTRIBUTE
 from irkit.transforms.scf_for_hoist_accumulators import may_alias
+from irkit.transforms.scf_for_unroll import constant_int
 
 PASS_NAME = "gpu-promote-accumulators"
 
@@ -161,26 +163,10 @@ class Linear:
         return Linear({}, 0).plus(self, factor)
 
 
-def _constant_of(value: SSAValue) -> int | None:
-    owner = value.owner
-    if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr):
-        return owner.value.value.data
-    return None
-
-
-def _is_inside(op: Operation | None, ancestor: Operation) -> bool:
-    while op is not None:
-        if op is ancestor:
-            return True
-        op = op.parent_op()
-    return False
-
-
-def _defining_op(value: SSAValue) -> Operation | None:
-    if isinstance(value, OpResult):
-        return value.op
-    assert isinstance(value, BlockArgument)
-    return value.block.parent_op()
+def _defined_inside(value: SSAValue, ancestor: Operation) -> bool:
+    """Whether `value` is computed in `ancestor` (a block argument of one of
+    its blocks included)."""
+    return ancestor.is_ancestor(value.owner)
 
 
 class _Kernel:
@@ -230,10 +216,10 @@ class _Kernel:
         # Block arguments and results of ops with effects inside the kernel
         # (loop counters, loads) may hold anything; values from outside are
         # the same in every thread.
-        return _is_inside(_defining_op(key), self.launch)
+        return _defined_inside(key, self.launch)
 
     def linear(self, value: SSAValue) -> Linear:
-        constant = _constant_of(value)
+        constant = constant_int(value)
         if constant is not None:
             return Linear({}, constant)
         if isinstance(value, OpResult):
@@ -287,9 +273,6 @@ class _Access:
     op: LoadOp | StoreOp
     # Per tile dimension: the loop whose counter indexes it, or None.
     loops: list[ForOp | None]
-    # Per tile dimension: the counter's coefficient in the index (1 for a
-    # contiguous tile, the thread count for a cyclic one).
-    strides: list[int]
 
 
 @dataclass
@@ -297,12 +280,14 @@ class _Promotion:
     memref: SSAValue
     base: list[Linear]
     shape: list[int]
+    # Per tile dimension: the counters' coefficient in the index (1 for a
+    # contiguous tile, the thread count for a cyclic one).
     strides: list[int]
     accesses: list[_Access]
 
 
 def _constant_bounds(loop: ForOp) -> tuple[int, int, int] | None:
-    bounds = [_constant_of(v) for v in (loop.lb, loop.ub, loop.step)]
+    bounds = [constant_int(v) for v in (loop.lb, loop.ub, loop.step)]
     if any(b is None for b in bounds):
         return None
     lower, upper, step = (b for b in bounds if b is not None)
@@ -348,7 +333,7 @@ class _Planner:
     def __init__(self, kernel: _Kernel, max_elements: int) -> None:
         self.kernel = kernel
         self.max_elements = max_elements
-        block_size = [_constant_of(v) for v in kernel.launch.block_size]
+        block_size = [constant_int(v) for v in kernel.launch.block_size]
         self.block_size = {
             dim: size
             for dim, size in zip(_DIMENSIONS, block_size, strict=True)
@@ -449,7 +434,7 @@ class _Planner:
                     return None  # two accesses step through the dimension differently
                 tile_strides[dim] = stride
                 shape[dim] = max(shape[dim], _trip_count(counter))
-            planned.append(_Access(op, loops, strides))
+            planned.append(_Access(op, loops))
         assert base is not None
         if prod(shape) > self.max_elements:
             return None
@@ -471,7 +456,7 @@ class _Planner:
         if isinstance(key, tuple):
             return key[0] == "op" and any(self._varies_in(k, loop) for k in key[3])
         assert isinstance(key, SSAValue)
-        return _is_inside(_defining_op(key), loop)
+        return _defined_inside(key, loop)
 
     def _disjoint_between_threads(
         self, base: list[Linear], shape: list[int], strides: list[int]
@@ -539,7 +524,7 @@ class _Rewriter:
             position = _LAUNCH_ARGUMENTS.index(key[0]) * 3 + _DIMENSIONS.index(key[1])
             return self.kernel.launch.entry_block.args[position]
         original = self._representatives.get(key)
-        if original is not None and not _is_inside(_defining_op(original), self.loop):
+        if original is not None and not _defined_inside(original, self.loop):
             return original
         original = self.kernel.examples[key]
         operands = [self.value_of(k) for k in key[3]]
@@ -592,21 +577,20 @@ class _Rewriter:
         Rewriter.insert_op(body(counters), point)
 
 
-def _erase_dead(values: list[SSAValue]) -> None:
+def erase_dead_values(values: Iterable[SSAValue]) -> None:
+    """Erase the ops computing `values`, then those computing their operands,
+    while nothing uses them and they have no effect (xDSL's
+    `is_trivially_dead`): index math or guards a rewrite left behind."""
     pending = list(values)
     while pending:
-        value = pending.pop()
-        if not isinstance(value, OpResult) or value.uses:
-            continue
-        op = value.op
-        if op.parent is None or op.regions or not is_side_effect_free(op):
-            continue
-        if any(result.uses for result in op.results):
-            continue
-        operands = list(op.operands)
-        op.detach()
-        op.erase()
-        pending += operands
+        owner = pending.pop().owner
+        if (
+            isinstance(owner, Operation)
+            and owner.parent is not None
+            and is_trivially_dead(owner)
+        ):
+            pending += owner.operands
+            Rewriter.erase_op(owner)
 
 
 def _promote(
@@ -678,7 +662,7 @@ def _promote(
         if prod(_trip_count(counter) for counter in nest) <= max_unroll:
             for counter in nest:
                 counter.attributes[UNROLL_ATTRIBUTE] = UnitAttr()
-    _erase_dead(stale)
+    erase_dead_values(stale)
 
 
 def promote_accumulators(module: ModuleOp, max_elements: int, max_unroll: int) -> None:

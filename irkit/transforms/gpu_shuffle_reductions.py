@@ -68,7 +68,9 @@ from xdsl.traits import is_side_effect_free
 
 from irkit.dialects import gpu
 from irkit.dialects.scf import IfOp
+from irkit.transforms.gpu_promote_accumulators import erase_dead_values
 from irkit.transforms.linalg_tile_rows_for_gpu import REDUCTION_STEP_ATTRIBUTE
+from irkit.transforms.scf_for_unroll import constant_int
 
 PASS_NAME = "gpu-shuffle-reductions"
 
@@ -83,13 +85,6 @@ class _Step:
     combiner: Operation
     theirs_position: int  # which combiner operand is partial[t + half]
     rest: tuple[SSAValue, ...]  # the indices after the thread's
-
-
-def _constant(value: SSAValue) -> int | None:
-    owner = value.owner
-    if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr):
-        return owner.value.value.data
-    return None
 
 
 def _is_thread_x(value: SSAValue, launch: gpu.LaunchOp) -> bool:
@@ -135,11 +130,11 @@ def _step(op: Operation, half: int, launch: gpu.LaunchOp) -> _Step | None:
         if not (
             isinstance(adding, arith.AddiOp)
             and adding.lhs is thread
-            and _constant(adding.rhs) == half
+            and constant_int(adding.rhs) == half
         ):
             return None
         positions.append(position)
-    if len(positions) != 1 or any(_constant(index) != 0 for index in rest):
+    if len(positions) != 1 or any(constant_int(index) != 0 for index in rest):
         return None
     return _Step(op, store.memref, combiner, positions[0], tuple(rest))
 
@@ -176,21 +171,6 @@ def _run_at(
 
 def _is_pure(op: Operation) -> bool:
     return not op.regions and is_side_effect_free(op)
-
-
-def _erase_unused(value: SSAValue) -> None:
-    """Erase the pure ops computing `value` that nothing uses any more."""
-    pending = [value]
-    while pending:
-        current = pending.pop()
-        owner = current.owner
-        if not isinstance(owner, Operation) or not _is_pure(owner):
-            continue
-        if any(result.uses for result in owner.results):
-            continue
-        operands = list(owner.operands)
-        Rewriter.erase_op(owner)
-        pending += operands
 
 
 def _index(value: int) -> arith.ConstantOp:
@@ -237,11 +217,11 @@ def _rewrite(steps: list[_Step]) -> None:
             Rewriter.erase_op(following)
         condition = step.guard.cond
         Rewriter.erase_op(step.guard)
-        _erase_unused(condition)
+        erase_dead_values([condition])
 
 
 def _whole_warps(launch: gpu.LaunchOp) -> bool:
-    x, y, z = (_constant(size) for size in launch.block_size)
+    x, y, z = (constant_int(size) for size in launch.block_size)
     return x is not None and x % WARP == 0 and y == 1 and z == 1
 
 

@@ -50,8 +50,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import arith, func
-from xdsl.dialects.builtin import IndexType, IntegerAttr, MemRefType, ModuleOp
+from xdsl.dialects import func
+from xdsl.dialects.builtin import IndexType, MemRefType, ModuleOp
 from xdsl.ir import Block, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -64,6 +64,7 @@ from irkit.transforms.linalg_tile_rows_for_gpu import (
     RowGroup,
     finish_group,
     hoist_movable,
+    index_constant,
     is_row_operand,
     private_buffers,
     row_groups,
@@ -73,18 +74,12 @@ from irkit.transforms.linalg_tile_rows_for_gpu import (
 PASS_NAME = "linalg-tile-rows"
 
 
-def _index(value: int, at: InsertPoint) -> SSAValue:
-    constant = arith.ConstantOp(IntegerAttr(value, IndexType()))
-    Rewriter.insert_op(constant, at)
-    return constant.result
-
-
 def tile_row_group(group: RowGroup, max_stack_bytes: int) -> ParallelOp:
     """Replace `group` by one parallel loop over its rows (see the module doc)."""
     hoist_movable(group)
     private = private_buffers(group, max_stack_bytes)
     before_first = InsertPoint.before(group.ops[0].op)
-    lower, upper, step = (_index(v, before_first) for v in (0, group.rows, 1))
+    lower, upper, step = (index_constant(v, before_first) for v in (0, group.rows, 1))
     body = Block([ReduceOp()], arg_types=[IndexType()])
     row = body.args[0]
     row.name_hint = "row"

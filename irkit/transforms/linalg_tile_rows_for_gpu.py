@@ -93,9 +93,7 @@ from xdsl.dialects.linalg.ops import YieldOp as LinalgYieldOp
 from xdsl.ir import (
     Attribute,
     Block,
-    BlockArgument,
     Operation,
-    OpResult,
     Region,
     SSAValue,
 )
@@ -114,7 +112,7 @@ from irkit.dialects.gpu import (
 from irkit.dialects.scf import ForallOp, InParallelOp
 from irkit.transforms.convert_linalg_to_loops import StructuredComputation
 from irkit.transforms.linalg_tile import memref_strides
-from irkit.transforms.scf_for_hoist_accumulators import may_alias
+from irkit.transforms.scf_for_hoist_accumulators import has_known_root, may_alias
 
 PASS_NAME = "linalg-tile-rows-for-gpu"
 
@@ -179,20 +177,6 @@ class RowGroup:
     @property
     def rows(self) -> int:
         return self.ops[0].rows
-
-
-def _root(value: SSAValue) -> SSAValue:
-    while isinstance(value, OpResult) and value.op.name == "memref.subview":
-        value = value.op.operands[0]
-    return value
-
-
-def _known_root(value: SSAValue) -> bool:
-    root = _root(value)
-    if isinstance(root, OpResult):
-        return root.op.name == "memref.alloc"
-    assert isinstance(root, BlockArgument)
-    return isinstance(root.block.parent_op(), func.FuncOp)
 
 
 def _uses_row(indexing_map: AffineMap) -> bool:
@@ -261,7 +245,7 @@ def _row_count(
             if not is_input:
                 return None
             continue
-        if not operand.type.has_static_shape() or not _known_root(operand):
+        if not operand.type.has_static_shape() or not has_known_root(operand):
             return None
         if distributed is not None:
             uses = [distributed in expr.used_dims() for expr in indexing_map.results]
@@ -409,7 +393,8 @@ def _forall(count: int, mapping: Attribute, hint: str) -> tuple[ForallOp, Insert
     return forall, InsertPoint.before(terminator)
 
 
-def _index(value: int, at: InsertPoint) -> SSAValue:
+def index_constant(value: int, at: InsertPoint) -> SSAValue:
+    """An `index` constant inserted at `at`."""
     constant = arith.ConstantOp(IntegerAttr(value, IndexType()))
     Rewriter.insert_op(constant, at)
     return constant.result
@@ -465,7 +450,7 @@ def _zeros(partial: SSAValue, at: InsertPoint) -> list[SSAValue]:
     """Index 0 for each unit dimension after the first of `partial`."""
     partial_type = partial.type
     assert isinstance(partial_type, MemRefType)
-    return [_index(0, at) for _ in range(partial_type.get_num_dims() - 1)]
+    return [index_constant(0, at) for _ in range(partial_type.get_num_dims() - 1)]
 
 
 def _thread_start(
@@ -604,7 +589,7 @@ class _KernelBuilder:
         Rewriter.insert_op(threads, self.body)
         thread = threads.body.block.args[0]
         identity = arith.ConstantOp(reduction.identity(element_type))
-        zeros = [_index(0, at) for _ in units]
+        zeros = [index_constant(0, at) for _ in units]
         store = memref.StoreOp.get(identity.result, partial, [thread, *zeros])
         Rewriter.insert_op([identity, store], at)
         operands = self.thread_views(row_op, views[:-1], thread, at)
@@ -642,7 +627,7 @@ class _KernelBuilder:
         threads.attributes[REDUCTION_STEP_ATTRIBUTE] = IntegerAttr(half, 64)
         Rewriter.insert_op(threads, self.body)
         thread = threads.body.block.args[0]
-        other = arith.AddiOp(thread, _index(half, at))
+        other = arith.AddiOp(thread, index_constant(half, at))
         Rewriter.insert_op(other, at)
         zeros = _zeros(partial, at)
         mine = memref.LoadOp.get(partial, [thread, *zeros])
@@ -657,7 +642,7 @@ class _KernelBuilder:
         """The row's output (its initial value) combined with the partials' total."""
         threads, at = _forall(1, ThreadMappingAttr(DimensionEnum("x")), "t")
         Rewriter.insert_op(threads, self.body)
-        zero = _index(0, at)
+        zero = index_constant(0, at)
         zeros = _zeros(partial, at)
         total = memref.LoadOp.get(partial, [zero, *zeros])
         initial = memref.LoadOp.get(output, [zero, *zeros])

@@ -145,17 +145,21 @@ def _is_function_argument(value: SSAValue) -> bool:
     )
 
 
+def has_known_root(value: SSAValue) -> bool:
+    """Whether memref `value` views an allocation or a function argument, the
+    roots `may_alias` can tell apart."""
+    root = _root(value)
+    return (
+        isinstance(root, OpResult) and root.op.name in _ALLOCATIONS
+    ) or _is_function_argument(root)
+
+
 def may_alias(a: SSAValue, b: SSAValue) -> bool:
     """Whether memrefs `a` and `b` may share elements (see the module doc)."""
     root_a, root_b = _root(a), _root(b)
     if root_a is root_b:
         return True
-    known = [
-        (isinstance(r, OpResult) and r.op.name in _ALLOCATIONS)
-        or _is_function_argument(r)
-        for r in (root_a, root_b)
-    ]
-    if not all(known):
+    if not (has_known_root(root_a) and has_known_root(root_b)):
         return True
     if _is_function_argument(root_a) and _is_function_argument(root_b):
         return not (_is_output_argument(root_a) or _is_output_argument(root_b))

@@ -37,7 +37,7 @@ import traceback
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, partial
 from pathlib import Path
 from types import FrameType
 
@@ -277,23 +277,21 @@ def drive(text: str) -> None:
 
         _stage(f"pass {name}", text, apply)
 
-    lowered = module.clone()
-    if _stage(
-        "pipeline lower-to-c",
-        text,
-        lambda: Pipeline.parse("lower-to-c").run(make_context(), lowered),
-    ):
-        _stage("target c (lowered)", text, lambda: emit_c(lowered))
-    _stage("target c (as parsed)", text, lambda: emit_c(module.clone()))
+    targets: tuple[tuple[str, Callable[[ModuleOp], object]], ...] = (
+        ("c", emit_c),
+        ("cuda", _print_cuda),
+    )
+    for target, print_target in targets:
+        lowered = module.clone()
 
-    on_gpu = module.clone()
-    if _stage(
-        "pipeline lower-to-cuda",
-        text,
-        lambda: Pipeline.parse("lower-to-cuda").run(make_context(), on_gpu),
-    ):
-        _stage("target cuda (lowered)", text, lambda: _print_cuda(on_gpu))
-    _stage("target cuda (as parsed)", text, lambda: _print_cuda(module.clone()))
+        def lower(lowered: ModuleOp = lowered, target: str = target) -> None:
+            Pipeline.parse(f"lower-to-{target}").run(make_context(), lowered)
+
+        if _stage(f"pipeline lower-to-{target}", text, lower):
+            _stage(f"target {target} (lowered)", text, partial(print_target, lowered))
+        _stage(
+            f"target {target} (as parsed)", text, partial(print_target, module.clone())
+        )
 
 
 def _print_cuda(module: ModuleOp) -> str:
