@@ -2,7 +2,9 @@
 
 Each program is written once in `nn`, compiled with
 `irkit.compile(..., target="cuda")` (the `lower-to-cuda` pipeline, NVRTC) and
-timed next to PyTorch eager and a Triton kernel for the same computation, on
+timed next to PyTorch eager, `torch.compile` (Inductor's generated kernels, for
+the fused chain, softmax and layer_norm) and a Triton kernel for the same
+computation, on
 the same fresh random device inputs (never zeros). Every result is checked
 against PyTorch in float64 before it is timed, with its output poisoned first.
 Times are medians of CUDA-event-timed repeats after a warm-up. Rates are
@@ -151,6 +153,14 @@ class Case:
     notes: list[str] = field(default_factory=list)
 
 
+def compiled(fn: Callable[..., Tensor]) -> Callable[..., Tensor]:
+    """`torch.compile`'s kernel for `fn` (Inductor's default mode, static
+    shapes) as a peer: compiled at its first call (the check, before timing);
+    it returns its own output, so `out` is not copied into."""
+    kernel = torch.compile(fn, dynamic=False)
+    return lambda *args: kernel(*args[:-1])
+
+
 def _uniform(shape: tuple[int, ...], g: torch.Generator, lo: float = -1.0) -> Tensor:
     return torch.rand(shape, generator=g, device="cuda") * (1.0 - lo) + lo
 
@@ -193,7 +203,11 @@ func.func @main(%a: {t}, %b: {t}, %c: {t}) -> {t} {{
         program,
         lambda g: [_uniform((count,), g) for _ in range(3)],
         lambda a, b, c: torch.relu(a.double() * b.double() + c.double()),
-        {"torch eager": eager, "triton": triton_fused},
+        {
+            "torch eager": eager,
+            "torch.compile": compiled(lambda a, b, c: torch.relu(a * b + c)),
+            "triton": triton_fused,
+        },
         (4 * 4 * count / 1e9, "GB"),
     )
 
@@ -212,6 +226,7 @@ func.func @main(%x: {t}) -> {t} {{
         lambda x: torch.softmax(x.double(), dim=1),
         {
             "torch eager": lambda x, out: torch.softmax(x, dim=1, out=out),
+            "torch.compile": compiled(lambda x: torch.softmax(x, dim=1)),
             "triton": triton_softmax,
         },
         (2 * 4 * rows * cols / 1e9, "GB"),
@@ -244,7 +259,12 @@ func.func @main(%x: {t}, %g: {v}, %b: {v}) -> {t} {{
             _uniform((cols,), g),
         ],
         reference,
-        {"torch eager": eager},
+        {
+            "torch eager": eager,
+            "torch.compile": compiled(
+                lambda x, g, b: torch.nn.functional.layer_norm(x, (cols,), g, b, 1e-5)
+            ),
+        },
         (2 * 4 * rows * cols / 1e9, "GB"),
     )
 
@@ -385,15 +405,22 @@ def main() -> None:
         f"NumPy {np.__version__}; copy bandwidth {bandwidth:.0f} GB/s (read + write)\n"
     )
     print(
-        "| program | irkit (ms) | torch (ms) | triton (ms) | irkit rate | "
-        "irkit / torch speed | irkit / triton speed | irkit / copy bandwidth |"
+        "| program | irkit (ms) | torch (ms) | torch.compile (ms) | triton (ms) | "
+        "irkit rate | irkit / torch speed | irkit / torch.compile speed | "
+        "irkit / triton speed | irkit / copy bandwidth |"
     )
-    print("|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for case in cases:
         ours = case.results.get("irkit")
         torch_ms = next(
-            (ms for name, ms in case.results.items() if name.startswith("torch")), None
+            (
+                ms
+                for name, ms in case.results.items()
+                if name.startswith("torch") and name != "torch.compile"
+            ),
+            None,
         )
+        inductor_ms = case.results.get("torch.compile")
         triton_ms = case.results.get("triton")
 
         def ms_text(ms: float | None) -> str:
@@ -410,8 +437,10 @@ def main() -> None:
         )
         print(
             f"| {case.name} | {ms_text(ours)} | {ms_text(torch_ms)} | "
-            f"{ms_text(triton_ms)} | {'-' if ours is None else rate(case, ours)} | "
-            f"{ratio(torch_ms)} | {ratio(triton_ms)} | {of_bandwidth} |"
+            f"{ms_text(inductor_ms)} | {ms_text(triton_ms)} | "
+            f"{'-' if ours is None else rate(case, ours)} | "
+            f"{ratio(torch_ms)} | {ratio(inductor_ms)} | {ratio(triton_ms)} | "
+            f"{of_bandwidth} |"
         )
     if args.tune:
         print(

@@ -17,16 +17,20 @@ from typing import Any
 
 COLOURS = {
     "torch": "#7f7f7f",
+    "torch.compile": "#bcbd22",
     "triton": "#1f77b4",
     "irkit": "#d62728",
     "irkit tuned": "#ff9896",
 }
-ORDER = ("torch", "triton", "irkit", "irkit tuned")
+ORDER = ("torch", "torch.compile", "triton", "irkit", "irkit tuned")
 WIDTH, HEIGHT = 860, 380
 LEFT, RIGHT, TOP, BOTTOM = 60, 20, 40, 90
 
 
 def _kind(name: str) -> str:
+    """`torch eager` and `torch (cuBLAS)` are the PyTorch baseline."""
+    if name == "torch.compile":
+        return name
     return "torch" if name.startswith("torch") else name
 
 

@@ -120,6 +120,9 @@ WORKGROUP_ATTRIBUTIONS = "workgroup_attributions"
 # The unit attribute that makes a `gpu.func` a kernel, and the one a module
 # that holds `gpu.module`s (and launches their kernels) must carry.
 KERNEL_ATTRIBUTE = "gpu.kernel"
+# MLIR's NVVM kernel attribute: the blocks a multiprocessor should hold at once
+# (`__launch_bounds__`'s second argument in CUDA C).
+MIN_BLOCKS_ATTRIBUTE = "nvvm.minctasm"
 CONTAINER_MODULE_ATTRIBUTE = "gpu.container_module"
 
 # --------------------------------------------------------------------------

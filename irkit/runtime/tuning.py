@@ -50,7 +50,8 @@ CANDIDATES: dict[str, tuple[str, ...]] = {
         "lower-to-cuda{matmul-block=128,128,16 matmul-thread=8,4}",
         "lower-to-cuda{matmul-block=128,32,32 matmul-thread=4,4 matmul-cyclic=false}",
         "lower-to-cuda{reduction-block=128}",
-        "lower-to-cuda{reduction-block=512}",
+        "lower-to-cuda{reduction-block=256}",
+        "lower-to-cuda{reduction-block=1024}",
     ),
 }
 _CACHE_SUFFIX = ".tune.json"

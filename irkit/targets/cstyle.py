@@ -1828,12 +1828,15 @@ def _helper_body(emitter: CStyleEmitter, kind: str, key: str, other: str | None)
         # it is the zero with the sign this op prefers.
         prefer_a = "signbit(b)" if kind == "maximumf" else "signbit(a)"
         # Selects only, no branches: with -fno-trapping-math the C compiler
-        # if-converts them and vectorises loops using this helper.
+        # if-converts them and vectorises loops using this helper. The NaN test
+        # is a bitwise `|` (both sides are pure): a short-circuit `||` gave
+        # NVVM a branch after every load, which kept a row reduction's loads
+        # from being issued together.
         return (
             f"{t} {{name}}({t} a, {t} b) {{\n"
             f"    {t} m = a {pick} b ? a : b;\n"
             f"    m = (a == b && {prefer_a}) ? a : m;\n"
-            f"    return (isnan(a) || isnan(b)) ? a + b : m;\n}}"
+            f"    return (isnan(a) | isnan(b)) ? a + b : m;\n}}"
         )
     if kind in ("fptosi", "fptoui"):
         assert other is not None

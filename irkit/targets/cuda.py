@@ -462,7 +462,11 @@ class CudaEmitter(CStyleEmitter):
         launch_bounds = ""
         if isinstance(bounds, DenseArrayBase):
             threads = int(np.prod([int(v) for v in bounds.get_values()]))
-            launch_bounds = f"__launch_bounds__({threads}) "
+            resident = func.attributes.get(gpu.MIN_BLOCKS_ATTRIBUTE)
+            if isinstance(resident, IntegerAttr) and resident.value.data > 0:
+                launch_bounds = f"__launch_bounds__({threads}, {resident.value.data}) "
+            else:
+                launch_bounds = f"__launch_bounds__({threads}) "
         qualifier = self.language.function_qualifier
         signature = f"{qualifier} void {launch_bounds}{c_name}({', '.join(parameters)})"
         with self.writer.block(signature):
@@ -493,8 +497,10 @@ class CudaEmitter(CStyleEmitter):
         shape = [int(size) for size in memref_type.get_shape()]
         count = int(np.prod(shape)) if shape else 1
         name = self.fresh_name(value.name_hint or "shared")
+        # 16-byte aligned, so that four neighbouring floats may be read as one
+        # `ld.shared.v4` (gpu-relayout-shared lays tiles out for that).
         qualifier = (
-            f"{self.language.shared_qualifier} "
+            f"{self.language.shared_qualifier} __align__(16) "
             if gpu.is_workgroup_memref(memref_type)
             else ""
         )

@@ -35,6 +35,8 @@ _PASSES: dict[str, str] = {
     "linalg-tile-rows-for-gpu": "LinalgTileRowsForGpuPass",
     "gpu-shuffle-reductions": "GpuShuffleReductionsPass",
     "gpu-promote-accumulators": "GpuPromoteAccumulatorsPass",
+    "gpu-relayout-shared": "GpuRelayoutSharedPass",
+    "gpu-pipeline-copies": "GpuPipelineCopiesPass",
     "gpu-kernel-outlining": "GpuKernelOutliningPass",
 }
 

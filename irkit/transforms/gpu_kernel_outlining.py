@@ -30,6 +30,10 @@ Output, for each `gpu.launch` of `@f`, in order:
     at the top of the kernel; `gpu.terminator` becomes `gpu.return`;
   - `gpu.known_block_size` / `gpu.known_grid_size` when the launch's sizes
     are constants;
+  - with `min-blocks-per-sm=n` (n > 0), `nvvm.minctasm = n : i32`, MLIR's
+    NVVM kernel attribute for "keep `n` blocks of this kernel resident per
+    multiprocessor" (the CUDA target prints `__launch_bounds__(threads, n)`,
+    which caps the registers a thread may take at 65536 / (threads * n));
   - a clone of every `memref.global` the kernel reads;
 - the launch becomes `gpu.launch_func @f_kernel::@f_kernel blocks in (...)
   threads in (...) args(...)` with the same sizes (and dynamic shared
@@ -57,11 +61,13 @@ from xdsl.dialects.builtin import IntegerAttr, ModuleOp, StringAttr, UnitAttr
 from xdsl.ir import BlockArgument, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.utils.exceptions import PassFailedException
 
 from irkit.diagnostics import op_error
 from irkit.dialects import affine, memref
 from irkit.dialects.gpu import (
     CONTAINER_MODULE_ATTRIBUTE,
+    MIN_BLOCKS_ATTRIBUTE,
     BlockDimOp,
     BlockIdOp,
     FuncOp,
@@ -359,8 +365,10 @@ def check_host(host: func.FuncOp) -> None:
             )
 
 
-def outline_kernels(module: ModuleOp) -> list[GpuModuleOp]:
+def outline_kernels(module: ModuleOp, min_blocks_per_sm: int = 0) -> list[GpuModuleOp]:
     """Outline every `gpu.launch` of `module`; return the new `gpu.module`s."""
+    if min_blocks_per_sm < 0:
+        raise PassFailedException(f"{PASS_NAME}: min-blocks-per-sm must be >= 0")
     taken = _symbol_names(module)
     outlined: list[GpuModuleOp] = []
     hosts = [op for op in module.body.block.ops if isinstance(op, func.FuncOp)]
@@ -370,6 +378,12 @@ def outline_kernels(module: ModuleOp) -> list[GpuModuleOp]:
         insertion = InsertPoint.after(host)
         for launch in [op for op in host.walk() if isinstance(op, LaunchOp)]:
             gpu_module = outline_launch(launch, module, host, insertion, taken)
+            if min_blocks_per_sm:
+                for kernel in gpu_module.body.block.ops:
+                    if isinstance(kernel, FuncOp):
+                        kernel.attributes[MIN_BLOCKS_ATTRIBUTE] = IntegerAttr(
+                            min_blocks_per_sm, 32
+                        )
             insertion = InsertPoint.after(gpu_module)
             outlined.append(gpu_module)
         _erase_dead_host_ops(host)
@@ -388,5 +402,8 @@ class GpuKernelOutliningPass(ModulePass):
 
     name = PASS_NAME
 
+    # 0: no hint (`nvvm.minctasm` is not set).
+    min_blocks_per_sm: int = 0
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        outline_kernels(op)
+        outline_kernels(op, self.min_blocks_per_sm)

@@ -44,8 +44,8 @@ Contract
 Input: `gpu.launch` bodies over memrefs with `scf` loops (the output of
 `convert-parallel-loops-to-gpu`). Anything else is left alone.
 
-For each `scf.for` `L` in a launch body (outermost first) and each global
-memref `M` (not workgroup or private memory) that `L` reads and writes, the
+For each `scf.for` `L` in a launch body (outermost first) and each global or
+workgroup memref `M` (not private memory) that `L` reads and writes, the
 tile is promoted when all of the following hold:
 
 - every use of `M` inside `L` is the memref of a `memref.load` or
@@ -67,7 +67,8 @@ tile is promoted when all of the following hold:
   one tile dimension, alone, as `a * thread_id`, with the tiles either blocked
   (`|a| >= stride * n`) or cyclic (`stride >= |a| * threads`, as a cyclic
   thread distribution gives), and the base depends on the thread in no other
-  way.
+  way (a counter of a loop whose bounds every thread shares is the same in
+  every thread; other values computed in the kernel may differ).
 
 Output: as above. The loops of the copies, and each loop around a rewritten
 access (when the nest runs at most `max-unroll` iterations), carry the unit
@@ -169,7 +170,7 @@ def _defined_inside(value: SSAValue, ancestor: Operation) -> bool:
     return ancestor.is_ancestor(value.owner)
 
 
-class _Kernel:
+class KernelIndices:
     """Keys and linear forms of the index values of one `gpu.launch` body."""
 
     def __init__(self, launch: gpu.LaunchOp) -> None:
@@ -213,9 +214,19 @@ class _Kernel:
                 return any(self.thread_dependent(k) for k in key[3])
             return False
         assert isinstance(key, SSAValue)
-        # Block arguments and results of ops with effects inside the kernel
-        # (loop counters, loads) may hold anything; values from outside are
-        # the same in every thread.
+        if isinstance(key, BlockArgument) and isinstance(key.block.parent_op(), ForOp):
+            # A counter of a loop whose bounds every thread shares counts alike
+            # in every thread (a barrier inside it sees every thread at the same
+            # iteration; without one, two threads at different iterations
+            # touching one element would race in the program as given).
+            loop = key.block.parent_op()
+            assert isinstance(loop, ForOp)
+            if key.index == 0:
+                bounds = (loop.lb, loop.ub, loop.step)
+                return any(self.thread_dependent(self.key(b)) for b in bounds)
+        # Other block arguments and results of ops with effects inside the
+        # kernel (loads) may hold anything; values from outside are the same in
+        # every thread.
         return _defined_inside(key, self.launch)
 
     def linear(self, value: SSAValue) -> Linear:
@@ -330,7 +341,7 @@ def _ops_are_visible(loop: ForOp) -> bool:
 
 
 class _Planner:
-    def __init__(self, kernel: _Kernel, max_elements: int) -> None:
+    def __init__(self, kernel: KernelIndices, max_elements: int) -> None:
         self.kernel = kernel
         self.max_elements = max_elements
         block_size = [constant_int(v) for v in kernel.launch.block_size]
@@ -349,7 +360,7 @@ class _Planner:
         for op in loop.body.walk():
             if isinstance(op, StoreOp) and op.memref not in seen:
                 seen.add(op.memref)
-                if _address_space(op.memref) in (None, gpu.AddressSpace.GLOBAL):
+                if _address_space(op.memref) != gpu.AddressSpace.PRIVATE:
                     yield op.memref
 
     def _accesses(
@@ -488,7 +499,7 @@ class _Planner:
 class _Rewriter:
     """Materialises keys before a loop and rewrites one promotion."""
 
-    def __init__(self, kernel: _Kernel, loop: ForOp) -> None:
+    def __init__(self, kernel: KernelIndices, loop: ForOp) -> None:
         self.kernel = kernel
         self.loop = loop
         self._values: dict[Key, SSAValue] = {}
@@ -594,7 +605,7 @@ def erase_dead_values(values: Iterable[SSAValue]) -> None:
 
 
 def _promote(
-    kernel: _Kernel, loop: ForOp, promotion: _Promotion, max_unroll: int
+    kernel: KernelIndices, loop: ForOp, promotion: _Promotion, max_unroll: int
 ) -> None:
     memref_type = promotion.memref.type
     assert isinstance(memref_type, MemRefType)
@@ -672,7 +683,7 @@ def promote_accumulators(module: ModuleOp, max_elements: int, max_unroll: int) -
             f"{PASS_NAME}: max-elements must be >= 1 and max-unroll >= 0"
         )
     for launch in [op for op in module.walk() if isinstance(op, gpu.LaunchOp)]:
-        kernel = _Kernel(launch)
+        kernel = KernelIndices(launch)
         planner = _Planner(kernel, max_elements)
         for loop in [op for op in launch.body.walk() if isinstance(op, ForOp)]:
             if loop.parent is None or _constant_bounds(loop) is None:
@@ -683,7 +694,7 @@ def promote_accumulators(module: ModuleOp, max_elements: int, max_unroll: int) -
                 promotion = planner.plan(loop, memref)
                 if promotion is not None:
                     _promote(kernel, loop, promotion, max_unroll)
-                    kernel = _Kernel(launch)
+                    kernel = KernelIndices(launch)
                     planner = _Planner(kernel, max_elements)
 
 

@@ -64,7 +64,13 @@ memref.dealloc %shared : ...
   the block takes part; thread `tid` (linearised with x fastest, so
   neighbouring threads copy neighbouring elements) copies elements `tid`,
   `tid + nthreads`, ... of the tile's bounding box, and only those inside
-  the tile (partial tiles copy their valid part).
+  the tile (partial tiles copy their valid part). When the thread count
+  divides the box, the loop counts rounds instead (`r` in `0 .. n/threads`,
+  element `tid + threads * r`), marked `irkit.unroll` up to
+  `MAX_COPY_UNROLL` rounds, and an index whose division the round cannot
+  change is computed from `tid` alone (`tid mod 16` rather than
+  `(tid + 256 * r) mod 16`): the unrolled copy loads at constant offsets,
+  with no division per element.
 - `T` reads the promoted tile through `%view` (the tile's sizes, the
   buffer's strides): its subviews of the tile get the buffer's layout and
   memory space, strides multiplied by their steps (cyclic thread tiles).
@@ -94,6 +100,7 @@ from xdsl.dialects.builtin import (
     ModuleOp,
     NoneAttr,
     StridedLayoutAttr,
+    UnitAttr,
 )
 from xdsl.dialects.scf import YieldOp
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
@@ -110,9 +117,14 @@ from irkit.dialects.gpu import (
     is_workgroup_memref,
     workgroup_memory_space,
 )
-from irkit.dialects.scf import ForallOp, ForOp, IfOp, InParallelOp
+from irkit.dialects.scf import UNROLL_ATTRIBUTE, ForallOp, ForOp, IfOp, InParallelOp
 
 PASS_NAME = "gpu-promote-shared"
+
+# A copy of at most this many rounds per thread is unrolled: its loads go out
+# together and index with constant offsets (a 128x16 tile over 256 threads
+# takes 8 rounds).
+MAX_COPY_UNROLL = 16
 
 # CUDA's static shared memory per block (more needs a dynamic opt-in).
 DEFAULT_MAX_SHARED_BYTES = 48 * 1024
@@ -513,23 +525,66 @@ def _linear_thread_id(
     return _apply(expr, operands, block, "tid")
 
 
-def _copy_element(
-    promotion: Promotion, element: SSAValue, buffer: SSAValue, block: Block
-) -> None:
-    """Copy one element of the tile's bounding box if it is inside the tile."""
-    bound = promotion.bound
+def _element_indices(
+    bound: Sequence[int],
+    thread: SSAValue | int,
+    threads: int,
+    round_: SSAValue | None,
+    block: Block,
+) -> list[SSAValue]:
+    """The tile indices of element `e = thread + threads * round_` of the
+    bounding box `bound` (row-major), `round_` None meaning `e = thread`.
+
+    Per dimension `(e floordiv inner) mod extent`; when `threads` is a multiple
+    of `inner` the round's part leaves the division (`e floordiv inner =
+    thread floordiv inner + (threads / inner) * round_`), and when that
+    multiple is one of `extent` too it leaves the `mod` as well, so an
+    unrolled copy indexes with constants added to per-thread values instead of
+    dividing in every round."""
     indices: list[SSAValue] = []
     for dim, extent in enumerate(bound):
         inner = prod(bound[dim + 1 :])
-        expr = AffineExpr.dimension(0)
-        if inner != 1:
-            expr = expr // inner
+        operands: list[SSAValue] = []
+
+        def operand(value: SSAValue | int) -> AffineExpr:
+            if isinstance(value, int):
+                return AffineExpr.constant(value)
+            operands.append(value)
+            return AffineExpr.dimension(len(operands) - 1)
+
+        rounds_apart = round_ is not None and threads % inner == 0
+        if rounds_apart and (dim == 0 or (threads // inner) % extent):
+            # `thread floordiv inner` on its own, the same in every round (a
+            # value later passes, such as gpu-relayout-shared, see as one
+            # term bounded by the thread count), plus the round's multiple.
+            assert round_ is not None
+            per_thread: SSAValue | int = thread
+            if inner != 1 and isinstance(thread, int):
+                per_thread = thread // inner
+            elif inner != 1:
+                assert not isinstance(thread, int)
+                per_thread = _apply(
+                    AffineExpr.dimension(0) // inner, [thread], block, f"t{dim}"
+                )
+            expr = operand(per_thread) + operand(round_) * (threads // inner)
+        else:
+            part = operand(thread)
+            if round_ is not None and not rounds_apart:
+                part = part + operand(round_) * threads
+            expr = part // inner if inner != 1 else part
         if dim != 0:
             expr = expr % extent
-        if len(bound) == 1:
-            indices.append(element)
+        if len(operands) == 1 and expr == AffineExpr.dimension(0):
+            indices.append(operands[0])
         else:
-            indices.append(_apply(expr, [element], block, f"i{dim}"))
+            indices.append(_apply(expr, operands, block, f"i{dim}"))
+    return indices
+
+
+def _copy_element(
+    promotion: Promotion, indices: Sequence[SSAValue], buffer: SSAValue, block: Block
+) -> None:
+    """Copy one element of the tile's bounding box if it is inside the tile."""
     inside: SSAValue | None = None
     for index, size in zip(indices, promotion.sizes, strict=True):
         if isinstance(size, int):
@@ -547,9 +602,9 @@ def _copy_element(
         target = Block()
         target.add_op(YieldOp())
         block.add_op(IfOp(inside, [], Region(target)))
-    load = memref.LoadOp.get(promotion.tile, indices)
+    load = memref.LoadOp.get(promotion.tile, list(indices))
     load.res.name_hint = "element"
-    store = memref.StoreOp.get(load.res, buffer, indices)
+    store = memref.StoreOp.get(load.res, buffer, list(indices))
     if target is block:
         block.add_ops([load, store])
     else:
@@ -558,26 +613,50 @@ def _copy_element(
 
 
 def cooperative_copy(
-    forall: ForallOp, trips: Sequence[int], staged: Sequence[tuple[Promotion, SSAValue]]
+    forall: ForallOp,
+    trips: Sequence[int],
+    staged: Sequence[tuple[Promotion, SSAValue]],
+    max_unroll: int,
 ) -> ForallOp:
     """A thread forall over `forall`'s grid in which each thread copies a
     strided share of every tile into its buffer (one forall for all of them,
-    so the mapping needs one barrier after it)."""
+    so the mapping needs one barrier after it).
+
+    A tile whose bounding box the threads divide is copied in a fixed number
+    of rounds (unrolled up to `max_unroll`); otherwise thread `tid` steps
+    through elements `tid, tid + threads, ...` below the box's size."""
     assert forall.mapping is not None
     body = Block(arg_types=[IndexType()] * len(trips))
     for arg, attr in zip(body.args, forall.mapping.data, strict=True):
         assert isinstance(attr, ThreadMappingAttr)
         arg.name_hint = f"t{attr.dimension}"
     thread = _linear_thread_id(forall, trips, body)
-    start = _index_constant(thread, body) if isinstance(thread, int) else thread
-    step = _index_constant(max(1, prod(trips)), body)
+    threads = max(1, prod(trips))
     for promotion, buffer in staged:
+        elements = prod(promotion.bound)
         loop_body = Block(arg_types=[IndexType()])
-        loop_body.args[0].name_hint = "e"
-        _copy_element(promotion, loop_body.args[0], buffer, loop_body)
+        if elements % threads == 0:
+            loop_body.args[0].name_hint = "r"
+            indices = _element_indices(
+                promotion.bound, thread, threads, loop_body.args[0], loop_body
+            )
+            start = _index_constant(0, body)
+            end = _index_constant(elements // threads, body)
+            step = _index_constant(1, body)
+        else:
+            loop_body.args[0].name_hint = "e"
+            indices = _element_indices(
+                promotion.bound, loop_body.args[0], threads, None, loop_body
+            )
+            start = _index_constant(thread, body) if isinstance(thread, int) else thread
+            end = _index_constant(elements, body)
+            step = _index_constant(threads, body)
+        _copy_element(promotion, indices, buffer, loop_body)
         loop_body.add_op(YieldOp())
-        end = _index_constant(prod(promotion.bound), body)
-        body.add_op(ForOp(start, end, step, [], Region(loop_body)))
+        loop = ForOp(start, end, step, [], Region(loop_body))
+        if elements % threads == 0 and elements // threads <= max_unroll:
+            loop.attributes[UNROLL_ATTRIBUTE] = UnitAttr()
+        body.add_op(loop)
     body.add_op(InParallelOp())
     mapping = ArrayAttr(list(forall.mapping.data))
     return ForallOp(
@@ -655,7 +734,7 @@ def promote(
         dealloc = memref.DeallocOp.get(alloc.memref)
         Rewriter.insert_op(dealloc, InsertPoint.after(anchor))
         staged.append((promotion, alloc.memref))
-    copy = cooperative_copy(forall, thread_grid(forall), staged)
+    copy = cooperative_copy(forall, thread_grid(forall), staged, MAX_COPY_UNROLL)
     Rewriter.insert_op(copy, InsertPoint.before(forall))
     for promotion, buffer in staged:
         view = _view_of_buffer(buffer, promotion, InsertPoint.before(forall))

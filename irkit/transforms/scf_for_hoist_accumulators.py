@@ -46,7 +46,7 @@ nest) that satisfies all of the following is rewritten as above:
   may alias `%m`: memrefs with the same root (through views) may alias, as
   may two function arguments neither of which is an `{irkit.output}` buffer
   (`docs/abi.md`: outputs alias nothing) and any memref whose root is not an
-  allocation or a function argument;
+  allocation, a GPU workgroup or private attribution, or a function argument;
 - every op in the loop is a load, a store, a view, an `scf` loop or `if`, or
   free of memory effects (`arith`, `math`, `index`); a call or a copy could
   read or write the element unseen;
@@ -73,6 +73,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from irkit.diagnostics import op_error
+from irkit.dialects import gpu
 from irkit.dialects.scf import ForOp
 
 PASS_NAME = "scf-for-hoist-accumulators"
@@ -145,13 +146,27 @@ def _is_function_argument(value: SSAValue) -> bool:
     )
 
 
+def _is_attribution(value: SSAValue) -> bool:
+    """Whether `value` is a workgroup or private attribution of a `gpu.launch`
+    or `gpu.func`: memory of its own, as an allocation is."""
+    if not isinstance(value, BlockArgument):
+        return False
+    owner = value.block.parent_op()
+    if isinstance(owner, gpu.LaunchOp | gpu.FuncOp):
+        attributions = owner.workgroup_attributions + owner.private_attributions
+        return any(value is attribution for attribution in attributions)
+    return False
+
+
 def has_known_root(value: SSAValue) -> bool:
-    """Whether memref `value` views an allocation or a function argument, the
-    roots `may_alias` can tell apart."""
+    """Whether memref `value` views an allocation, a GPU attribution or a
+    function argument, the roots `may_alias` can tell apart."""
     root = _root(value)
     return (
-        isinstance(root, OpResult) and root.op.name in _ALLOCATIONS
-    ) or _is_function_argument(root)
+        (isinstance(root, OpResult) and root.op.name in _ALLOCATIONS)
+        or _is_attribution(root)
+        or _is_function_argument(root)
+    )
 
 
 def may_alias(a: SSAValue, b: SSAValue) -> bool:

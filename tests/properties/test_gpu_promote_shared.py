@@ -7,6 +7,9 @@ from __future__ import annotations
 
 import pytest
 
+from irkit.context import make_context
+from irkit.parsing import parse_module
+from irkit.pass_manager import Pipeline
 from irkit.testing import (
     assert_pass_preserves_semantics,
     check_pass,
@@ -59,3 +62,27 @@ def test_promoting_partial_tiles_keeps_meaning(cyclic: bool) -> None:
             program,
             trials=1,
         )
+
+
+@CYCLIC
+def test_copies_whose_rounds_wrap_rows_keep_meaning(cyclic: bool) -> None:
+    # 2x4 threads copy a 4x16 B tile in 8 rounds: element `tid + 8 * r` is
+    # row `(tid + 8 * r) floordiv 16`, column `(tid + 8 * r) mod 16`, the
+    # round staying inside both divisions (the thread count is a multiple of
+    # neither the row's 16 elements nor a whole tile's rows).
+    program = """
+    func.func @main(%a: memref<4x8xf32>, %b: memref<8x32xf32>, %c: memref<4x32xf32> {irkit.output}) {
+      %z = arith.constant 0.0 : f32
+      linalg.fill ins(%z : f32) outs(%c : memref<4x32xf32>)
+      linalg.matmul ins(%a, %b : memref<4x8xf32>, memref<8x32xf32>) outs(%c : memref<4x32xf32>)
+      return
+    }
+    """
+    tiling = (
+        "linalg-tile-for-gpu{matmul-block=2,16,4 matmul-thread=1,4 "
+        f"matmul-cyclic={str(cyclic).lower()}}}"
+    )
+    module = parse_module(program, make_context())
+    Pipeline.parse(f"{tiling},gpu-promote-shared").run(make_context(), module)
+    assert "(d0 + d1 * 8) mod 16" in str(module)
+    assert_pass_preserves_semantics(f"{tiling},gpu-promote-shared", program, trials=2)

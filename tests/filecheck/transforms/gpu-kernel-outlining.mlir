@@ -1,4 +1,8 @@
 // RUN: irkit-opt %s --split-input-file -p gpu-kernel-outlining | filecheck %s
+// RUN: irkit-opt %s --split-input-file -p 'gpu-kernel-outlining{min-blocks-per-sm=2}' | filecheck %s --check-prefix=RESIDENT
+
+// With min-blocks-per-sm, every kernel carries MLIR's NVVM residency hint.
+// RESIDENT: gpu.func @scale_kernel(%{{.*}}) kernel attributes {gpu.known_block_size = array<i32: 32, 1, 1>, gpu.known_grid_size = array<i32: 4, 1, 1>, nvvm.minctasm = 2 : i32}
 
 // One launch: the memref and the scalar it uses from above become kernel
 // arguments in first-use order, the constant is cloned in, the ids and sizes

@@ -230,3 +230,80 @@ func.func @overlapping_strided_tiles(%a: memref<6xf32>, %out: memref<8xf32> {irk
   }
   return
 }
+
+// -----
+
+// A row reduction's per-thread partial in workgroup memory (as
+// linalg-tile-rows-for-gpu makes it): thread %tx accumulates its cyclic share
+// of row %bx into %partial[%tx + %r], where %r counts a loop every thread runs
+// alike. The loop also reads another workgroup buffer (the row's max), which
+// is memory of its own and cannot alias %partial.
+
+// CHECK-LABEL: func.func @workgroup_partial
+// CHECK:         workgroup(%[[MAX:.*]] : memref<1xf32, #gpu.address_space<workgroup>>, %[[PARTIAL:.*]] : memref<4xf32, #gpu.address_space<workgroup>>) private(%[[ACC:.*]] : memref<1xf32, #gpu.address_space<private>>) {
+// CHECK:           scf.for %[[R:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK:             %[[AT:.*]] = affine.apply affine_map<()[s0, s1] -> (s0 + s1)>()[%{{.*}}, %[[R]]]
+// CHECK:             %[[FIRST:.*]] = memref.load %[[PARTIAL]][%[[AT]]]
+// CHECK-NEXT:        memref.store %[[FIRST]], %[[ACC]][%{{.*}}]
+// CHECK-NEXT:        scf.for
+// CHECK:               memref.load %[[MAX]]
+// CHECK:               memref.load %[[ACC]]
+// CHECK:               memref.store %{{.*}}, %[[ACC]]
+// CHECK:             }
+// CHECK-NEXT:        %[[LAST:.*]] = memref.load %[[ACC]]
+// CHECK-NEXT:        memref.store %[[LAST]], %[[PARTIAL]][%[[AT]]]
+// CHECK-NEXT:      }
+// CHECK-NEXT:      gpu.barrier
+func.func @workgroup_partial(%x: memref<2x8xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c2, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c4, %sy = %c1, %sz = %c1) workgroup(%max : memref<1xf32, #gpu.address_space<workgroup>>, %partial : memref<4xf32, #gpu.address_space<workgroup>>) {
+    scf.for %r = %c0 to %c1 step %c1 {
+      scf.for %j = %c0 to %c2 step %c1 {
+        %col = affine.apply affine_map<(d0, d1) -> (d0 + d1 * 4)>(%tx, %j)
+        %v = memref.load %x[%bx, %col] : memref<2x8xf32>
+        %m = memref.load %max[%c0] : memref<1xf32, #gpu.address_space<workgroup>>
+        %at = arith.addi %tx, %r : index
+        %old = memref.load %partial[%at] : memref<4xf32, #gpu.address_space<workgroup>>
+        %d = arith.subf %v, %m : f32
+        %s = arith.addf %d, %old : f32
+        memref.store %s, %partial[%at] : memref<4xf32, #gpu.address_space<workgroup>>
+      }
+    }
+    gpu.barrier
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+// Left alone: the loop counter %r in the partial's index counts up to the thread
+// id, so two threads may be at different iterations, and thread 1 at %r = 1
+// touches the element thread 2 accumulates at %r = 0.
+
+// CHECK-LABEL: func.func @thread_dependent_counter
+// CHECK-NOT:     private(
+func.func @thread_dependent_counter(%x: memref<2x8xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c2, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c4, %sy = %c1, %sz = %c1) workgroup(%partial : memref<8xf32, #gpu.address_space<workgroup>>) {
+    %end = arith.addi %tx, %c1 : index
+    scf.for %r = %c0 to %end step %c1 {
+      scf.for %j = %c0 to %c2 step %c1 {
+        %v = memref.load %x[%bx, %j] : memref<2x8xf32>
+        %at = arith.addi %tx, %r : index
+        %old = memref.load %partial[%at] : memref<8xf32, #gpu.address_space<workgroup>>
+        %s = arith.addf %v, %old : f32
+        memref.store %s, %partial[%at] : memref<8xf32, #gpu.address_space<workgroup>>
+      }
+    }
+    gpu.barrier
+    gpu.terminator
+  }
+  return
+}

@@ -16,15 +16,24 @@
 // CHECK:           %[[A:.*]] = memref.subview %a[%[[I]], %[[K]]] [16, 8] [1, 1]
 // CHECK:           scf.forall (%[[TY:.*]], %[[TX:.*]]) in (4, 4) {
 // CHECK-NEXT:        %[[TID:.*]] = affine.apply affine_map<(d0, d1) -> (d0 * 4 + d1)>(%[[TY]], %[[TX]])
-// CHECK-DAG:         %[[C16:.*]] = arith.constant 16 : index
-// CHECK-DAG:         %[[C128:.*]] = arith.constant 128 : index
-// CHECK:             scf.for %[[E:.*]] = %[[TID]] to %[[C128]] step %[[C16]] {
-// CHECK-NEXT:          %[[R:.*]] = affine.apply affine_map<(d0) -> (d0 floordiv 8)>(%[[E]])
-// CHECK-NEXT:          %[[C:.*]] = affine.apply affine_map<(d0) -> (d0 mod 8)>(%[[E]])
+// The 16 threads divide the 128 elements of each tile: 8 rounds per thread,
+// unrolled, thread `tid` copying elements `tid + 16 * r`. Row `tid floordiv 8
+// + 2 * r` and column `tid mod 8` need no division by the round (the
+// per-thread `tid floordiv 8` is a value of its own).
+// CHECK-DAG:         %[[C0:.*]] = arith.constant 0 : index
+// CHECK-DAG:         %[[C8:.*]] = arith.constant 8 : index
+// CHECK:             scf.for %[[ROUND:.*]] = %[[C0]] to %[[C8]] step %{{.*}} {
+// CHECK-NEXT:          %[[T:.*]] = affine.apply affine_map<(d0) -> (d0 floordiv 8)>(%[[TID]])
+// CHECK-NEXT:          %[[R:.*]] = affine.apply affine_map<(d0, d1) -> (d0 + d1 * 2)>(%[[T]], %[[ROUND]])
+// CHECK-NEXT:          %[[C:.*]] = affine.apply affine_map<(d0) -> (d0 mod 8)>(%[[TID]])
 // CHECK-NEXT:          %[[X:.*]] = memref.load %[[A]][%[[R]], %[[C]]]
 // CHECK-NEXT:          memref.store %[[X]], %[[SA]][%[[R]], %[[C]]] : memref<16x9xf32, #gpu.address_space<workgroup>>
+// CHECK-NEXT:        } {irkit.unroll}
 // CHECK:             scf.for
+// CHECK:               affine.apply affine_map<(d0) -> (d0 floordiv 16)>
+// CHECK-NEXT:          affine.apply affine_map<(d0, d1) -> (d0 + d1)>
 // CHECK:               memref.store %{{.*}}, %[[SB]]
+// CHECK-NEXT:        } {irkit.unroll}
 // CHECK:           } {mapping = [#gpu.thread<y>, #gpu.thread<x>]}
 // CHECK-NEXT:      %[[VA:.*]] = memref.subview %[[SA]][0, 0] [16, 8] [1, 1] : memref<16x9xf32, #gpu.address_space<workgroup>> to memref<16x8xf32, strided<[9, 1]>, #gpu.address_space<workgroup>>
 // CHECK-NEXT:      %[[VB:.*]] = memref.subview %[[SB]][0, 0] [8, 16] [1, 1]
@@ -90,11 +99,19 @@ func.func @matmul(%a: memref<32x16xf32>, %b: memref<16x32xf32>, %c: memref<32x32
 // CHECK-LABEL: func.func @partial
 // CHECK:       %[[M:.*]] = affine.min
 // CHECK:       %[[S:.*]] = memref.alloc() : memref<8x5xf32, #gpu.address_space<workgroup>>
-// CHECK:       scf.for %[[E:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
-// CHECK-NEXT:    %[[R:.*]] = affine.apply affine_map<(d0) -> (d0 floordiv 4)>(%[[E]])
-// CHECK-NEXT:    %[[C:.*]] = affine.apply affine_map<(d0) -> (d0 mod 4)>(%[[E]])
+// CHECK:       scf.for %[[ROUND:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK-NEXT:    %[[T:.*]] = affine.apply affine_map<(d0) -> (d0 floordiv 4)>(%{{.*}})
+// CHECK-NEXT:    %[[R:.*]] = affine.apply affine_map<(d0, d1) -> (d0 + d1 * 4)>(%[[T]], %[[ROUND]])
+// CHECK-NEXT:    %[[C:.*]] = affine.apply affine_map<(d0) -> (d0 mod 4)>(%{{.*}})
 // CHECK-NEXT:    %[[IN:.*]] = arith.cmpi slt, %[[R]], %[[M]] : index
 // CHECK-NEXT:    scf.if %[[IN]] {
+// CHECK:         } {irkit.unroll}
+// The 16 threads do not divide B's 4x2 tile: thread `tid` steps through
+// elements `tid, tid + 16, ...` below 8.
+// CHECK:       scf.for %[[E:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK-NEXT:    affine.apply affine_map<(d0) -> (d0 floordiv 2)>(%[[E]])
+// CHECK-NEXT:    affine.apply affine_map<(d0) -> (d0 mod 2)>(%[[E]])
+// CHECK-NOT:     irkit.unroll
 // CHECK:       memref.subview %[[S]][0, 0] [%[[M]], 4] [1, 1] : memref<8x5xf32, #gpu.address_space<workgroup>> to memref<?x4xf32, strided<[5, 1]>, #gpu.address_space<workgroup>>
 
 #a = affine_map<(d0, d1, d2) -> (d0, d2)>

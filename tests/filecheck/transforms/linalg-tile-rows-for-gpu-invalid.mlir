@@ -4,7 +4,7 @@
 
 // Options out of range fail the pass with one line naming it.
 
-// THREADS: error: linalg-tile-rows-for-gpu: reduction-block must be a power of two in 1..1024
+// THREADS: error: linalg-tile-rows-for-gpu: reduction-block must be 0 (chosen per row length) or a power of two in 1..1024
 // SHARED: error: linalg-tile-rows-for-gpu: max-shared-bytes must be >= 0
 func.func @f() {
   return

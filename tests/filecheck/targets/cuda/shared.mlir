@@ -7,7 +7,7 @@
 // __syncthreads(). Elements are addressed row-major through the padded shape.
 
 // CHECK-LABEL: extern "C" __global__ void transpose_kernel(const float *__restrict__ a, float *__restrict__ out) {
-// CHECK-NEXT:    __shared__ float tile[272];
+// CHECK-NEXT:    __shared__ __align__(16) float tile[272];
 // CHECK-NEXT:    float scratch[2];
 // CHECK:         tile[ty * 17 + tx] = x;
 // CHECK-NEXT:    __syncthreads();
