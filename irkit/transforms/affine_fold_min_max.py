@@ -278,13 +278,19 @@ def value_range(value: SSAValue, depth: int = MAX_DEPTH) -> Interval:
         return Interval(_maximum(lows, False), _maximum(highs, True))
     if isinstance(op, arith.AddiOp | arith.SubiOp | arith.MuliOp):
         lhs = value_range(op.lhs, depth - 1)
-        rhs = value_range(op.rhs, depth - 1)
-        if isinstance(op, arith.AddiOp):
-            return lhs + rhs
-        if isinstance(op, arith.SubiOp):
-            return lhs + rhs.scale(-1)
-        return lhs.times(rhs)
+        return arith_range(op, lhs, value_range(op.rhs, depth - 1))
     return Interval()
+
+
+def arith_range(
+    op: arith.AddiOp | arith.SubiOp | arith.MuliOp, lhs: Interval, rhs: Interval
+) -> Interval:
+    """The interval of `op`'s result for operands in `lhs` and `rhs`."""
+    if isinstance(op, arith.AddiOp):
+        return lhs + rhs
+    if isinstance(op, arith.SubiOp):
+        return lhs + rhs.scale(-1)
+    return lhs.times(rhs)
 
 
 # --------------------------------------------------------------------------

@@ -68,7 +68,12 @@ from xdsl.utils.exceptions import PassFailedException
 
 from irkit.dialects import affine, gpu
 from irkit.dialects.scf import UNROLL_ATTRIBUTE, ForOp
-from irkit.transforms.affine_fold_min_max import Interval, expr_range, value_range
+from irkit.transforms.affine_fold_min_max import (
+    Interval,
+    arith_range,
+    expr_range,
+    value_range,
+)
 from irkit.transforms.gpu_promote_accumulators import (
     KernelIndices,
     Key,
@@ -151,12 +156,7 @@ class _Ranges:
             return expr_range(affine_map.results[0], dims, ranges[len(dims) :])
         if isinstance(op, arith.AddiOp | arith.SubiOp | arith.MuliOp):
             lhs = self.of_value(op.lhs, depth - 1)
-            rhs = self.of_value(op.rhs, depth - 1)
-            if isinstance(op, arith.AddiOp):
-                return lhs + rhs
-            if isinstance(op, arith.SubiOp):
-                return lhs + rhs.scale(-1)
-            return lhs.times(rhs)
+            return arith_range(op, lhs, self.of_value(op.rhs, depth - 1))
         return Interval()
 
     def of_linear(self, form: Linear) -> Interval:

@@ -618,7 +618,7 @@ def copy_as_generic(copy: memref.CopyOp) -> GenericOp:
     return generic
 
 
-def _in_gpu_loops(op: Operation) -> bool:
+def in_gpu_loops(op: Operation) -> bool:
     parent = op.parent_op()
     while parent is not None:
         if isinstance(parent, ForallOp) and parent.mapping is not None:
@@ -653,13 +653,13 @@ def tile_for_gpu(module: ModuleOp, options: GpuTilingOptions) -> None:
     """Turn host copies into linalg, then tile every linalg op of `module`."""
     _check_options(options)
     for copy in [op for op in module.walk() if isinstance(op, memref.CopyOp)]:
-        if not _in_gpu_loops(copy):
+        if not in_gpu_loops(copy):
             Rewriter.replace_op(copy, copy_as_generic(copy))
     targets = [
         op
         for op in module.walk()
         if (isinstance(op, GenericOp) or is_named_linalg_op(op))
-        and not _in_gpu_loops(op)
+        and not in_gpu_loops(op)
     ]
     for op in targets:
         tile_linalg_op_for_gpu(op, options)

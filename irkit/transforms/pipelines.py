@@ -96,7 +96,9 @@ class LowerToCudaPipeline(NamedPipeline):
     `fuse=false`, `bufferize`); `linalg-tile-rows-for-gpu` (unless
     `rows=false`: row reductions and their neighbours as one kernel, a block
     of `reduction-block` threads per row, by default chosen per row length);
-    `linalg-tile-for-gpu` with the tile sizes below (block- and
+    `linalg-pad-contractions` (unless `pad=false`: matmuls whose extents the
+    block tile does not divide run on zero-padded copies, when that adds at
+    most 25% of iterations); `linalg-tile-for-gpu` with the tile sizes below (block- and
     thread-mapped `scf.forall`s); `gpu-promote-shared`
     (unless `promote=false`); `convert-linalg-to-loops`;
     `fold-memref-alias-ops` (per-thread loads and stores index the function's
@@ -116,6 +118,7 @@ class LowerToCudaPipeline(NamedPipeline):
     name = "lower-to-cuda"
 
     fuse: bool = True
+    pad: bool = True
     promote: bool = True
     promote_accumulators: bool = True
     relayout_shared: bool = True
@@ -145,6 +148,9 @@ class LowerToCudaPipeline(NamedPipeline):
             stages.append(
                 _stage("linalg-tile-rows-for-gpu", reduction_block=self.reduction_block)
             )
+        if self.pad:
+            padding = _stage("linalg-pad-contractions", multiples=self.matmul_block)
+            stages.append(padding)
         stages += [
             _stage(
                 "linalg-tile-for-gpu",

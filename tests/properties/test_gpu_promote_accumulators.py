@@ -15,52 +15,22 @@ from irkit.pass_manager import Pipeline
 from irkit.testing import assert_pass_preserves_semantics, check_pass
 from irkit.testing.strategies import lowered
 from irkit.transforms.gpu_promote_accumulators import GpuPromoteAccumulatorsPass
+from tests.properties.gpu_matmuls import matmul_module, matmul_programs, up_to
 
 PASS = GpuPromoteAccumulatorsPass()
-UP_TO_PASS = (
-    "convert-nn-to-linalg,linalg-generalize-named-ops,linalg-fuse-elementwise,"
-    "bufferize,"
-    "linalg-tile-for-gpu{matmul-block=4,4,2 matmul-thread=2,2 elementwise-block=4},"
-    "gpu-promote-shared,convert-linalg-to-loops,fold-memref-alias-ops,"
-    "convert-parallel-loops-to-gpu"
-)
-
-
-def _matmul_text(m: int, n: int, k: int, epilogue: str | None) -> str:
-    a, b, c = (f"tensor<{x}x{y}xf32>" for x, y in ((m, k), (k, n), (m, n)))
-    lines = [
-        f"func.func @main(%a: {a}, %b: {b}, %bias: {c}) -> {c} {{",
-        f"  %c = nn.matmul %a, %b : {a}, {b} -> {c}",
-    ]
-    result = "%c"
-    if epilogue == "add":
-        lines.append(f"  %d = nn.add %c, %bias : {c}, {c} -> {c}")
-        result = "%d"
-    elif epilogue == "relu":
-        lines.append(f"  %d = nn.relu %c : {c}")
-        result = "%d"
-    lines += [f"  return {result} : {c}", "}"]
-    return "\n".join(lines)
-
-
-@st.composite
-def matmul_programs(draw: st.DrawFn) -> ModuleOp:
-    # Multiples of the 4x4 block and 2-deep K tiles, and sizes that are not.
-    m = draw(st.sampled_from([4, 8, 5]))
-    n = draw(st.sampled_from([4, 8, 6]))
-    k = draw(st.sampled_from([2, 4, 6, 3]))
-    epilogue = draw(st.sampled_from([None, "add", "relu"]))
-    return parse_module(_matmul_text(m, n, k, epilogue), make_context())
+UP_TO_PASS = up_to("matmul-block=4,4,2 matmul-thread=2,2 elementwise-block=4")
+# Multiples of the 4x4 block and 2-deep K tiles, and sizes that are not.
+MATMULS = matmul_programs([4, 8, 5], [4, 8, 6], [2, 4, 6, 3])
 
 
 def test_promoted_accumulators_keep_meaning() -> None:
-    check_pass(PASS, lowered(matmul_programs(), UP_TO_PASS))
+    check_pass(PASS, lowered(MATMULS, UP_TO_PASS))
 
 
 def test_dividing_tiles_are_promoted() -> None:
     # The property above must not pass vacuously: on dividing tiles the pass
     # does rewrite the kernel.
-    module = parse_module(_matmul_text(8, 8, 4, "relu"), make_context())
+    module = matmul_module(8, 8, 4, "relu")
     Pipeline.parse(UP_TO_PASS).run(make_context(), module)
     before = str(module)
     Pipeline([PASS]).run(make_context(), module)
@@ -71,7 +41,7 @@ def test_dividing_tiles_are_promoted() -> None:
 
 
 def test_partial_tiles_are_left_alone() -> None:
-    module = parse_module(_matmul_text(5, 6, 3, None), make_context())
+    module = matmul_module(5, 6, 3)
     Pipeline.parse(UP_TO_PASS).run(make_context(), module)
     before = str(module)
     Pipeline([PASS]).run(make_context(), module)

@@ -1,0 +1,227 @@
+"""`linalg-pad-contractions`: contractions on zero-padded operands their tiles divide.
+
+A 1000x1000x1000 matmul tiled 128x128x16 has a partial tile in every
+dimension: each tile's sizes are `affine.min`s, the thread loops get dynamic
+bounds, and the accumulators cannot live in registers
+(`gpu-promote-accumulators` needs constant loops), so every multiply-add
+reads and writes global memory. Padding the operands to multiples of the
+tile sizes (1024 here) makes every tile full. This is MLIR's
+`transform.structured.pad` with `pad_to_multiple_of` (what IREE does before
+distributing a matmul to GPU threads), on buffers:
+
+```mlir
+// before
+linalg.generic {matmul} ins(%a, %b : memref<1000x1000xf32>, memref<1000x1000xf32>)
+                        outs(%c : memref<1000x1000xf32>)
+// after
+%pa = memref.alloc() : memref<1024x1024xf32>
+linalg.fill ins(%zero : f32) outs(%pa : memref<1024x1024xf32>)
+%va = memref.subview %pa[0, 0] [1000, 1000] [1, 1]
+    : ... to memref<1000x1000xf32, strided<[1024, 1]>>
+memref.copy %a, %va : ...
+... %pb, %pc alike (%c copied in too: the contraction adds to it) ...
+linalg.generic {matmul} ins(%pa, %pb : ...) outs(%pc : memref<1024x1024xf32>)
+memref.copy %vc, %c : ...
+memref.dealloc %pc, %pb, %pa
+```
+
+Contract
+--------
+Input: `linalg.generic` contractions on memrefs (`is_contraction`: a
+reduction, one output, `out + a * b`) with static shapes and projected
+permutation maps, outside GPU loops. With `multiples=M,N,K`, the last two
+loops that index the output alone (i, j) are padded up to multiples of `M`
+and `N`, the innermost reduction loop (k) to a multiple of `K`, other loops
+not at all. An op is padded when some extent grows and the padded iteration
+space is at most `max-growth-percent` percent larger than the original (so a
+1000^3 matmul, 7% larger, is padded; a 130^3 one, 330% larger, is not).
+
+Output: each operand with a padded dimension is replaced by a new buffer of
+the padded shape, filled with zero and holding a copy of the operand in its
+leading corner; the output's corner is copied back after the op; the new
+buffers are deallocated after that.
+
+Preserves: every element of the output. Padded iterations of i or j write
+only padded output elements, which are dropped; padded iterations of k add
+`0 * 0`, so each valid element is the same sum (a `-0.0` result may become
+`+0.0`). Float and integer element types both pad with zero.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from math import prod
+
+from xdsl.context import Context
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    FloatAttr,
+    IntegerAttr,
+    IntegerType,
+    MemRefType,
+    ModuleOp,
+)
+from xdsl.dialects.linalg.attrs import IteratorType
+from xdsl.dialects.linalg.ops import GenericOp
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir.affine import AffineDimExpr
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.utils.exceptions import PassFailedException
+
+from irkit.dialects import linalg, memref
+from irkit.transforms.convert_linalg_to_loops import (
+    StructuredComputation,
+    parallel_loop_dims,
+)
+from irkit.transforms.linalg_tile_contractions import is_contraction
+from irkit.transforms.linalg_tile_for_gpu import in_gpu_loops
+from irkit.transforms.linalg_tile_rows_for_gpu import strided_view
+
+PASS_NAME = "linalg-pad-contractions"
+
+
+def _zero(element: Attribute) -> arith.ConstantOp | None:
+    if isinstance(element, AnyFloat):
+        return arith.ConstantOp(FloatAttr(0.0, element))
+    if isinstance(element, IntegerType):
+        return arith.ConstantOp(IntegerAttr(0, element))
+    return None
+
+
+def loop_multiples(
+    computation: StructuredComputation, multiples: Sequence[int]
+) -> list[int]:
+    """Per loop, the multiple its extent is padded to (1: not padded)."""
+    result = [1] * computation.num_loops
+    concurrent = parallel_loop_dims(computation)
+    reductions = [
+        loop
+        for loop, kind in enumerate(computation.iterator_types)
+        if kind == IteratorType.REDUCTION
+    ]
+    if len(concurrent) < 2 or not reductions:
+        return result
+    i, j = concurrent[-2:]
+    result[i], result[j], result[reductions[-1]] = multiples
+    return result
+
+
+def _loop_ranges(computation: StructuredComputation) -> list[int] | None:
+    ranges: list[int | None] = [None] * computation.num_loops
+    for operand, indexing_map in zip(
+        computation.operands, computation.indexing_maps, strict=True
+    ):
+        operand_type = operand.type
+        if not isinstance(operand_type, MemRefType):
+            return None
+        if not operand_type.has_static_shape():
+            return None
+        for size, expr in zip(operand_type.get_shape(), indexing_map.results):
+            if isinstance(expr, AffineDimExpr):
+                ranges[expr.position] = size
+    if any(size is None for size in ranges):
+        return None
+    return [size for size in ranges if size is not None]
+
+
+def _padded_copy(
+    operand: SSAValue, shape: Sequence[int], zero: SSAValue, at: InsertPoint
+) -> tuple[SSAValue, SSAValue]:
+    """A zero-filled buffer of `shape` holding `operand` in its leading
+    corner, and the view of that corner."""
+    operand_type = operand.type
+    assert isinstance(operand_type, MemRefType)
+    alloc = memref.AllocOp.get(operand_type.get_element_type(), shape=list(shape))
+    alloc.results[0].name_hint = "padded"
+    Rewriter.insert_op(alloc, at)
+    buffer = alloc.results[0]
+    Rewriter.insert_op(linalg.FillOp([zero], [buffer], []), at)
+    original = list(operand_type.get_shape())
+    rank = len(original)
+    corner = strided_view(buffer, [0] * rank, original, [1] * rank, at)
+    return buffer, corner
+
+
+def pad_contraction(
+    generic: GenericOp, multiples: Sequence[int], max_growth_percent: int
+) -> bool:
+    """Pad one contraction (see the module doc); whether it was."""
+    if not is_contraction(generic) or generic.results:
+        return False
+    computation = StructuredComputation.of(generic)
+    ranges = _loop_ranges(computation)
+    if ranges is None:
+        return False
+    steps = loop_multiples(computation, multiples)
+    padded = [-(-size // step) * step for size, step in zip(ranges, steps)]
+    if padded == ranges:
+        return False
+    if prod(padded) * 100 > prod(ranges) * (100 + max_growth_percent):
+        return False
+    output = generic.outputs[0]
+    output_type = output.type
+    assert isinstance(output_type, MemRefType)
+    zero_op = _zero(output_type.get_element_type())
+    if zero_op is None:
+        return False
+    at = InsertPoint.before(generic)
+    Rewriter.insert_op(zero_op, at)
+    replacements: dict[SSAValue, SSAValue] = {}
+    corners: dict[SSAValue, SSAValue] = {}
+    buffers: list[SSAValue] = []
+    for operand, indexing_map in zip(
+        computation.operands, computation.indexing_maps, strict=True
+    ):
+        operand_type = operand.type
+        assert isinstance(operand_type, MemRefType)
+        shape = [
+            padded[expr.position] if isinstance(expr, AffineDimExpr) else size
+            for size, expr in zip(operand_type.get_shape(), indexing_map.results)
+        ]
+        if operand in replacements or shape == list(operand_type.get_shape()):
+            continue
+        buffer, corner = _padded_copy(operand, shape, zero_op.result, at)
+        Rewriter.insert_op(memref.CopyOp(operand, corner), at)
+        replacements[operand] = buffer
+        corners[operand] = corner
+        buffers.append(buffer)
+    padded_op = generic.clone(value_mapper=dict(replacements))
+    Rewriter.replace_op(generic, padded_op)
+    after = InsertPoint.after(padded_op)
+    tail: list[Operation] = []
+    if output in corners:
+        tail.append(memref.CopyOp(corners[output], output))
+    tail += [memref.DeallocOp.get(buffer) for buffer in reversed(buffers)]
+    Rewriter.insert_op(tail, after)
+    return True
+
+
+def pad_contractions(
+    module: ModuleOp, multiples: Sequence[int], max_growth_percent: int
+) -> None:
+    if len(multiples) != 3 or any(m < 1 for m in multiples):
+        raise PassFailedException(
+            f"{PASS_NAME}: multiples takes 3 positive sizes (M, N, K)"
+        )
+    if max_growth_percent < 0:
+        raise PassFailedException(f"{PASS_NAME}: max-growth-percent must be >= 0")
+    for op in [o for o in module.walk() if isinstance(o, GenericOp)]:
+        if not in_gpu_loops(op):
+            pad_contraction(op, multiples, max_growth_percent)
+
+
+@dataclass(frozen=True)
+class LinalgPadContractionsPass(ModulePass):
+    """Contractions run on zero-padded operands their tiles divide."""
+
+    name = PASS_NAME
+
+    multiples: tuple[int, ...] = (128, 128, 16)
+    # Padded iterations at most this many percent of the original ones.
+    max_growth_percent: int = 25
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        pad_contractions(op, self.multiples, self.max_growth_percent)
