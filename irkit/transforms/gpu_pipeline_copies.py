@@ -48,8 +48,10 @@ from 0 by 1 to a constant `n`, marked `irkit.unroll`, whose body holds ops
 free of effects without regions, one `memref.load` from memory that is not
 workgroup or private memory, and one `memref.store` of exactly that value
 into workgroup memory. Nothing in the launch may store to memory that may
-alias what a copy reads (`scf_for_hoist_accumulators.may_alias`), and every
-op of `K` is a load, a store, an `scf` op, `gpu.barrier` or free of effects.
+alias what a copy reads (`scf_for_hoist_accumulators.may_alias`) and no op of
+the launch may write memory otherwise (declared effects; `gpu.barrier`,
+`cf.assert` write none), and every op of `K` is a load, a store, an `scf`
+op, `gpu.barrier` or free of effects.
 
 Output: per copy, a `private` attribution `memref<n x T>`; its loads run
 before `K` for the first step and, guarded by `k + step < ub`, after the
@@ -75,7 +77,7 @@ from xdsl.dialects.scf import YieldOp
 from xdsl.ir import Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
-from xdsl.traits import is_side_effect_free
+from xdsl.traits import MemoryEffectKind, get_effects, is_side_effect_free
 
 from irkit.dialects import gpu
 from irkit.dialects.scf import UNROLL_ATTRIBUTE, ForOp, IfOp
@@ -86,6 +88,8 @@ from irkit.transforms.scf_for_unroll import constant_int
 PASS_NAME = "gpu-pipeline-copies"
 
 _STRUCTURE = frozenset({"scf.for", "scf.if", "scf.yield", "gpu.barrier"})
+# Ops without declared effects that write no memory.
+_NO_WRITES = frozenset({"gpu.barrier", "gpu.terminator", "scf.yield", "cf.assert"})
 
 
 @dataclass
@@ -178,7 +182,20 @@ def _is_pipelinable(loop: ForOp, launch: gpu.LaunchOp, copies: list[_Copy]) -> b
     for op in launch.body.walk():
         if isinstance(op, StoreOp) and any(may_alias(op.memref, s) for s in sources):
             return False
+        if _writes_unseen(op):
+            return False
     return True
+
+
+def _writes_unseen(op: Operation) -> bool:
+    """Whether `op` may write memory other than as a `memref.store` (ops
+    with regions are judged by the ops inside them)."""
+    if op.regions or op.name in _NO_WRITES or isinstance(op, StoreOp):
+        return False
+    effects = get_effects(op)
+    return effects is None or any(
+        effect.kind == MemoryEffectKind.WRITE for effect in effects
+    )
 
 
 def _staged_loads(

@@ -29,12 +29,14 @@ Contract
 --------
 Input: `linalg.generic` contractions on memrefs (`is_contraction`: a
 reduction, one output, `out + a * b`) with static shapes and projected
-permutation maps, outside GPU loops. With `multiples=M,N,K`, the last two
-loops that index the output alone (i, j) are padded up to multiples of `M`
-and `N`, the innermost reduction loop (k) to a multiple of `K`, other loops
-not at all. An op is padded when some extent grows and the padded iteration
-space is at most `max-growth-percent` percent larger than the original (so a
-1000^3 matmul, 7% larger, is padded; a 130^3 one, 330% larger, is not).
+permutation maps, outside GPU loops, whose operands are distinct values (`a
+@ a` is left alone: one buffer would need two padded shapes). With
+`multiples=M,N,K`, the last two loops that index the output alone (i, j) are
+padded up to multiples of `M` and `N`, the innermost reduction loop (k) to a
+multiple of `K`, other loops not at all. An op is padded when some extent
+grows and the padded iteration space is at most `max-growth-percent` percent
+larger than the original (so a 1000^3 matmul, 6% larger, is padded; a 130^3
+one, 330% larger, is not).
 
 Output: each operand with a padded dimension is replaced by a new buffer of
 the padded shape, filled with zero and holding a copy of the operand in its
@@ -152,6 +154,8 @@ def pad_contraction(
     if not is_contraction(generic) or generic.results:
         return False
     computation = StructuredComputation.of(generic)
+    if len(set(computation.operands)) != len(computation.operands):
+        return False  # `a @ a`: one buffer would need two padded shapes
     ranges = _loop_ranges(computation)
     if ranges is None:
         return False
@@ -181,7 +185,7 @@ def pad_contraction(
             padded[expr.position] if isinstance(expr, AffineDimExpr) else size
             for size, expr in zip(operand_type.get_shape(), indexing_map.results)
         ]
-        if operand in replacements or shape == list(operand_type.get_shape()):
+        if shape == list(operand_type.get_shape()):
             continue
         buffer, corner = _padded_copy(operand, shape, zero_op.result, at)
         Rewriter.insert_op(memref.CopyOp(operand, corner), at)

@@ -74,3 +74,20 @@ func.func @k_only(%a: memref<8x3xi32>, %b: memref<3x8xi32>, %c: memref<8x8xi32> 
   }
   return
 }
+
+// -----
+
+// Left alone: `a @ a` would need %a padded to 8x4 as the left operand and to
+// 4x8 as the right one.
+
+// CHECK-LABEL: func.func @square_of_itself
+// CHECK-NOT:     memref.alloc
+func.func @square_of_itself(%a: memref<3x3xf32>, %c: memref<3x3xf32> {irkit.output}) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%a, %a : memref<3x3xf32>, memref<3x3xf32>) outs(%c : memref<3x3xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %p, %acc : f32
+    linalg.yield %s : f32
+  }
+  return
+}
