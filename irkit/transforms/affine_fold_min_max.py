@@ -221,10 +221,15 @@ def _loop_variable_range(
     return Interval(lower.lo, last)
 
 
-def _bound(value: int | SSAValue, depth: int) -> Interval:
-    return (
-        Interval.point(value) if isinstance(value, int) else value_range(value, depth)
-    )
+# Ranges a caller knows for values this module cannot bound (a GPU thread id
+# from its launch's block size): None where it knows nothing.
+KnownRange = Callable[[SSAValue], Interval | None]
+
+
+def _bound(value: int | SSAValue, depth: int, known: KnownRange | None) -> Interval:
+    if isinstance(value, int):
+        return Interval.point(value)
+    return value_range(value, depth, known)
 
 
 def _step(value: int | SSAValue) -> int | None:
@@ -232,7 +237,9 @@ def _step(value: int | SSAValue) -> int | None:
     return step if step is not None and step > 0 else None
 
 
-def _induction_variable_range(arg: BlockArgument, depth: int) -> Interval:
+def _induction_variable_range(
+    arg: BlockArgument, depth: int, known: KnownRange | None
+) -> Interval:
     loop = arg.block.parent_op()
     bounds: tuple[int | SSAValue, int | SSAValue, int | SSAValue] | None = None
     if isinstance(loop, ForOp) and arg.index == 0:
@@ -247,42 +254,55 @@ def _induction_variable_range(arg: BlockArgument, depth: int) -> Interval:
     if bounds is None:
         return Interval()
     lower, upper, step = bounds
-    return _loop_variable_range(_bound(lower, depth), _bound(upper, depth), _step(step))
+    return _loop_variable_range(
+        _bound(lower, depth, known), _bound(upper, depth, known), _step(step)
+    )
 
 
 def _map_ranges(
-    affine_map: AffineMap, operands: Sequence[SSAValue], depth: int
+    affine_map: AffineMap,
+    operands: Sequence[SSAValue],
+    depth: int,
+    known: KnownRange | None = None,
 ) -> list[Interval]:
-    ranges = [value_range(operand, depth) for operand in operands]
+    ranges = [value_range(operand, depth, known) for operand in operands]
     dims, symbols = ranges[: affine_map.num_dims], ranges[affine_map.num_dims :]
     return [expr_range(expr, dims, symbols) for expr in affine_map.results]
 
 
-def value_range(value: SSAValue, depth: int = MAX_DEPTH) -> Interval:
-    """The interval `value` lies in, wherever it is visible (see module doc)."""
+def value_range(
+    value: SSAValue, depth: int = MAX_DEPTH, known: KnownRange | None = None
+) -> Interval:
+    """The interval `value` lies in, wherever it is visible (see module doc).
+    `known` gives the range of a value this function cannot bound itself (it
+    is asked first, for every value on the way)."""
     constant = constant_index(value)
     if constant is not None:
         return Interval.point(constant)
+    if known is not None:
+        given = known(value)
+        if given is not None:
+            return given
     if depth == 0:
         return Interval()
     if isinstance(value, BlockArgument):
-        return _induction_variable_range(value, depth - 1)
+        return _induction_variable_range(value, depth - 1, known)
     op = value.owner
     if isinstance(op, affine.ApplyOp):
-        return _map_ranges(op.map.data, op.mapOperands, depth - 1)[0]
+        return _map_ranges(op.map.data, op.mapOperands, depth - 1, known)[0]
     if isinstance(op, affine.MinOp | affine.MaxOp):
-        ranges = _map_ranges(op.map.data, op.arguments, depth - 1)
+        ranges = _map_ranges(op.map.data, op.arguments, depth - 1, known)
         lows, highs = [r.lo for r in ranges], [r.hi for r in ranges]
         if isinstance(op, affine.MinOp):
             return Interval(_minimum(lows, True), _minimum(highs, False))
         return Interval(_maximum(lows, False), _maximum(highs, True))
     if isinstance(op, arith.AddiOp | arith.SubiOp | arith.MuliOp):
-        lhs = value_range(op.lhs, depth - 1)
-        return arith_range(op, lhs, value_range(op.rhs, depth - 1))
+        lhs = value_range(op.lhs, depth - 1, known)
+        return _arith_range(op, lhs, value_range(op.rhs, depth - 1, known))
     return Interval()
 
 
-def arith_range(
+def _arith_range(
     op: arith.AddiOp | arith.SubiOp | arith.MuliOp, lhs: Interval, rhs: Interval
 ) -> Interval:
     """The interval of `op`'s result for operands in `lhs` and `rhs`."""

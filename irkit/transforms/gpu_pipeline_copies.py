@@ -151,8 +151,9 @@ def _prologue(loop: ForOp) -> tuple[list[_Copy], list[Operation], Operation] | N
     return None
 
 
-def _slice(copy: _Copy, loop: ForOp, pure: Sequence[Operation]) -> list[Operation]:
-    """The ops of `loop`'s body (among `pure`) that `copy` uses, in order."""
+def _slice(copy: _Copy, pure: Sequence[Operation]) -> list[Operation]:
+    """The ops among `pure` (the K loop's, before its barrier) that `copy`
+    uses, in order."""
     needed: set[Operation] = set()
     pending = [
         operand
@@ -230,7 +231,7 @@ def _pipeline(
     barrier: Operation,
 ) -> None:
     block = launch.entry_block
-    slices = [_slice(copy, loop, pure) for copy in copies]
+    slices = [_slice(copy, pure) for copy in copies]
     stages: list[BlockArgument] = []
     for copy in copies:
         element = copy.load.res.type

@@ -68,12 +68,7 @@ from xdsl.utils.exceptions import PassFailedException
 
 from irkit.dialects import affine, gpu
 from irkit.dialects.scf import UNROLL_ATTRIBUTE, ForOp
-from irkit.transforms.affine_fold_min_max import (
-    Interval,
-    arith_range,
-    expr_range,
-    value_range,
-)
+from irkit.transforms.affine_fold_min_max import Interval, value_range
 from irkit.transforms.gpu_promote_accumulators import (
     KernelIndices,
     Key,
@@ -89,8 +84,6 @@ PASS_NAME = "gpu-relayout-shared"
 CHUNK_BYTES = 16
 
 _DIMENSIONS = ("x", "y", "z")
-# How many producers deep an index's interval looks.
-_MAX_DEPTH = 8
 
 
 @dataclass(frozen=True)
@@ -119,45 +112,33 @@ class _Layout:
 
 
 class _Ranges:
-    """Intervals of index values in a launch body: thread ids from the block
-    size, loop counters from their bounds, affine combinations of them."""
+    """Intervals of index values in a launch body: `value_range`'s loop
+    counters and affine combinations, with thread ids bounded by the block
+    size."""
 
     def __init__(self, kernel: KernelIndices) -> None:
         self.kernel = kernel
         sizes = [constant_int(v) for v in kernel.launch.block_size]
         self.block_size = dict(zip(_DIMENSIONS, sizes, strict=True))
 
-    def of_key(self, key: Key, depth: int = _MAX_DEPTH) -> Interval:
-        if isinstance(key, tuple) and key[0] == "thread":
-            size = self.block_size.get(str(key[1]))
-            return Interval(0, None if size is None else size - 1)
-        if isinstance(key, tuple) and key[0] == "op":
-            return self.of_value(self.kernel.examples[key], depth)
-        assert isinstance(key, SSAValue)
-        return self.of_value(key, depth)
-
-    def of_value(self, value: SSAValue, depth: int = _MAX_DEPTH) -> Interval:
-        constant = constant_int(value)
-        if constant is not None:
-            return Interval.point(constant)
-        if depth == 0:
-            return Interval()
+    def _thread(self, value: SSAValue) -> Interval | None:
         key = self.kernel.key(value)
+        if not (isinstance(key, tuple) and key[0] == "thread"):
+            return None
+        size = self.block_size.get(str(key[1]))
+        return Interval(0, None if size is None else size - 1)
+
+    def of_key(self, key: Key) -> Interval:
         if isinstance(key, tuple) and key[0] == "thread":
-            return self.of_key(key)
-        if isinstance(value, BlockArgument):
-            return value_range(value)
-        assert isinstance(value, OpResult)
-        op = value.op
-        if isinstance(op, affine.ApplyOp):
-            affine_map = op.map.data
-            ranges = [self.of_value(v, depth - 1) for v in op.mapOperands]
-            dims = ranges[: affine_map.num_dims]
-            return expr_range(affine_map.results[0], dims, ranges[len(dims) :])
-        if isinstance(op, arith.AddiOp | arith.SubiOp | arith.MuliOp):
-            lhs = self.of_value(op.lhs, depth - 1)
-            return arith_range(op, lhs, self.of_value(op.rhs, depth - 1))
-        return Interval()
+            value: SSAValue = self.kernel.launch.entry_block.args[
+                3 + _DIMENSIONS.index(str(key[1]))
+            ]
+        elif isinstance(key, tuple):
+            value = self.kernel.examples[key]
+        else:
+            assert isinstance(key, SSAValue)
+            value = key
+        return value_range(value, known=self._thread)
 
     def of_linear(self, form: Linear) -> Interval:
         total = Interval.point(form.constant)

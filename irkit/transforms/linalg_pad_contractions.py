@@ -79,7 +79,7 @@ from irkit.transforms.convert_linalg_to_loops import (
     parallel_loop_dims,
 )
 from irkit.transforms.linalg_tile_contractions import is_contraction
-from irkit.transforms.linalg_tile_for_gpu import in_gpu_loops
+from irkit.transforms.linalg_tile_for_gpu import in_gpu_loops, operand_loop_ranges
 from irkit.transforms.linalg_tile_rows_for_gpu import strided_view
 
 PASS_NAME = "linalg-pad-contractions"
@@ -111,24 +111,6 @@ def loop_multiples(
     return result
 
 
-def _loop_ranges(computation: StructuredComputation) -> list[int] | None:
-    ranges: list[int | None] = [None] * computation.num_loops
-    for operand, indexing_map in zip(
-        computation.operands, computation.indexing_maps, strict=True
-    ):
-        operand_type = operand.type
-        if not isinstance(operand_type, MemRefType):
-            return None
-        if not operand_type.has_static_shape():
-            return None
-        for size, expr in zip(operand_type.get_shape(), indexing_map.results):
-            if isinstance(expr, AffineDimExpr):
-                ranges[expr.position] = size
-    if any(size is None for size in ranges):
-        return None
-    return [size for size in ranges if size is not None]
-
-
 def _padded_copy(
     operand: SSAValue, shape: Sequence[int], zero: SSAValue, at: InsertPoint
 ) -> tuple[SSAValue, SSAValue]:
@@ -156,9 +138,10 @@ def pad_contraction(
     computation = StructuredComputation.of(generic)
     if len(set(computation.operands)) != len(computation.operands):
         return False  # `a @ a`: one buffer would need two padded shapes
-    ranges = _loop_ranges(computation)
-    if ranges is None:
+    known = operand_loop_ranges(computation)
+    if known is None or None in known:
         return False
+    ranges = [size for size in known if size is not None]
     steps = loop_multiples(computation, multiples)
     padded = [-(-size // step) * step for size, step in zip(ranges, steps)]
     if padded == ranges:

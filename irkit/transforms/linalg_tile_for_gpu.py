@@ -182,8 +182,9 @@ def box_tileable_loops(computation: StructuredComputation) -> list[int]:
     ]
 
 
-def static_loop_ranges(op: Operation, computation: StructuredComputation) -> list[int]:
-    """Each loop's range, from the first operand dimension it indexes alone."""
+def operand_loop_ranges(computation: StructuredComputation) -> list[int | None] | None:
+    """Each loop's range, from the first memref dimension it indexes alone
+    (None where none does); None when a memref operand's shape is dynamic."""
     ranges: list[int | None] = [None] * computation.num_loops
     for operand, indexing_map in zip(
         computation.operands, computation.indexing_maps, strict=True
@@ -191,11 +192,19 @@ def static_loop_ranges(op: Operation, computation: StructuredComputation) -> lis
         if not isinstance(operand.type, MemRefType):
             continue
         if not operand.type.has_static_shape():
-            raise op_error(op, f"{PASS_NAME} requires static shapes")
+            return None
         shape = operand.type.get_shape()
         for position, expr in enumerate(indexing_map.results):
             if isinstance(expr, AffineDimExpr) and ranges[expr.position] is None:
                 ranges[expr.position] = shape[position]
+    return ranges
+
+
+def static_loop_ranges(op: Operation, computation: StructuredComputation) -> list[int]:
+    """Each loop's range, from the first operand dimension it indexes alone."""
+    ranges = operand_loop_ranges(computation)
+    if ranges is None:
+        raise op_error(op, f"{PASS_NAME} requires static shapes")
     missing = [f"d{loop}" for loop, size in enumerate(ranges) if size is None]
     if missing:
         raise op_error(

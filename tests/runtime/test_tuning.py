@@ -122,28 +122,13 @@ def test_irkit_run_tune(tmp_path: Path) -> None:
     path = tmp_path / "mm.mlir"
     path.write_text(MATMUL)
     cache_dir = tmp_path / "cache"
-    first = _run(
-        str(path),
-        "--target",
-        "c",
-        "--tune",
-        "--random-inputs",
-        "0",
-        cache_dir=cache_dir,
-    )
+    tuned_c = (str(path), "--target", "c", "--tune", "--random-inputs", "0")
+    first = _run(*tuned_c, cache_dir=cache_dir)
     assert first.returncode == 0, first.stderr
     assert first.stderr.startswith("tune: lower-to-c"), first.stderr
     assert "candidates timed" in first.stderr
     assert "cached" not in first.stderr
-    second = _run(
-        str(path),
-        "--target",
-        "c",
-        "--tune",
-        "--random-inputs",
-        "0",
-        cache_dir=cache_dir,
-    )
+    second = _run(*tuned_c, cache_dir=cache_dir)
     assert second.returncode == 0, second.stderr
     assert "cached)" in second.stderr
     assert second.stdout == first.stdout

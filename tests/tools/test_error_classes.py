@@ -412,6 +412,29 @@ def _run_main(
     return exited.value.code, capsys.readouterr().err
 
 
+def _run_cuda_main(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> tuple[int, str, Path]:
+    """`irkit-run --target cuda` on a valid program, in this process, with an
+    `--output` file that must survive a failure: status, stderr, that file."""
+    source = write(tmp_path / "in.mlir", VALID)
+    out = write(tmp_path / "out.npz", "precious")
+    code, stderr = _run_main(
+        monkeypatch,
+        capsys,
+        str(source),
+        "--target",
+        "cuda",
+        "--random-inputs",
+        "0",
+        "--output",
+        str(out),
+    )
+    return code, stderr, out
+
+
 @pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc is not on PATH")
 def test_run_maps_a_failed_cuda_compile_to_exit_1(
     tmp_path: Path,
@@ -426,19 +449,7 @@ def test_run_maps_a_failed_cuda_compile_to_exit_1(
     monkeypatch.setattr(cuda_runtime, "_open_device", lambda: kepler)
     monkeypatch.setenv(cuda_runtime.COMPILER_VARIABLE, "nvcc")
     monkeypatch.setenv("IRKIT_CACHE_DIR", str(tmp_path / "cache"))
-    source = write(tmp_path / "in.mlir", VALID)
-    out = write(tmp_path / "out.npz", "precious")
-    code, stderr = _run_main(
-        monkeypatch,
-        capsys,
-        str(source),
-        "--target",
-        "cuda",
-        "--random-inputs",
-        "0",
-        "--output",
-        str(out),
-    )
+    code, stderr, out = _run_cuda_main(tmp_path, monkeypatch, capsys)
     assert code == 1, stderr
     lines = stderr.splitlines()
     # One line that says what failed, then the compiler's own words.
@@ -502,19 +513,7 @@ def test_run_maps_a_cuda_runtime_error_to_exit_1(
         return _FaultingFunction("main", failure)
 
     monkeypatch.setattr(irkit_run, "compile_module", compile_module)
-    source = write(tmp_path / "in.mlir", VALID)
-    out = write(tmp_path / "out.npz", "precious")
-    code, stderr = _run_main(
-        monkeypatch,
-        capsys,
-        str(source),
-        "--target",
-        "cuda",
-        "--random-inputs",
-        "0",
-        "--output",
-        str(out),
-    )
+    code, stderr, out = _run_cuda_main(tmp_path, monkeypatch, capsys)
     assert compiled == [("cuda", "main")]
     assert code == 1, stderr
     assert stderr.splitlines() == [expected]
