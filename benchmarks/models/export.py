@@ -1,0 +1,250 @@
+"""Export the model zoo (`zoo.py`) with torch-mlir, weights as function arguments.
+
+Every workload is wrapped in `zoo.WeightsAsArguments` (`torch.func.functional_call`)
+and exported with `torch_mlir.fx.export_and_import(...,
+output_type="linalg-on-tensors")`, so its function takes the inputs and then
+every state-dict tensor (`zoo.export_arguments`), and the IR holds no weights.
+Writes, from the repository root:
+
+* `benchmarks/models/<name>.mlir`: `WORKLOADS`, the real sizes;
+* `tests/corpus/models/<name>.mlir` and `<name>.npz`: `SMALL_WORKLOADS`, the
+  same programs at tiny sizes, with the inputs `arg0..` (function-argument
+  order) and PyTorch's outputs `result0..` (float32, seeded, deterministic);
+* `tests/corpus/models/MANIFEST.md` and `benchmarks/models/README.md`.
+
+Each file is exactly `str(module)`. The script fails (exit 1) if any output
+holds `dense_resource`, an elided or resource section, or a `torch` dialect
+op, if its signature does not match the arguments, or if PyTorch re-run on the
+saved inputs does not give the saved outputs.
+
+Environment (CPU only; irkit's own venv does not need it)::
+
+    python3.11 -m venv /work/tmvenv
+    /work/tmvenv/bin/pip install torch==2.13.0 torch-mlir==20261001 numpy
+
+Run from anywhere::
+
+    /work/tmvenv/bin/python benchmarks/models/export.py [NAME ...]
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import sys
+import warnings
+from importlib.metadata import version
+from pathlib import Path
+
+import numpy as np
+import torch
+import zoo
+from torch_mlir import fx, ir
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+CORPUS = ROOT / "tests" / "corpus" / "models"
+FORBIDDEN = ("dense_resource", "__elided__", "{-#", "dialect_resources")
+OP_RE = re.compile(r"\b((?:arith|linalg|math|tensor|func|cf)\.[a-z_0-9]+)\b")
+TORCH_RE = re.compile(r"\btorch\.[a-z_]")
+# Real-size files hold no weights: anything above this is a constant that
+# slipped in.
+MAX_REAL_BYTES = 64 * 1024
+
+
+def export(workload: zoo.Workload) -> tuple[str, list[torch.Tensor], list[str]]:
+    """The exported text, and the arguments and their names."""
+    module, inputs = zoo.build(workload)
+    args, names = zoo.export_arguments(module, inputs)
+    wrapper = zoo.WeightsAsArguments(module, len(inputs))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        exported = fx.export_and_import(
+            wrapper,
+            *args,
+            output_type="linalg-on-tensors",
+            func_name=workload.name,
+        )
+    text = str(exported)
+    check_text(workload.name, text)
+    check_signature(workload.name, text, [tuple(a.shape) for a in args])
+    return text, args, names
+
+
+def check_text(name: str, text: str) -> None:
+    for bad in FORBIDDEN:
+        if bad in text:
+            raise AssertionError(f"{name}: forbidden text {bad!r} in the output")
+    if TORCH_RE.search(text):
+        raise AssertionError(f"{name}: torch dialect left in the output")
+
+
+def check_signature(name: str, text: str, shapes: list[tuple[int, ...]]) -> None:
+    """The text parses back to itself, and `@name` takes f32 tensors of
+    `shapes`."""
+    with ir.Context():
+        module = ir.Module.parse(text)
+        if str(module) != text:
+            raise AssertionError(f"{name}: text does not round-trip")
+        (func,) = (
+            op
+            for op in module.body.operations
+            if op.operation.name == "func.func"
+            and ir.StringAttr(op.attributes["sym_name"]).value == name
+        )
+        ftype = ir.FunctionType(ir.TypeAttr(func.attributes["function_type"]).value)
+        got = [tuple(ir.RankedTensorType(t).shape) for t in ftype.inputs]
+        types = {str(ir.RankedTensorType(t).element_type) for t in ftype.inputs}
+    if got != shapes or types - {"f32"}:
+        raise AssertionError(f"{name}: signature {got} {types} vs arguments {shapes}")
+
+
+def run_torch(workload: zoo.Workload, args: list[np.ndarray]) -> list[np.ndarray]:
+    """The wrapped module on `args`, built afresh."""
+    module, inputs = zoo.build(workload)
+    wrapper = zoo.WeightsAsArguments(module, len(inputs))
+    with torch.no_grad():
+        out = wrapper(*(torch.from_numpy(a.copy()) for a in args))
+    outs = out if isinstance(out, tuple | list) else (out,)
+    return [o.detach().numpy().copy() for o in outs]
+
+
+def write_small(workload: zoo.Workload) -> tuple[str, list[np.ndarray], list[str]]:
+    text, args, names = export(workload)
+    arrays = [a.detach().numpy().copy() for a in args]
+    results = run_torch(workload, arrays)
+    (CORPUS / f"{workload.name}.mlir").write_text(text)
+    saved = {f"arg{i}": a for i, a in enumerate(arrays)}
+    saved |= {f"result{i}": r for i, r in enumerate(results)}
+    buffer = io.BytesIO()
+    np.savez_compressed(buffer, **saved)
+    (CORPUS / f"{workload.name}.npz").write_bytes(buffer.getvalue())
+    with np.load(CORPUS / f"{workload.name}.npz") as data:
+        again = run_torch(workload, [data[f"arg{i}"] for i in range(len(arrays))])
+        for i, got in enumerate(again):
+            if not np.array_equal(got, data[f"result{i}"]):
+                raise AssertionError(f"{workload.name}: result{i} differs on re-run")
+    return text, arrays + results, names
+
+
+def ops_of(text: str) -> str:
+    return ", ".join(f"`{op}`" for op in sorted(set(OP_RE.findall(text))))
+
+
+def dims(shape: tuple[int, ...]) -> str:
+    return "x".join(map(str, shape))
+
+
+def manifest(entries: list[str]) -> str:
+    head = [
+        "# Model corpus (small sizes)",
+        "",
+        f"Generated by `benchmarks/models/export.py` (torch {torch.__version__}, "
+        f"torch-mlir {torch_mlir_version()}). Do not edit by hand; the real sizes "
+        "and how to regenerate are in `benchmarks/models/README.md`.",
+        "",
+        "Each `<name>.mlir` holds `func.func @<name>`; `<name>.npz` holds the "
+        "inputs `arg0..` (the model's inputs, then its state-dict tensors) and "
+        "PyTorch's outputs `result0..`, all float32.",
+        "",
+    ]
+    return "\n".join(head + entries)
+
+
+def torch_mlir_version() -> str:
+    return version("torch-mlir")
+
+
+README_HEAD = """# Model workloads
+
+Transformer workloads written in plain PyTorch (`zoo.py`, as users write them:
+`nn.Linear`, `nn.LayerNorm`, `F.gelu`, `F.softmax`, attention spelled out as
+`softmax(Q @ K^T * scale [masked]) @ V`), exported with torch-mlir's FX importer
+to linalg on tensors. Weights are function arguments
+(`torch.func.functional_call`): each function takes the model's inputs, then
+every state-dict tensor (parameters, and LLaMA's rotary cos/sin tables, which
+are persistent buffers) in state-dict order, so the files hold no weights and
+stay small. `zoo.export_arguments(module, inputs)` gives that argument list
+and its names; the exporter and the benchmarks both use it.
+
+GELU: the GPT-2 block uses the tanh approximation (GPT-2's `gelu_new`); BERT,
+ViT and the MLP use the exact (erf) GELU. Causal masks are built inside the
+function (`torch.ones(s, s, dtype=bool).tril()`, `masked_fill(-inf)`), not
+passed in.
+
+- `<name>.mlir` here: the real sizes (`zoo.WORKLOADS`).
+- `tests/corpus/models/<name>.{mlir,npz}`: the same programs at tiny sizes
+  (`zoo.SMALL_WORKLOADS`) with inputs and PyTorch's outputs; CI runs them on
+  the C target and compiles them for CUDA
+  (`tests/end_to_end/test_model_corpus.py`).
+
+Regenerate (CPU only, a venv of its own; irkit's does not need torch-mlir):
+
+    python3.11 -m venv /work/tmvenv
+    /work/tmvenv/bin/pip install torch==2.13.0 torch-mlir==20261001 numpy
+    /work/tmvenv/bin/python benchmarks/models/export.py
+
+The output is deterministic (seeded). The script fails on `dense_resource`,
+resource sections or `torch` dialect leftovers, on a signature that does not
+match the arguments, and when PyTorch re-run on the saved inputs differs from
+the saved outputs.
+"""
+
+
+def readme(rows: list[str]) -> str:
+    versions = (
+        f"Generated with torch {torch.__version__} and torch-mlir "
+        f"{torch_mlir_version()}."
+    )
+    table = [
+        "| name | what (real size) | small size (tests/corpus/models) | args | parameters | .mlir bytes (real) |",
+        "|---|---|---|---|---|---|",
+        *rows,
+    ]
+    return "\n".join([README_HEAD, versions, "", *table, ""])
+
+
+def main(selected: list[str]) -> int:
+    CORPUS.mkdir(parents=True, exist_ok=True)
+    names = selected or list(zoo.WORKLOADS)
+    unknown = [name for name in names if name not in zoo.WORKLOADS]
+    if unknown:
+        raise SystemExit(f"unknown workloads: {', '.join(unknown)}")
+    entries: list[str] = []
+    rows: list[str] = []
+    for name in names:
+        real, small = zoo.WORKLOADS[name], zoo.SMALL_WORKLOADS[name]
+        text, args, arg_names = export(real)
+        size = len(text.encode())
+        if size > MAX_REAL_BYTES:
+            raise AssertionError(f"{name}: {size} bytes; a constant slipped in?")
+        (HERE / f"{name}.mlir").write_text(text)
+        params = sum(a.numel() for a in args[len(real.inputs) :])
+        small_text, arrays, small_names = write_small(small)
+        npz = (CORPUS / f"{name}.npz").stat().st_size
+        print(f"ok {name}: real {size} B, small {len(small_text)} B + npz {npz} B")
+        signature = "; ".join(
+            f"{dims(a.shape)} `{n}`" for a, n in zip(arrays, small_names, strict=False)
+        )
+        results = "; ".join(dims(a.shape) for a in arrays[len(small_names) :])
+        entries += [
+            f"## {name}",
+            "",
+            f"- what: {small.description}",
+            f"- arguments: {signature}",
+            f"- results: {results}",
+            f"- ops: {ops_of(small_text)}",
+            "",
+        ]
+        rows.append(
+            f"| `{name}` | {real.description} | {small.description} "
+            f"| {len(arg_names)} | {params:,} | {size:,} |"
+        )
+    if not selected:
+        (CORPUS / "MANIFEST.md").write_text(manifest(entries))
+        (HERE / "README.md").write_text(readme(rows))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
