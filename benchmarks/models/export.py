@@ -177,6 +177,9 @@ passed in.
   (`zoo.SMALL_WORKLOADS`) with inputs and PyTorch's outputs; CI runs them on
   the C target and compiles them for CUDA
   (`tests/end_to_end/test_model_corpus.py`).
+- `check.py` (irkit's venv) lowers the real sizes with `lower-to-cuda` and
+  prints each launch plan's kernel launches, buffers and CUDA C size
+  (`--cubin` also compiles them for sm_90).
 
 Regenerate (CPU only, a venv of its own; irkit's does not need torch-mlir):
 
