@@ -10,7 +10,8 @@ the plans on the GPU (`cuda.py`). See `docs/runtime.md`.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Literal, overload
+import dataclasses
+from typing import TYPE_CHECKING, Any, Literal, overload
 
 from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.dialects.func import FuncOp
@@ -23,9 +24,11 @@ from irkit.runtime.cpu import (
     CompileError,
     SanitizerError,
     build_test_executable,
+    find_function,
     load_function,
 )
 from irkit.runtime.cuda import CudaUnavailableError
+from irkit.runtime.program_cache import LoweredProgram
 
 if TYPE_CHECKING:
     from irkit.runtime.cuda import CudaCompiledFunction
@@ -66,6 +69,9 @@ def compile(
     pipeline: str | None = None,
     entry: str | None = None,
     tune: bool = False,
+    *,
+    checked: bool = False,
+    graphs: bool = True,
 ) -> CompiledFunction: ...
 
 
@@ -76,6 +82,9 @@ def compile(
     pipeline: str | None = None,
     entry: str | None = None,
     tune: bool = False,
+    *,
+    checked: bool = False,
+    graphs: bool = True,
 ) -> CudaCompiledFunction: ...
 
 
@@ -86,6 +95,9 @@ def compile(
     pipeline: str | None = None,
     entry: str | None = None,
     tune: bool = False,
+    *,
+    checked: bool = False,
+    graphs: bool = True,
 ) -> CompiledFunction | CudaCompiledFunction: ...
 
 
@@ -95,6 +107,9 @@ def compile(  # shadows the builtin on purpose: `irkit.compile`, like `torch.com
     pipeline: str | None = None,
     entry: str | None = None,
     tune: bool = False,
+    *,
+    checked: bool = False,
+    graphs: bool = True,
 ) -> CompiledFunction | CudaCompiledFunction:
     """Compile function `entry` (default: `@main`, else the only public one)
     of `module_or_text` for `target` (`c` or `cuda`) and load it.
@@ -104,6 +119,18 @@ def compile(  # shadows the builtin on purpose: `irkit.compile`, like `torch.com
     (`irkit.runtime.tuning`); the choice is cached, and the result's
     `tuning` attribute says what was chosen and measured.
 
+    `checked=True` is the debugging mode: every output is filled with poison
+    (NaN, INT_MIN, false) before each call, so an element the compiled code
+    never writes shows in the results (`irkit-run --check` and the tuner use
+    it). `graphs=False` (CUDA) launches the plan's kernels one by one instead
+    of replaying them as a CUDA graph.
+
+    A compile of a program already compiled (same text, target, pipeline,
+    entry and tuning; same irkit) skips the pipeline: the same process gets
+    the loaded function back, a new one the printed unit from the artifact
+    cache (`irkit.runtime.program_cache`). Compiling from many threads at
+    once is safe.
+
     Text is parsed with located errors; a module is copied, never changed.
     `pipeline` is a pass-pipeline string (None: `lower-to-c`/`lower-to-cuda`
     when the module holds tensors, else none). Raises `DiagnosticError` for
@@ -111,20 +138,109 @@ def compile(  # shadows the builtin on purpose: `irkit.compile`, like `torch.com
     lowering, `CompileError` when the C or CUDA compiler fails; for `cuda`,
     `CudaUnavailableError` first when no GPU can run the result.
     """
-    from irkit.interpreter import default_entry
-    from irkit.parsing import parse_module
-    from irkit.targets.c import emit_c
-    from irkit.verification import verify_module
+    from irkit.runtime.program_cache import IR_LOCK, LOADED, program_key, remembered
 
     if target not in TARGETS:
         raise IRKitError(f"unknown target '{target}' (available: {', '.join(TARGETS)})")
+    if tune and pipeline is not None:
+        raise IRKitError("tune=True chooses the pipeline: give one or the other")
+    # What the printed unit may depend on besides the program: the GPU's
+    # architecture, and for a tuned compile the machine the choice was for.
+    machine: list[str] = []
     if target == "cuda":
         # Before any lowering: without a GPU nothing after it could run.
-        from irkit.runtime.cuda import gpu_unavailable_reason
+        from irkit.runtime.cuda import (
+            _open_device,
+            device_architecture,
+            gpu_unavailable_reason,
+        )
 
         reason = gpu_unavailable_reason()
         if reason is not None:
             raise CudaUnavailableError(reason)
+        machine = [device_architecture(_open_device())]
+    if tune:
+        from irkit.runtime.tuning import machine_identity
+
+        machine = machine_identity(target)
+    if isinstance(module_or_text, str):
+        text = module_or_text
+    else:
+        with IR_LOCK:
+            text = str(module_or_text)
+    cache = ArtifactCache.open()
+    key = program_key(text, target, pipeline, entry, tune, machine)
+
+    def load() -> CompiledFunction | CudaCompiledFunction:
+        program = _lowered_program(
+            module_or_text, key, cache, target, pipeline, entry, tune
+        )
+        compiled: CompiledFunction | CudaCompiledFunction
+        if target == "cuda":
+            from irkit.runtime.cuda import load_cuda_function
+
+            compiled = load_cuda_function(
+                program.unit,
+                program.symbol,
+                cache=cache,
+                names=program.names,
+                checked=checked,
+                graphs=graphs,
+            )
+        else:
+            compiled = load_function(
+                program.unit,
+                program.symbol,
+                cache=cache,
+                names=program.names,
+                checked=checked,
+            )
+        compiled.tuning = program.tuning
+        return compiled
+
+    function, loaded_now = LOADED.get_or_load(
+        (key, str(cache.directory), checked, graphs), load
+    )
+    return function if loaded_now else remembered(function)
+
+
+def _lowered_program(
+    module_or_text: ModuleOp | str,
+    key: str,
+    cache: ArtifactCache,
+    target: str,
+    pipeline: str | None,
+    entry: str | None,
+    tune: bool,
+) -> LoweredProgram:
+    """The printed unit of a compile: from the artifact cache, or made by
+    parsing, lowering and printing (under `IR_LOCK`) and then cached."""
+    from irkit.runtime.program_cache import IR_LOCK, read_program, write_program
+
+    program = read_program(cache, key)
+    if program is not None:
+        if program.tuning is not None:
+            tuning = dataclasses.replace(program.tuning, from_cache=True, seconds=0.0)
+            program = dataclasses.replace(program, tuning=tuning)
+        return program
+    with IR_LOCK:
+        program = _lower_program(module_or_text, target, pipeline, entry, tune)
+    write_program(cache, key, program)
+    return program
+
+
+def _lower_program(
+    module_or_text: ModuleOp | str,
+    target: str,
+    pipeline: str | None,
+    entry: str | None,
+    tune: bool,
+) -> LoweredProgram:
+    from irkit.interpreter import default_entry
+    from irkit.parsing import parse_module
+    from irkit.runtime.arguments import argument_names
+    from irkit.verification import verify_module
+
     if isinstance(module_or_text, str):
         module = parse_module(module_or_text)
     else:
@@ -132,39 +248,31 @@ def compile(  # shadows the builtin on purpose: `irkit.compile`, like `torch.com
         verify_module(module)
     symbol = entry if entry is not None else default_entry(module)
     tuning = None
-    if tune:
+    if tune and holds_tensors(module):
         from irkit.runtime.tuning import tune as tune_pipeline
 
-        if pipeline is not None:
-            raise IRKitError("tune=True chooses the pipeline: give one or the other")
-        if holds_tensors(module):
-            tuning = tune_pipeline(module, target, symbol)
-            pipeline = tuning.pipeline
+        tuning = tune_pipeline(module, target, symbol)
+        pipeline = tuning.pipeline
     lower(module, pipeline, target)
     funcs = {op.sym_name.data: op for op in module.walk() if isinstance(op, FuncOp)}
-    compiled: CompiledFunction | CudaCompiledFunction
+    func = funcs.get(symbol)
+    names = argument_names(func) if func is not None else None
     if target == "cuda":
-        compiled = _load_cuda(module, symbol, funcs.get(symbol))
+        from irkit.targets.cuda import emit_cuda
+
+        unit: Any = emit_cuda(module)
+        if symbol not in unit.plans:
+            known = ", ".join(f"@{name}" for name in sorted(unit.plans)) or "none"
+            raise IRKitError(f"no CUDA host function '@{symbol}' (functions: {known})")
+        arguments = unit.plans[symbol].arguments
     else:
-        compiled = load_function(emit_c(module), symbol, funcs.get(symbol))
-    compiled.tuning = tuning
-    return compiled
+        from irkit.targets.c import emit_c
 
-
-def _load_cuda(
-    module: ModuleOp, symbol: str, func: FuncOp | None
-) -> CudaCompiledFunction:
-    import irkit.targets.cuda as cuda_target
-    from irkit.runtime.cuda import load_cuda_function
-
-    # Looked up by name: the printer lands in irkit.targets.cuda separately.
-    emit_cuda = getattr(cuda_target, "emit_cuda", None)
-    if emit_cuda is None:
-        raise IRKitError(
-            "the CUDA target cannot print programs yet (irkit.targets.cuda has "
-            "no emit_cuda)"
-        )
-    return load_cuda_function(emit_cuda(module), symbol, func)
+        unit = emit_c(module)
+        arguments = find_function(unit, symbol).arguments
+    if names is None or len(names) != len(arguments):
+        names = tuple(argument.name for argument in arguments)
+    return LoweredProgram(unit, symbol, tuple(names), tuning)
 
 
 __all__ = [

@@ -85,17 +85,26 @@ class Parameter:
         return f"argument {self.position} ({self.display_name})"
 
 
+def argument_names(func: FuncOp) -> tuple[str, ...]:
+    """The IR names of `func`'s arguments, as messages show them (`%b`)."""
+    return tuple(
+        f"%{arg.name_hint}" if arg.name_hint else f"%arg{i}"
+        for i, arg in enumerate(func.body.blocks[0].args)
+    )
+
+
 def describe_parameters(
-    arguments: Sequence[CArgument], func: FuncOp | None = None
+    arguments: Sequence[CArgument],
+    func: FuncOp | None = None,
+    names: Sequence[str] | None = None,
 ) -> tuple[Parameter, ...]:
     """The parameters of a printed function with `arguments`; `func`, the
-    `func.func` it was printed from, gives them their IR names (`%b`)."""
-    names = [argument.name for argument in arguments]
+    `func.func` it was printed from, or its `argument_names`, give them
+    their IR names (`%b`)."""
     if func is not None:
-        names = [
-            f"%{arg.name_hint}" if arg.name_hint else f"%arg{i}"
-            for i, arg in enumerate(func.body.blocks[0].args)
-        ]
+        names = argument_names(func)
+    if names is None:
+        names = [argument.name for argument in arguments]
     return tuple(
         Parameter(position, names[position], argument, not argument.is_scalar)
         for position, argument in enumerate(arguments)

@@ -48,6 +48,7 @@ from irkit.runtime.arguments import (
     strided_view,
 )
 from irkit.runtime.cache import ArtifactCache, cache_key
+from irkit.runtime.frameworks import as_host_array, host_result
 
 if TYPE_CHECKING:
     from irkit.runtime.tuning import TuningResult
@@ -303,12 +304,19 @@ C_SCALAR_TYPES: dict[str, str] = {
 
 
 class CompiledFunction:
-    """A function of a compiled C unit, callable with NumPy arrays.
+    """A function of a compiled C unit, callable with NumPy arrays (or
+    PyTorch CPU tensors).
 
     `f(*inputs, out=None)` takes the input arguments only (`docs/abi.md`) and
-    returns the output buffers as a tuple of arrays, like `irkit.interpret`.
-    `out` may supply the output arrays (C-contiguous, writeable, of the exact
-    shape and dtype, sharing memory with no input and no other output).
+    returns the output buffers as a tuple of arrays, like `irkit.interpret`:
+    NumPy arrays, or PyTorch tensors sharing their memory when an input was
+    a tensor. `out` may supply the output arrays (C-contiguous, writeable, of
+    the exact shape and dtype, sharing memory with no input and no other
+    output). The call releases the GIL while the C runs (ctypes does).
+
+    With `checked=True` every output is filled with poison (NaN, INT_MIN,
+    false) before each call, so an element the code never writes shows; by
+    default outputs are allocated and left as they are (the code writes them).
     """
 
     # What `irkit.compile(..., tune=True)` chose (None when not tuned).
@@ -320,8 +328,11 @@ class CompiledFunction:
         function: CFunction,
         parameters: Sequence[Parameter],
         library_path: Path,
+        *,
+        checked: bool = False,
     ) -> None:
         self.unit = unit
+        self.checked = checked
         self.function = function
         self.parameters = tuple(parameters)
         self.library_path = library_path
@@ -348,10 +359,10 @@ class CompiledFunction:
         symbol = self.symbol
         check_input_count(symbol, inputs, len(self.inputs))
         arrays = [
-            coerce_host_input(p, value, symbol)
+            coerce_host_input(p, as_host_array(value), symbol)
             for p, value in zip(self.inputs, inputs, strict=True)
         ]
-        outputs = self._output_arrays(out, inputs)
+        outputs, results = self._output_arrays(out, inputs)
         keep_alive: list[np.ndarray] = []
         c_arguments: list[Any] = []
         write_back: list[tuple[np.ndarray, np.ndarray]] = []
@@ -369,17 +380,21 @@ class CompiledFunction:
             result[...] = view
         if status != 0:
             raise AssertionFailure(status_message(self.function, status))
-        return tuple(outputs)
+        return results
 
-    def _output_arrays(self, out: Any, inputs: Sequence[Any]) -> list[np.ndarray]:
+    def _output_arrays(
+        self, out: Any, inputs: Sequence[Any]
+    ) -> tuple[list[np.ndarray], tuple[Any, ...]]:
+        """The arrays the C writes, and what the call returns for them."""
         symbol = self.symbol
         if out is None:
-            return [poison(p.shape, p.dtype) for p in self.outputs]
+            allocate = poison if self.checked else _empty
+            arrays = [allocate(p.shape, p.dtype) for p in self.outputs]
+            return arrays, tuple(host_result(a, inputs) for a in arrays)
+        given = split_out(out, self.outputs, symbol)
         checked = [
-            check_host_output(p, a, symbol)
-            for p, a in zip(
-                self.outputs, split_out(out, self.outputs, symbol), strict=True
-            )
+            check_host_output(p, as_host_array(a), symbol)
+            for p, a in zip(self.outputs, given, strict=True)
         ]
         check_output_aliasing(
             symbol,
@@ -389,7 +404,14 @@ class CompiledFunction:
             inputs,
             host_arrays_share_memory,
         )
-        return checked
+        if self.checked:
+            for array in checked:
+                array[...] = poison((), array.dtype)
+        return checked, tuple(given)
+
+
+def _empty(shape: tuple[int, ...], dtype: np.dtype[Any]) -> np.ndarray:
+    return np.empty(shape, dtype)
 
 
 def status_message(function: CFunction, status: int) -> str:
@@ -425,17 +447,20 @@ def load_function(
     symbol: str,
     func: FuncOp | None = None,
     cache: ArtifactCache | None = None,
+    *,
+    names: Sequence[str] | None = None,
+    checked: bool = False,
 ) -> CompiledFunction:
     """Compile `unit` (or find it in the cache) and return `@symbol`.
 
-    `func`, the `func.func` the C was printed from, supplies argument names
-    for messages.
+    `func`, the `func.func` the C was printed from (or its `argument_names`),
+    supplies argument names for messages; `checked` poisons outputs before
+    every call.
     """
     function = find_function(unit, symbol)
     path = build_shared_library(unit.source, [function.c_name], cache)
-    return CompiledFunction(
-        unit, function, describe_parameters(function.arguments, func), path
-    )
+    parameters = describe_parameters(function.arguments, func, names)
+    return CompiledFunction(unit, function, parameters, path, checked=checked)
 
 
 # ----------------------------------------------------------------------------

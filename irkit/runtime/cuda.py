@@ -24,6 +24,8 @@ import os
 import shutil
 import statistics
 import subprocess
+import threading
+from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -52,6 +54,23 @@ from irkit.runtime.arguments import (
 )
 from irkit.runtime.cache import ArtifactCache, cache_key
 from irkit.runtime.cpu import AssertionFailure, CompileError
+from irkit.runtime.frameworks import (
+    CUPY,
+    DLPACK,
+    NUMPY,
+    TORCH,
+    GpuArray,
+    allocate_cupy,
+    allocate_torch,
+    as_host_array,
+    cupy_stream,
+    gpu_array_of_cupy,
+    gpu_array_of_torch,
+    host_result,
+    is_cupy_array,
+    is_torch_tensor,
+    torch_stream,
+)
 
 if TYPE_CHECKING:
     from irkit.runtime.tuning import TuningResult
@@ -342,24 +361,11 @@ def check_plan(unit: CudaTranslationUnit, plan: LaunchPlan) -> None:
                     )
 
 
-@dataclass(frozen=True)
-class _DeviceView:
-    """A caller's GPU array, seen through DLPack / __cuda_array_interface__."""
-
-    value: Any  # the caller's object, returned as given for outputs
-    view: Any  # its cuda.core StridedMemoryView
-
-    @property
-    def extent(self) -> tuple[int, int]:
-        nbytes = (
-            int(np.prod(self.view.shape, dtype=np.int64)) * self.view.dtype.itemsize
-        )
-        return int(self.view.ptr), nbytes
-
-
 def _is_device_array(value: Any) -> bool:
     if isinstance(value, np.ndarray | np.generic):
         return False
+    if is_torch_tensor(value):
+        return bool(value.is_cuda)
     if hasattr(value, "__cuda_array_interface__"):
         return True
     dlpack_device = getattr(value, "__dlpack_device__", None)
@@ -367,14 +373,14 @@ def _is_device_array(value: Any) -> bool:
 
 
 def _device_arrays_share_memory(a: Any, b: Any) -> bool:
-    if not (isinstance(a, _DeviceView) and isinstance(b, _DeviceView)):
+    if not (isinstance(a, GpuArray) and isinstance(b, GpuArray)):
         return False
     (start_a, size_a), (start_b, size_b) = a.extent, b.extent
     return start_a < start_b + size_b and start_b < start_a + size_a
 
 
-DeviceViewer = Callable[[Parameter, Any, str], _DeviceView]
-HostOrDevice = np.ndarray | _DeviceView
+DeviceViewer = Callable[[Parameter, Any, str], GpuArray]
+HostOrDevice = np.ndarray | GpuArray
 
 
 def check_arguments(
@@ -389,7 +395,7 @@ def check_arguments(
 
     Host values go through the same checks as the CPU runtime's; GPU arrays
     through `view_device_array(parameter, value, where)`. Returns the inputs
-    (NumPy arrays or device views) and the outputs (None: to be allocated).
+    (NumPy arrays or GPU arrays) and the outputs (None: to be allocated).
     """
     input_parameters = [p for p in parameters if not p.argument.is_output]
     output_parameters = [p for p in parameters if p.argument.is_output]
@@ -400,7 +406,9 @@ def check_arguments(
             where = f"@{symbol}: {parameter.label()}"
             checked_inputs.append(view_device_array(parameter, value, where))
         else:
-            checked_inputs.append(coerce_host_input(parameter, value, symbol))
+            checked_inputs.append(
+                coerce_host_input(parameter, as_host_array(value), symbol)
+            )
     if out is None:
         return checked_inputs, [None] * len(output_parameters)
     checked_outputs: list[HostOrDevice] = []
@@ -408,10 +416,12 @@ def check_arguments(
     for parameter, value in zip(output_parameters, given, strict=True):
         where = output_where(parameter, symbol)
         if not _is_device_array(value):
-            checked_outputs.append(check_host_output(parameter, value, symbol))
+            checked_outputs.append(
+                check_host_output(parameter, as_host_array(value), symbol)
+            )
             continue
         view = view_device_array(parameter, value, where)
-        if view.view.readonly:
+        if view.readonly:
             raise InputError(f"{where}: is read-only")
         checked_outputs.append(view)
     check_output_aliasing(
@@ -442,18 +452,149 @@ class CudaTiming:
         return min(self.times_ms)
 
 
+# ----------------------------------------------------------------------------
+# The workspace: every buffer a plan allocates, laid out once
+# ----------------------------------------------------------------------------
+
+WORKSPACE_ALIGNMENT = 256  # what cudaMalloc guarantees; kernels rely on it
+# Executable graphs kept per workspace, one per distinct set of argument
+# pointers (PyTorch's caching allocator hands a steady loop the same ones).
+GRAPHS_PER_WORKSPACE = 8
+
+
+def _aligned(nbytes: int) -> int:
+    return -(-max(nbytes, 1) // WORKSPACE_ALIGNMENT) * WORKSPACE_ALIGNMENT
+
+
+@dataclass(frozen=True)
+class WorkspaceLayout:
+    """Where each buffer of a plan lives inside one workspace allocation.
+
+    Buffers whose lifetimes (from `AllocateBuffer` to `FreeBuffer`, or to the
+    end) do not overlap may share bytes: the plan runs its steps in stream
+    order, so a freed buffer's bytes are free for the next allocation.
+    `status_offset` is the assertion status word, when a kernel has one.
+    """
+
+    offsets: dict[str, int]
+    status_offset: int | None
+    nbytes: int
+
+
+def workspace_layout(plan: LaunchPlan) -> WorkspaceLayout:
+    """First-fit placement of the plan's buffers (256-byte aligned)."""
+    from irkit.targets.cuda import AllocateBuffer, FreeBuffer, StatusArgument
+
+    live: dict[str, tuple[int, int]] = {}  # buffer -> (offset, size)
+    offsets: dict[str, int] = {}
+    end = 0
+
+    def place(size: int) -> int:
+        nonlocal end
+        start = 0
+        for offset, used in sorted(live.values()):
+            if offset - start >= size:
+                break
+            start = max(start, offset + used)
+        end = max(end, start + size)
+        return start
+
+    for step in plan.steps:
+        if isinstance(step, AllocateBuffer):
+            size = _aligned(step.nbytes)
+            offsets[step.buffer] = place(size)
+            live[step.buffer] = (offsets[step.buffer], size)
+        elif isinstance(step, FreeBuffer):
+            live.pop(step.buffer, None)
+    has_status = any(
+        isinstance(argument, StatusArgument)
+        for step in plan.steps
+        if not isinstance(step, AllocateBuffer | FreeBuffer)
+        for argument in step.arguments
+    )
+    status_offset = None
+    if has_status:
+        status_offset = end
+        end += WORKSPACE_ALIGNMENT
+    return WorkspaceLayout(offsets, status_offset, end)
+
+
+@dataclass(frozen=True)
+class _Launch:
+    """One kernel launch of a plan, ready to run: each argument is a
+    parameter's position (`int`), a workspace offset (`_Offset`), the status
+    word (`None`) or a by-value number."""
+
+    kernel: Any
+    config: Any
+    arguments: tuple[Any, ...]
+
+
+@dataclass(frozen=True)
+class _Offset:
+    offset: int
+
+
+@dataclass(frozen=True)
+class _CallArrays:
+    """One call's arrays: as given, and as checked."""
+
+    framework: str  # of the results: NUMPY, TORCH, CUPY or DLPACK
+    given: tuple[Any, ...]  # the caller's inputs
+    inputs: list[HostOrDevice]
+    outputs: list[HostOrDevice | None]  # None: the call allocates it
+    originals: list[Any]  # the caller's out= objects, returned as given
+
+
+class _Workspace:
+    """The device memory a function uses on one stream: the plan's buffers
+    (allocated once, at the first call on that stream), staging buffers for
+    host arrays (at the first call with one), and the executable graphs
+    captured for that stream's argument pointers."""
+
+    def __init__(self, function: CudaCompiledFunction, stream: Any) -> None:
+        self.lock = threading.Lock()
+        layout = function._layout
+        cc = function._cc
+        self.scratch = function._device.allocate(max(layout.nbytes, 1), stream=stream)
+        self.base = int(self.scratch.handle)
+        self.status: Any = None
+        if layout.status_offset is not None:
+            self.status = cc.Buffer.from_handle(self.base + layout.status_offset, 4)
+        self.staging: Any = None
+        self.staging_pointers: dict[str, int] = {}
+        self.graphs: OrderedDict[tuple[int, ...], Any] = OrderedDict()
+
+    def stage(self, function: CudaCompiledFunction, stream: Any) -> dict[str, int]:
+        """Device buffers for every parameter passed as a host array."""
+        if self.staging is None:
+            offsets: dict[str, int] = {}
+            total = 0
+            for parameter in function.parameters:
+                offsets[parameter.argument.name] = total
+                total += _aligned(parameter.buffer_bytes)
+            self.staging = function._device.allocate(max(total, 1), stream=stream)
+            base = int(self.staging.handle)
+            self.staging_pointers = {name: base + o for name, o in offsets.items()}
+        return self.staging_pointers
+
+
 class CudaCompiledFunction:
     """A host function of a CUDA unit, callable like `CompiledFunction`.
 
     `f(*inputs, out=None)` takes the inputs only (`docs/abi.md`) and returns
-    the output buffers as a tuple. NumPy inputs are copied to the device and,
-    when every input is a NumPy array, results come back as NumPy arrays.
-    GPU arrays (anything exposing `__dlpack__` on a CUDA device or
-    `__cuda_array_interface__`: CuPy, PyTorch CUDA tensors) are used in place;
-    when any input is one, the results stay on the device as
-    `cuda.core.utils.StridedMemoryView`s (consume them with
-    `torch.from_dlpack(r)` or `cupy.from_dlpack(r)`). `out=` arrays, host or
-    device, are written in place and returned as given.
+    the output buffers as a tuple, in the framework of the inputs: PyTorch
+    CUDA tensors in, PyTorch tensors out (from PyTorch's caching allocator,
+    ordered on PyTorch's current stream, no host synchronisation); CuPy in,
+    CuPy out (on CuPy's current stream); NumPy in, NumPy out (synchronised).
+    Other DLPack GPU arrays give `cuda.core` memory views. `out=` arrays,
+    host or device, are written in place and returned as given.
+
+    The plan's own buffers live in one workspace per stream, allocated at the
+    first call; with `graphs=True` the plan is captured as a CUDA graph per
+    set of argument pointers and replayed (one launch per call). With
+    `checked=True` every output is filled with poison (a device memset)
+    before each run, so an element the kernels never write shows.
     """
 
     # What `irkit.compile(..., tune=True)` chose (None when not tuned).
@@ -466,6 +607,9 @@ class CudaCompiledFunction:
         parameters: Sequence[Parameter],
         cubin_path: Path,
         device: Any,
+        *,
+        checked: bool = False,
+        graphs: bool = True,
     ) -> None:
         from irkit.targets.cuda import KernelLaunch
 
@@ -473,10 +617,17 @@ class CudaCompiledFunction:
         self.plan = plan
         self.parameters = tuple(parameters)
         self.cubin_path = cubin_path
+        self.checked = checked
+        self.graphs = graphs
         self.inputs = tuple(p for p in self.parameters if not p.argument.is_output)
         self.outputs = tuple(p for p in self.parameters if p.argument.is_output)
         self._cc = _cuda_core()
         self._device = device
+        self._layout = workspace_layout(plan)
+        self._lock = threading.Lock()
+        self._workspaces: dict[int, _Workspace] = {}
+        self._streams: dict[int, Any] = {}
+        self._output_dtypes: dict[str, Any] = {}
         with self._cuda_errors("loading the cubin"):
             code = self._cc.ObjectCode.from_cubin(cubin_path.read_bytes())
             self._stream = device.create_stream()
@@ -488,6 +639,7 @@ class CudaCompiledFunction:
             for step in plan.steps:
                 if isinstance(step, KernelLaunch):
                     self._allow_shared_memory(step)
+        self._launches = self._prepare_launches()
 
     @property
     def source(self) -> str:
@@ -541,10 +693,68 @@ class CudaCompiledFunction:
                 f"{step.dynamic_shared_memory_bytes} bytes of shared memory ({result})"
             )
 
+    def _prepare_launches(self) -> tuple[_Launch, ...]:
+        """Each launch's kernel, configuration and argument sources, so a
+        call only fills in pointers."""
+        from irkit.targets.cuda import BufferArgument, KernelLaunch, ScalarArgument
+
+        positions = {p.argument.name: p.position for p in self.parameters}
+        launches: list[_Launch] = []
+        for step in self.plan.steps:
+            if not isinstance(step, KernelLaunch):
+                continue
+            arguments: list[Any] = []
+            for argument in step.arguments:
+                if isinstance(argument, BufferArgument):
+                    if argument.buffer in positions:
+                        arguments.append(positions[argument.buffer])
+                    else:
+                        arguments.append(_Offset(self._layout.offsets[argument.buffer]))
+                elif isinstance(argument, ScalarArgument):
+                    arguments.append(argument.element_type.type(argument.value))
+                else:
+                    arguments.append(None)
+            config = self._cc.LaunchConfig(
+                grid=step.grid,
+                block=step.block,
+                shmem_size=step.dynamic_shared_memory_bytes,
+            )
+            launches.append(
+                _Launch(self._kernels[step.kernel], config, tuple(arguments))
+            )
+        return tuple(launches)
+
     # -- argument checks (nothing runs before they pass) ----------------------
 
-    def _device_view(self, parameter: Parameter, value: Any, where: str) -> _DeviceView:
-        """Check a GPU array against `parameter`: device, dtype, shape, layout."""
+    def _device_view(self, parameter: Parameter, value: Any, where: str) -> GpuArray:
+        """Check a GPU array against `parameter`: device, dtype, shape, layout.
+
+        PyTorch and CuPy arrays are read directly; anything else through
+        DLPack or `__cuda_array_interface__` (cuda.core's memory view)."""
+        if is_torch_tensor(value):
+            array = gpu_array_of_torch(value)
+        elif is_cupy_array(value):
+            array = gpu_array_of_cupy(value)
+        else:
+            array = self._dlpack_view(value, where)
+        if array is None:
+            raise InputError(f"{where}: is not on a GPU")
+        if array.device_id != self._device.device_id:
+            raise InputError(
+                f"{where}: is on device {array.device_id}, the function runs on "
+                f"CUDA device {self._device.device_id}"
+            )
+        check_shape_and_dtype(parameter, array.shape, array.dtype, where)
+        if not array.contiguous:
+            raise InputError(f"{where}: must be C-contiguous, it is a strided view")
+        if not parameter.is_dense:
+            raise InputError(
+                f"{where}: the parameter has a strided layout; pass a NumPy array "
+                "(the runtime lays it out) instead of a GPU array"
+            )
+        return array
+
+    def _dlpack_view(self, value: Any, where: str) -> GpuArray:
         try:
             view = self._cc.utils.StridedMemoryView.from_any_interface(
                 value, stream_ptr=int(self._stream.handle)
@@ -553,54 +763,270 @@ class CudaCompiledFunction:
             raise InputError(
                 f"{where}: cannot view it as a GPU array: {error}"
             ) from None
-        if not view.is_device_accessible or view.device_id != self._device.device_id:
-            raise InputError(
-                f"{where}: is on device {view.device_id}, the function runs on "
-                f"CUDA device {self._device.device_id}"
-            )
-        check_shape_and_dtype(parameter, tuple(view.shape), np.dtype(view.dtype), where)
-        dense = row_major_strides(parameter.shape)
+        if not view.is_device_accessible:
+            raise InputError(f"{where}: is not on a GPU")
+        shape = tuple(view.shape)
         strides = view.strides
-        if strides is not None and any(
-            size > 1 and stride != expected
+        contiguous = strides is None or all(
+            size <= 1 or stride == expected
             for size, stride, expected in zip(
-                parameter.shape, strides, dense, strict=True
+                shape, strides, row_major_strides(shape), strict=True
             )
-        ):
-            raise InputError(f"{where}: must be C-contiguous, has strides {strides}")
-        if not parameter.is_dense:
-            raise InputError(
-                f"{where}: the parameter has a strided layout; pass a NumPy array "
-                "(the runtime lays it out) instead of a GPU array"
+        )
+        return GpuArray(
+            value,
+            int(view.ptr),
+            shape,
+            np.dtype(view.dtype),
+            view.device_id,
+            contiguous,
+            bool(view.readonly),
+            DLPACK,
+            keep=view,
+        )
+
+    # -- streams and memory ---------------------------------------------------
+
+    def _foreign_stream(self, handle: int) -> Any:
+        """A cuda.core view of a stream the caller's framework owns."""
+        stream = self._streams.get(handle)
+        if stream is None:
+            # Handle 0 is the legacy default stream (PyTorch's default).
+            stream = (
+                self._cc.LEGACY_DEFAULT_STREAM
+                if handle == 0
+                else self._cc.Stream.from_handle(handle)
             )
-        return _DeviceView(value, view)
+            self._streams[handle] = stream
+        return stream
+
+    def _caller_stream(self, framework: str) -> Any:
+        """PyTorch's or CuPy's current stream for their arrays (the call is
+        ordered there, like one of their ops); irkit's own otherwise."""
+        device_id = self._device.device_id
+        if framework == TORCH:
+            return self._foreign_stream(torch_stream(device_id))
+        if framework == CUPY:
+            return self._foreign_stream(cupy_stream(device_id))
+        return self._stream
+
+    def _workspace(self, stream: Any) -> _Workspace:
+        handle = int(stream.handle)
+        with self._lock:
+            workspace = self._workspaces.get(handle)
+            if workspace is None:
+                workspace = _Workspace(self, stream)
+                self._workspaces[handle] = workspace
+        return workspace
+
+    def _allocate_output(
+        self, parameter: Parameter, framework: str, stream: Any
+    ) -> tuple[Any, int]:
+        """A new device array for an output, from the caller's framework:
+        (the object returned to the caller, its device pointer)."""
+        shape, dtype = parameter.shape, parameter.dtype
+        if framework == TORCH:
+            tensor = allocate_torch(shape, dtype, self._device.device_id)
+            return tensor, int(tensor.data_ptr())
+        if framework == CUPY:
+            array = allocate_cupy(shape, dtype, self._device.device_id)
+            return array, int(array.data.ptr)
+        buffer = self._device.allocate(max(parameter.buffer_bytes, 1), stream=stream)
+        view = self._cc.utils.StridedMemoryView.from_buffer(buffer, shape, dtype=dtype)
+        return view, int(buffer.handle)
+
+    def _poison(self, pointer: int, parameter: Parameter, stream: Any) -> None:
+        """Fill an output with the interpreter's poison, on the device."""
+        nbytes = parameter.buffer_bytes
+        if nbytes == 0:
+            return
+        pattern = poison((1,), parameter.dtype).tobytes()
+        target = self._cc.Buffer.from_handle(pointer, nbytes)
+        if len(pattern) <= 4:
+            target.fill(pattern, stream=stream)
+            return
+        # 8-byte elements: memsets write at most 4 bytes of pattern, so the
+        # low and the high words are written as two strided 2-D memsets.
+        driver = _cuda_module("cuda.bindings.driver")
+        count = nbytes // 8
+        for half in range(2):
+            word = int.from_bytes(pattern[4 * half : 4 * half + 4], "little")
+            (result,) = driver.cuMemsetD2D32Async(
+                pointer + 4 * half, 8, word, 1, count, stream.handle
+            )
+            if result != driver.CUresult.CUDA_SUCCESS:
+                raise CudaRuntimeError(f"@{self.symbol}: poisoning failed ({result})")
 
     # -- running --------------------------------------------------------------
+
+    def _enqueue(
+        self, stream: Any, pointers: Sequence[int], workspace: _Workspace
+    ) -> None:
+        """Queue the plan's launches on `stream` (or a graph being built)."""
+        if workspace.status is not None:
+            workspace.status.fill(0, stream=stream)
+        status = workspace.base + (self._layout.status_offset or 0)
+        base = workspace.base
+        launch = self._cc.launch
+        for step in self._launches:
+            arguments = [
+                pointers[a]
+                if type(a) is int
+                else base + a.offset
+                if type(a) is _Offset
+                else status
+                if a is None
+                else a
+                for a in step.arguments
+            ]
+            launch(stream, step.config, step.kernel, *arguments)
+
+    def _run(
+        self, stream: Any, pointers: tuple[int, ...], workspace: _Workspace
+    ) -> None:
+        """Run the plan once on `stream` with parameters at `pointers`."""
+        if not self.graphs:
+            self._enqueue(stream, pointers, workspace)
+            return
+        graphs = workspace.graphs
+        graph = graphs.get(pointers)
+        if graph is None:
+            builder = self._stream.create_graph_builder().begin_building("thread_local")
+            self._enqueue(builder, pointers, workspace)
+            builder.end_building()
+            if len(graphs) >= GRAPHS_PER_WORKSPACE:
+                # Reuse the oldest executable graph: updating its node
+                # parameters is far cheaper than instantiating a new one.
+                _, graph = graphs.popitem(last=False)
+                try:
+                    graph.update(builder)
+                except _cuda_error_type():
+                    graph.close()
+                    graph = builder.complete()
+            else:
+                graph = builder.complete()
+            builder.close()
+            graphs[pointers] = graph
+        else:
+            graphs.move_to_end(pointers)
+        graph.launch(stream)
+
+    def _check_status(self, workspace: _Workspace, stream: Any) -> None:
+        """Raise `AssertionFailure` if a kernel's `cf.assert` failed: reading
+        the status word waits for the plan (only plans with assertions)."""
+        if workspace.status is None:
+            return
+        status = np.zeros(1, np.int32)
+        workspace.status.copy_to(
+            self._cc.Buffer.from_handle(status.ctypes.data, 4), stream=stream
+        )
+        stream.sync()
+        number = int(status[0])
+        if number:
+            assertions = self.unit.assertions
+            message = (
+                assertions[number - 1]
+                if 0 < number <= len(assertions)
+                else f"status {number}"
+            )
+            raise AssertionFailure(f"@{self.symbol}: assertion failed: {message}")
 
     def __call__(self, *inputs: Any, out: Any = None) -> tuple[Any, ...]:
         checked_inputs, given_outputs = check_arguments(
             self.parameters, self.symbol, inputs, out, self._device_view
         )
-        on_device = any(isinstance(v, _DeviceView) for v in checked_inputs)
+        framework = next(
+            (v.framework for v in checked_inputs if isinstance(v, GpuArray)),
+            NUMPY,
+        )
+        originals = (
+            split_out(out, self.outputs, self.symbol)
+            if out is not None
+            else [None] * len(self.outputs)
+        )
         self._device.set_current()
-        with self._cuda_errors("running the launch plan"), _Call(self) as call:
-            for parameter, value in zip(self.inputs, checked_inputs, strict=True):
-                call.bind_input(parameter, value)
-            results = [
-                call.bind_output(parameter, value, on_device)
-                for parameter, value in zip(self.outputs, given_outputs, strict=True)
-            ]
-            call.run_plan()
-            call.copy_results_back()
-            self._stream.sync()
-            call.check_status()
-            call.write_back_strided()
-        return tuple(result() for result in results)
+        with self._cuda_errors("running the launch plan"):
+            stream = self._caller_stream(framework)
+            workspace = self._workspace(stream)
+            with workspace.lock:
+                return self._call(
+                    _CallArrays(
+                        framework, inputs, checked_inputs, given_outputs, originals
+                    ),
+                    stream,
+                    workspace,
+                )
+
+    def _call(
+        self, arrays: _CallArrays, stream: Any, workspace: _Workspace
+    ) -> tuple[Any, ...]:
+        cc = self._cc
+        framework = arrays.framework
+        pointers = [0] * len(self.parameters)
+        keep_alive: list[Any] = []  # memory in flight
+        write_back: list[tuple[np.ndarray, np.ndarray]] = []
+        copies_back: list[tuple[int, np.ndarray]] = []
+
+        def stage(parameter: Parameter) -> int:
+            return workspace.stage(self, stream)[parameter.argument.name]
+
+        for parameter, value in zip(self.inputs, arrays.inputs, strict=True):
+            if isinstance(value, GpuArray):
+                keep_alive.append(value)
+                pointers[parameter.position] = value.pointer
+                continue
+            host = host_buffer_for(parameter, value, write_back)
+            pointer = stage(parameter)
+            if host.nbytes:
+                keep_alive.append(host)
+                cc.Buffer.from_handle(pointer, host.nbytes).copy_from(
+                    cc.Buffer.from_handle(host.ctypes.data, host.nbytes), stream=stream
+                )
+            pointers[parameter.position] = pointer
+        results: list[Any] = []
+        for parameter, given, original in zip(
+            self.outputs, arrays.outputs, arrays.originals, strict=True
+        ):
+            if isinstance(given, GpuArray):
+                keep_alive.append(given)
+                results.append(given.value)
+                pointer = given.pointer
+            elif given is None and framework != NUMPY and parameter.is_dense:
+                result, pointer = self._allocate_output(parameter, framework, stream)
+                results.append(result)
+            else:
+                if given is None:
+                    array = np.empty(parameter.shape, parameter.dtype)
+                    results.append(host_result(array, arrays.given))
+                else:
+                    array = given
+                    results.append(original)
+                host = host_buffer_for(parameter, array, write_back)
+                pointer = stage(parameter)
+                copies_back.append((pointer, host))
+            if self.checked:
+                self._poison(pointer, parameter, stream)
+            pointers[parameter.position] = pointer
+        self._run(stream, tuple(pointers), workspace)
+        self._check_status(workspace, stream)
+        for pointer, host in copies_back:
+            if host.nbytes:
+                keep_alive.append(host)
+                cc.Buffer.from_handle(pointer, host.nbytes).copy_to(
+                    cc.Buffer.from_handle(host.ctypes.data, host.nbytes), stream=stream
+                )
+        if framework in (NUMPY, DLPACK) or copies_back:
+            # Host results must be complete; other GPU arrays come with no
+            # stream irkit could order the call on.
+            stream.sync()
+        for result, view in write_back:
+            result[...] = view
+        return tuple(results)
 
     def time(self, *inputs: Any, runs: int = 10, warmup: int = 1) -> CudaTiming:
         """Run the plan `warmup + runs` times on device-resident copies of
         `inputs` and time each timed run with CUDA events (host copies are
-        not timed)."""
+        not timed; with `graphs`, each run is one graph replay)."""
         if runs < 1:
             raise InputError("time() needs a positive number of runs")
         checked_inputs, _ = check_arguments(
@@ -609,185 +1035,35 @@ class CudaCompiledFunction:
         self._device.set_current()
         times: list[float] = []
         options = self._cc.EventOptions(timing_enabled=True)
-        with self._cuda_errors("timing the launch plan"), _Call(self) as call:
-            for parameter, value in zip(self.inputs, checked_inputs, strict=True):
-                call.bind_input(parameter, value)
-            for parameter in self.outputs:
-                call.bind_output(parameter, None, on_device=True)
-            for index in range(warmup + runs):
-                start = self._stream.record(options=options)
-                call.run_plan()
-                end = self._stream.record(options=options)
-                end.sync()
-                if index >= warmup:
-                    times.append(end - start)
-            call.check_status()
+        stream = self._stream
+        with self._cuda_errors("timing the launch plan"):
+            workspace = self._workspace(stream)
+            with workspace.lock:
+                staging = workspace.stage(self, stream)
+                keep_alive: list[Any] = []
+                pointers = [staging[p.argument.name] for p in self.parameters]
+                for parameter, value in zip(self.inputs, checked_inputs, strict=True):
+                    if isinstance(value, GpuArray):
+                        pointers[parameter.position] = value.pointer
+                        continue
+                    host = host_buffer_for(parameter, value, [])
+                    keep_alive.append(host)
+                    if host.nbytes:
+                        self._cc.Buffer.from_handle(
+                            pointers[parameter.position], host.nbytes
+                        ).copy_from(
+                            self._cc.Buffer.from_handle(host.ctypes.data, host.nbytes),
+                            stream=stream,
+                        )
+                for index in range(warmup + runs):
+                    start = stream.record(options=options)
+                    self._run(stream, tuple(pointers), workspace)
+                    end = stream.record(options=options)
+                    end.sync()
+                    if index >= warmup:
+                        times.append(end - start)
+                self._check_status(workspace, stream)
         return CudaTiming(tuple(times))
-
-
-class _Call:
-    """The device memory of one execution of a plan, released on exit.
-
-    `bindings` maps each plan parameter and allocated buffer name to a device
-    pointer; buffers this call allocated are closed on exit, after the stream
-    has finished with them.
-    """
-
-    def __init__(self, function: CudaCompiledFunction) -> None:
-        self.function = function
-        self.cc = function._cc
-        self.stream = function._stream
-        self.device = function._device
-        self.bindings: dict[str, int] = {}
-        self.owned: list[Any] = []  # device buffers to release
-        self.keep_alive: list[Any] = []  # host arrays and views in flight
-        self.copies_back: list[tuple[Any, np.ndarray]] = []
-        self.write_back: list[tuple[np.ndarray, np.ndarray]] = []
-        self.plan_buffers: dict[str, Any] = {}
-        self.status: Any = None  # the assertion status word, when a kernel has one
-
-    def __enter__(self) -> _Call:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        # A failed call may still have work queued that uses these buffers.
-        try:
-            self.stream.sync()
-        finally:
-            for buffer in [*self.owned, *self.plan_buffers.values()]:
-                buffer.close()
-
-    def _allocate(self, nbytes: int) -> Any:
-        # A zero-size memref still needs a distinct, valid pointer.
-        return self.device.allocate(max(nbytes, 1), stream=self.stream)
-
-    def _host_buffer(self, array: np.ndarray) -> Any:
-        self.keep_alive.append(array)
-        return self.cc.Buffer.from_handle(array.ctypes.data, array.nbytes)
-
-    def _upload(self, parameter: Parameter, host: np.ndarray) -> Any:
-        device_buffer = self._allocate(host.nbytes)
-        self.owned.append(device_buffer)
-        if host.nbytes:
-            device_buffer.copy_from(self._host_buffer(host), stream=self.stream)
-        self.bindings[parameter.argument.name] = int(device_buffer.handle)
-        return device_buffer
-
-    def bind_input(self, parameter: Parameter, value: np.ndarray | _DeviceView) -> None:
-        if isinstance(value, _DeviceView):
-            self.keep_alive.append(value)
-            self.bindings[parameter.argument.name] = int(value.view.ptr)
-            return
-        self._upload(parameter, host_buffer_for(parameter, value, self.write_back))
-
-    def bind_output(
-        self,
-        parameter: Parameter,
-        value: np.ndarray | _DeviceView | None,
-        on_device: bool,
-    ) -> Any:
-        """Bind a poisoned device buffer for `parameter`; returns a thunk that
-        gives the caller's result once the stream has finished."""
-        shape, dtype = parameter.shape, parameter.dtype
-        if isinstance(value, _DeviceView):
-            self.keep_alive.append(value)
-            pointer, nbytes = value.extent
-            self.bindings[parameter.argument.name] = pointer
-            if nbytes:
-                target = self.cc.Buffer.from_handle(pointer, nbytes)
-                target.copy_from(
-                    self._host_buffer(poison(shape, dtype)), stream=self.stream
-                )
-            return lambda: value.value
-        if value is None and on_device and parameter.is_dense:
-            buffer = self._allocate(parameter.buffer_bytes)
-            self.bindings[parameter.argument.name] = int(buffer.handle)
-            host = poison(shape, dtype)
-            if host.nbytes:
-                buffer.copy_from(self._host_buffer(host), stream=self.stream)
-            view = self.cc.utils.StridedMemoryView.from_buffer(
-                buffer, shape, dtype=dtype
-            )
-            return lambda: view
-        array = poison(shape, dtype) if value is None else value
-        host = host_buffer_for(parameter, array, self.write_back)
-        if value is not None:
-            host[...] = poison(host.shape, dtype)
-        device_buffer = self._upload(parameter, host)
-        self.copies_back.append((device_buffer, host))
-        return lambda: array
-
-    def _status_pointer(self) -> int:
-        """The call's assertion status word, zeroed before its first use."""
-        if self.status is None:
-            self.status = self._allocate(4)
-            self.owned.append(self.status)
-            zero = np.zeros(1, np.int32)
-            self.status.copy_from(self._host_buffer(zero), stream=self.stream)
-        return int(self.status.handle)
-
-    def check_status(self) -> None:
-        """Raise `AssertionFailure` if a kernel's `cf.assert` failed (after the
-        stream has finished)."""
-        if self.status is None:
-            return
-        status = np.zeros(1, np.int32)
-        self.status.copy_to(self._host_buffer(status), stream=self.stream)
-        self.stream.sync()
-        number = int(status[0])
-        if number:
-            assertions = self.function.unit.assertions
-            message = (
-                assertions[number - 1]
-                if 0 < number <= len(assertions)
-                else f"status {number}"
-            )
-            raise AssertionFailure(
-                f"@{self.function.plan.symbol}: assertion failed: {message}"
-            )
-
-    def run_plan(self) -> None:
-        from irkit.targets.cuda import (
-            AllocateBuffer,
-            BufferArgument,
-            FreeBuffer,
-            ScalarArgument,
-        )
-
-        plan = self.function.plan
-        for step in plan.steps:
-            if isinstance(step, AllocateBuffer):
-                buffer = self._allocate(step.nbytes)
-                self.plan_buffers[step.buffer] = buffer
-                self.bindings[step.buffer] = int(buffer.handle)
-            elif isinstance(step, FreeBuffer):
-                self.plan_buffers.pop(step.buffer).close(self.stream)
-                del self.bindings[step.buffer]
-            else:
-                arguments = [
-                    self.bindings[argument.buffer]
-                    if isinstance(argument, BufferArgument)
-                    else argument.element_type.type(argument.value)
-                    if isinstance(argument, ScalarArgument)
-                    else self._status_pointer()
-                    for argument in step.arguments
-                ]
-                config = self.cc.LaunchConfig(
-                    grid=step.grid,
-                    block=step.block,
-                    shmem_size=step.dynamic_shared_memory_bytes,
-                )
-                kernel = self.function._kernels[step.kernel]
-                self.cc.launch(self.stream, config, kernel, *arguments)
-
-    def copy_results_back(self) -> None:
-        for device_buffer, host in self.copies_back:
-            if host.nbytes:
-                device_buffer.copy_to(self._host_buffer(host), stream=self.stream)
-
-    def write_back_strided(self) -> None:
-        for result, view in self.write_back:
-            result[...] = view
 
 
 def load_cuda_function(
@@ -795,9 +1071,17 @@ def load_cuda_function(
     symbol: str,
     func: FuncOp | None = None,
     cache: ArtifactCache | None = None,
+    *,
+    names: Sequence[str] | None = None,
+    checked: bool = False,
+    graphs: bool = True,
 ) -> CudaCompiledFunction:
     """Compile `unit` for the current GPU (or find its cubin in the cache) and
     return the host function `@symbol`, ready to call.
+
+    `func` (or `names`) gives the arguments their IR names for messages;
+    `checked` poisons outputs before every run; `graphs` replays the plan as
+    a CUDA graph (see `CudaCompiledFunction`).
 
     Raises `CudaUnavailableError` first when no GPU can run it, then
     `CudaCompileError`, or `IRKitError` for a plan this runtime cannot run.
@@ -809,5 +1093,7 @@ def load_cuda_function(
     plan = unit.plans[symbol]
     check_plan(unit, plan)
     cubin = compile_cubin(unit.source, device_architecture(device), cache)
-    parameters = describe_parameters(plan.arguments, func)
-    return CudaCompiledFunction(unit, plan, parameters, cubin, device)
+    parameters = describe_parameters(plan.arguments, func, names)
+    return CudaCompiledFunction(
+        unit, plan, parameters, cubin, device, checked=checked, graphs=graphs
+    )

@@ -12,6 +12,7 @@ import statistics
 import sys
 import time
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -34,6 +35,7 @@ from irkit.tools.common import (
     UsageError,
     read_source,
     run_tool,
+    version_line,
     write_output_atomically_bytes,
 )
 
@@ -45,7 +47,10 @@ def build_argument_parser() -> argparse.ArgumentParser:
     parser = ArgumentParser(
         prog="irkit-run", description="Run a function of a textual IR file."
     )
-    parser.add_argument("input_file", help="input .mlir file ('-' for stdin)")
+    # Optional to argparse only so that a missing FILE gets a useful hint.
+    parser.add_argument(
+        "input_file", nargs="?", help="input .mlir file ('-' for stdin)"
+    )
     parser.add_argument(
         "--entry",
         default=None,
@@ -81,10 +86,12 @@ def build_argument_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--input",
-        action="append",
+        nargs="+",
+        action="extend",
         default=[],
         metavar="NPY",
-        help="a .npy file per argument, in order",
+        help="the arguments, in order: a .npy file holds one, a .npz (as "
+        "--output and irkit-opt --check-semantics write) one per array",
     )
     parser.add_argument(
         "--random-inputs",
@@ -98,6 +105,9 @@ def build_argument_parser() -> argparse.ArgumentParser:
         default=None,
         metavar="NPZ",
         help="write the results to this .npz (result0, result1, ...)",
+    )
+    parser.add_argument(
+        "--version", action="version", version=version_line("irkit-run")
     )
     return parser
 
@@ -127,11 +137,28 @@ def load_inputs(func: FuncOp, args: argparse.Namespace) -> list[Any]:
         )
     values: list[Any] = []
     for path in args.input:
-        try:
-            values.append(np.load(path, allow_pickle=False))
-        except (OSError, ValueError) as error:
-            raise UsageError(f"cannot load input '{path}': {error}") from None
+        values += load_arrays(path)
     return values
+
+
+def load_arrays(path: str) -> list[np.ndarray]:
+    """The arrays of one `--input` file: a `.npy` holds one, a `.npz` one per
+    argument in the order they were saved."""
+    try:
+        loaded = np.load(path, allow_pickle=False)
+        if isinstance(loaded, np.lib.npyio.NpzFile):
+            with loaded:
+                return [loaded[name] for name in loaded.files]
+        return [loaded]
+    except FileNotFoundError:
+        raise UsageError(f"cannot load input '{path}': no such file") from None
+    except Exception as error:
+        # NumPy's readers fail in many ways on a damaged file (EOFError,
+        # BadZipFile, TokenError, ...); each is the file's fault.
+        if Path(path).is_file() and Path(path).stat().st_size == 0:
+            raise UsageError(f"cannot load input '{path}': the file is empty") from None
+        reason = str(error) or type(error).__name__
+        raise UsageError(f"cannot load input '{path}': {reason}") from None
 
 
 def summarize(name: str, value: Any) -> str:
@@ -212,6 +239,14 @@ def report_tuning(tuning: TuningResult | None) -> None:
 
 def run(argv: list[str], state: dict[str, str]) -> int:
     args = build_argument_parser().parse_args(argv)
+    if args.input_file is None:
+        hint = (
+            " (--input takes every path after it: give FILE first, or end the "
+            "list with --)"
+            if args.input
+            else ""
+        )
+        raise UsageError(f"irkit-run: no input FILE given{hint}")
     if args.check and args.target not in COMPILED_TARGETS:
         raise UsageError(
             "--check compares compiled code with the interpreter: use it with "
@@ -228,13 +263,17 @@ def run(argv: list[str], state: dict[str, str]) -> int:
     func = Interpreter(module).function(entry)
     inputs = load_inputs(func, args)
     if args.target == "c":
-        compiled = compile_module(module, entry=entry, tune=args.tune)
+        compiled = compile_module(
+            module, entry=entry, tune=args.tune, checked=args.check
+        )
         report_tuning(compiled.tuning)
         results = list(compiled(*inputs))
         if args.bench is not None:
             benchmark(lambda: compiled(*inputs), args.bench)
     elif args.target == "cuda":
-        on_gpu = compile_module(module, target="cuda", entry=entry, tune=args.tune)
+        on_gpu = compile_module(
+            module, target="cuda", entry=entry, tune=args.tune, checked=args.check
+        )
         report_tuning(on_gpu.tuning)
         results = list(on_gpu(*inputs))
         if args.bench is not None:

@@ -190,17 +190,29 @@ SPLIT = CFunction(
 SPLIT_OK = CFunction(SPLIT.symbol + "_ok", "split_ok", SPLIT.arguments, ())
 
 
-def test_unwritten_output_elements_show_poison_and_outputs_may_not_alias() -> None:
+def test_checked_mode_shows_unwritten_output_elements_and_outputs_may_not_alias() -> (
+    None
+):
     source = SPLIT_SOURCE + SPLIT_SOURCE.replace("split(", "split_ok(").replace(
         "return 7", "return 0"
     )
     unit = unit_of(source, SPLIT, SPLIT_OK)
-    split_ok = load_function(unit, "split_ok")
+    split_ok = load_function(unit, "split_ok", checked=True)
     x = np.arange(1, 7, dtype=np.int32)
-    doubled, evens = split_ok(x)
-    np.testing.assert_array_equal(doubled, 2 * x)
     int_min = np.iinfo(np.int32).min
-    np.testing.assert_array_equal(evens, [1, int_min, 3, int_min, 5, int_min])
+    given = np.full(6, 99, np.int32)
+    for out in (None, (np.full(6, 99, np.int32), given)):
+        # Poisoned before every call, outputs given as out= too.
+        doubled, evens = split_ok(x, out=out)
+        np.testing.assert_array_equal(doubled, 2 * x)
+        np.testing.assert_array_equal(evens, [1, int_min, 3, int_min, 5, int_min])
+    assert evens is given
+    # Unchecked (the default), a call writes what the code writes, no more:
+    # a given out= keeps the elements the code leaves alone.
+    fast = load_function(unit, "split_ok")
+    kept = np.full(6, 99, np.int32)
+    fast(x, out=(np.empty(6, np.int32), kept))
+    np.testing.assert_array_equal(kept, [1, 99, 3, 99, 5, 99])
     shared = np.empty(12, np.int32)
     with pytest.raises(ValueError, match="shares memory with out= for argument 1"):
         split_ok(x, out=(shared[:6], shared[5:11]))

@@ -507,7 +507,11 @@ def test_run_maps_a_cuda_runtime_error_to_exit_1(
     compiled: list[tuple[str, str | None]] = []
 
     def compile_module(
-        module: Any, target: str = "c", entry: str | None = None, tune: bool = False
+        module: Any,
+        target: str = "c",
+        entry: str | None = None,
+        tune: bool = False,
+        checked: bool = False,
     ) -> Any:
         compiled.append((target, entry))
         return _FaultingFunction("main", failure)

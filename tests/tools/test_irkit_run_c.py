@@ -103,7 +103,10 @@ def test_check_reports_a_mismatch_with_figures(
             return (a * a + np.float32(0.5),)
 
     def wrong_compile(
-        module: object, entry: str | None = None, tune: bool = False
+        module: object,
+        entry: str | None = None,
+        tune: bool = False,
+        checked: bool = False,
     ) -> object:
         return WrongFunction()
 
