@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import NoReturn
 
 from irkit.diagnostics import DiagnosticError, IRKitError
+from irkit.pass_manager import PassCrashed
 
 EXIT_OK = 0
 EXIT_USER_ERROR = 1
@@ -34,20 +35,37 @@ class ArgumentParser(argparse.ArgumentParser):
         raise UsageError(f"{self.prog}: {message}")
 
 
+def version_line(tool: str) -> str:
+    """`--version`: the tool, irkit's version and the xDSL it runs on."""
+    from importlib.metadata import version
+
+    from irkit import __version__
+
+    return f"{tool} (irkit {__version__}, xDSL {version('xdsl')})"
+
+
 def read_source(path: str) -> tuple[str, str]:
     """Read an input file (`-` for stdin); returns (display name, text)."""
     if path == "-":
-        return "<stdin>", sys.stdin.read()
+        # Bytes, decoded as files are, so bad input is the same error.
+        stream = getattr(sys.stdin, "buffer", None)
+        if stream is None:  # a replaced text stream (tests)
+            return "<stdin>", sys.stdin.read()
+        return "<stdin>", _decode("<stdin>", stream.read())
     try:
         data = Path(path).read_bytes()
     except OSError as error:
         reason = error.strerror or str(error)
         raise UsageError(f"cannot read '{path}': {reason}") from None
+    return path, _decode(path, data)
+
+
+def _decode(name: str, data: bytes) -> str:
     try:
-        return path, data.decode("utf-8")
+        return data.decode("utf-8")
     except UnicodeDecodeError as error:
         raise UsageError(
-            f"cannot read '{path}': not UTF-8 text (byte {error.start})"
+            f"cannot read '{name}': not UTF-8 text (byte {error.start})"
         ) from None
 
 
@@ -88,6 +106,14 @@ def write_reproducer(tool: str, argv: list[str], source: str | None) -> Path:
     return Path(name)
 
 
+def report_error(error: IRKitError) -> None:
+    """Print a user error on stderr as every irkit tool does."""
+    if isinstance(error, DiagnosticError):
+        print(error.format(), file=sys.stderr)
+    else:
+        print(f"error: {error}", file=sys.stderr)
+
+
 def run_tool(tool: str, body: Callable[[list[str], dict[str, str]], int]) -> int:
     """Run `body(argv, state)` with irkit's error policy; returns the exit code.
 
@@ -99,11 +125,7 @@ def run_tool(tool: str, body: Callable[[list[str], dict[str, str]], int]) -> int
     try:
         return body(argv, state)
     except IRKitError as error:
-        text = error.format() if isinstance(error, DiagnosticError) else str(error)
-        print(
-            text if isinstance(error, DiagnosticError) else f"error: {text}",
-            file=sys.stderr,
-        )
+        report_error(error)
         return EXIT_USER_ERROR
     except KeyboardInterrupt:
         print(f"{tool}: interrupted", file=sys.stderr)
@@ -112,8 +134,10 @@ def run_tool(tool: str, body: Callable[[list[str], dict[str, str]], int]) -> int
         return EXIT_OK
     except Exception as error:
         reproducer = write_reproducer(tool, argv, state.get("source"))
+        # A crashed pass says which pass; it chains the original error.
+        what = str(error) if isinstance(error, PassCrashed) else None
         print(
-            f"{tool}: internal error: {type(error).__name__}: {error} "
+            f"{tool}: internal error: {what or f'{type(error).__name__}: {error}'} "
             f"(please report it; reproducer written to {reproducer})",
             file=sys.stderr,
         )

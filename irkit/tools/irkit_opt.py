@@ -2,7 +2,9 @@
 
 Like `mlir-opt`/`xdsl-opt`: `irkit-opt FILE [-p PIPELINE] [-o OUT]
 [--target mlir|c|cuda] [--split-input-file] [--verify-diagnostics]
-[--print-op-generic] [--print-ir-after-all]`. See docs/cli.md.
+[--print-op-generic] [--print-ir-after-all]`, with mlir-opt's spellings
+(`--pass-pipeline='builtin.module(func.func(cse))'`, `-o -`,
+`--mlir-print-ir-after-all`, ...) accepted too. See docs/cli.md.
 """
 
 from __future__ import annotations
@@ -16,7 +18,8 @@ from contextlib import contextmanager
 from io import StringIO
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import ModuleOp, StringAttr
+from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 from xdsl.printer import Printer
 
@@ -24,9 +27,11 @@ from irkit.context import make_context
 from irkit.diagnostics import DiagnosticError, IRKitError, source_line
 from irkit.parsing import parse_module
 from irkit.pass_manager import (
+    NestedPass,
+    PassFactories,
     Pipeline,
-    available_passes,
-    load_pass_plugin,
+    describe_passes,
+    load_pass_plugins,
 )
 from irkit.targets.c import emit_c
 from irkit.targets.cuda import describe_plans, emit_cuda
@@ -36,7 +41,9 @@ from irkit.tools.common import (
     EXIT_USER_ERROR,
     ArgumentParser,
     read_source,
+    report_error,
     run_tool,
+    version_line,
     write_output_atomically,
 )
 from irkit.tools.expected_diagnostics import (
@@ -68,14 +75,14 @@ def build_argument_parser() -> argparse.ArgumentParser:
         "--pass-pipeline",
         dest="passes",
         default="",
-        help="comma-separated pass pipeline, "
-        "e.g. 'canonicalize,cse' or 'pass{option=value}'",
+        help="comma-separated pass pipeline, e.g. 'canonicalize,cse' or "
+        "'pass{option=value}', or mlir-opt's 'builtin.module(cse,func.func(cse))'",
     )
     parser.add_argument(
         "-o",
         "--output-file",
         default=None,
-        help="write the output here (atomically) instead of stdout",
+        help="write the output here (atomically) instead of stdout ('-': stdout)",
     )
     parser.add_argument(
         "-t",
@@ -99,13 +106,21 @@ def build_argument_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--print-op-generic",
+        "--mlir-print-op-generic",
         action="store_true",
         help="print operations in the generic form",
     )
     parser.add_argument(
         "--print-ir-after-all",
+        "--mlir-print-ir-after-all",
         action="store_true",
         help="dump the IR to stderr after every pass",
+    )
+    parser.add_argument(
+        "--print-ir-before-all",
+        "--mlir-print-ir-before-all",
+        action="store_true",
+        help="dump the IR to stderr before every pass",
     )
     parser.add_argument(
         "--check-semantics",
@@ -132,12 +147,18 @@ def build_argument_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--list-passes", action="store_true", help="list the available passes and exit"
     )
+    parser.add_argument(
+        "--version", action="version", version=version_line("irkit-opt")
+    )
     return parser
 
 
-def print_module(module: ModuleOp, *, generic: bool, ctx: Context | None = None) -> str:
-    """The module as text; with `ctx`, also the `{-# dialect_resources #-}`
-    section holding the data of any `dense_resource` it refers to."""
+def print_module(
+    module: Operation, *, generic: bool, ctx: Context | None = None
+) -> str:
+    """The module (or any op) as text; with `ctx`, also the
+    `{-# dialect_resources #-}` section holding the data of any
+    `dense_resource` it refers to."""
     out = StringIO()
     printer = Printer(stream=out, print_generic_format=generic)
     printer.print_op(module)
@@ -147,9 +168,26 @@ def print_module(module: ModuleOp, *, generic: bool, ctx: Context | None = None)
     return out.getvalue()
 
 
-def _dump_after(pass_: ModulePass, module: ModuleOp) -> None:
-    print(f"// -----// IR Dump After {pass_.name} //----- //", file=sys.stderr)
-    print(print_module(module, generic=False), file=sys.stderr)
+def ir_dumper(when: str, *, generic: bool) -> Callable[[ModulePass, ModuleOp], None]:
+    """A `Pipeline` hook printing the IR to stderr as mlir-opt's
+    `--mlir-print-ir-{before,after}-all` do: a nested pass's dump is one per
+    op it runs on, `// -----// IR Dump After cse ('func.func' operation: @f)`."""
+
+    def dump(pass_: ModulePass, module: ModuleOp) -> None:
+        if not isinstance(pass_, NestedPass):
+            _dump(f"{when} {pass_.name}", module, generic)
+            return
+        for op in pass_.anchored_ops(module):
+            symbol = op.properties.get("sym_name")
+            named = f": @{symbol.data}" if isinstance(symbol, StringAttr) else ""
+            _dump(f"{when} {pass_.name} ('{op.name}' operation{named})", op, generic)
+
+    return dump
+
+
+def _dump(title: str, op: Operation, generic: bool) -> None:
+    print(f"// -----// IR Dump {title} //----- //", file=sys.stderr)
+    print(print_module(op, generic=generic), file=sys.stderr)
 
 
 def semantics_checker(trials: int) -> Callable[[ModulePass, ModuleOp, ModuleOp], None]:
@@ -162,9 +200,17 @@ def semantics_checker(trials: int) -> Callable[[ModulePass, ModuleOp, ModuleOp],
             fd, name = tempfile.mkstemp(prefix="irkit-semantics-", suffix=".mlir")
             os.close(fd)
             path = mismatch.write_reproducer(name)
+            # The reproducer holds both IRs as chunks; irkit-run takes one
+            # module, so each also goes in a file of its own.
+            before_file = path.with_suffix(".before.mlir")
+            after_file = path.with_suffix(".after.mlir")
+            before_file.write_text(mismatch.before + "\n")
+            after_file.write_text(mismatch.after + "\n")
+            inputs = f"{path}.inputs.npz"
             raise SemanticsCheckFailed(
                 f"{mismatch}\nreproducer (IR before and after the pass): {path}; "
-                f"inputs: {path}.inputs.npz"
+                f"inputs: {inputs}\nrerun: irkit-run {before_file} --entry "
+                f"{mismatch.entry} --input {inputs} (and with {after_file})"
             ) from None
 
     return check
@@ -175,13 +221,24 @@ def process_chunk(
 ) -> str:
     """Parse, verify, transform and print one chunk of input."""
     ctx = make_context(allow_unregistered=args.allow_unregistered_dialect)
-    module = parse_module(text, ctx, filename=filename)
+    # mlir-opt reads input without ops as an empty module.
+    if holds_no_ir(text):
+        module = ModuleOp([])
+    else:
+        module = parse_module(text, ctx, filename=filename)
     pipeline.run(ctx, module)
     if args.target == "c":
         return emit_c_source(module, text)
     if args.target == "cuda":
         return emit_cuda_source(module, text)
     return print_module(module, generic=args.print_op_generic, ctx=ctx)
+
+
+def holds_no_ir(text: str) -> bool:
+    """Whether `text` is only blank lines and `//` comments."""
+    return all(
+        not line.strip() or line.lstrip().startswith("//") for line in text.splitlines()
+    )
 
 
 def emit_c_source(module: ModuleOp, text: str) -> str:
@@ -208,17 +265,68 @@ def _located_in(text: str) -> Iterator[None]:
         raise
 
 
+def run_chunk(
+    chunk: str, filename: str, args: argparse.Namespace, pipeline: Pipeline
+) -> tuple[str, bool]:
+    """The output of one chunk ("" when it fails) and whether it succeeded
+    (with `--verify-diagnostics`: whether its expectations held). Its
+    errors are reported on stderr, so other chunks still run, as in
+    mlir-opt; an internal error stops everything."""
+    if not args.verify_diagnostics:
+        try:
+            return process_chunk(chunk, filename, args, pipeline), True
+        except IRKitError as failure:
+            report_error(failure)
+            return "", False
+    output = ""
+    error: DiagnosticError | None = None
+    try:
+        output = process_chunk(chunk, filename, args, pipeline)
+    except DiagnosticError as raised:
+        error = raised
+    except IRKitError as raised:
+        error = DiagnosticError(str(raised))
+    problems = check_expected_diagnostics(chunk, filename, error)
+    for problem in problems:
+        print(problem, file=sys.stderr)
+    return output, not problems
+
+
+def list_passes(plugins: PassFactories) -> str:
+    """`--list-passes`: irkit's passes and pipelines with their summaries,
+    then the plugins', then xDSL's, each of those marked `[upstream]`."""
+    titles = {
+        "irkit": "irkit passes:",
+        "pipeline": "irkit pipelines (each runs as its stages):",
+        "plugin": "passes from plugins:",
+        "xdsl": "upstream passes (xDSL's, not used by irkit's pipelines):",
+    }
+    rows = describe_passes(plugins)
+    lines: list[str] = []
+    for section, title in titles.items():
+        names = [(name, summary) for kind, name, summary in rows if kind == section]
+        if not names:
+            continue
+        lines += ["", title] if lines else [title]
+        mark = "[upstream] " if section == "xdsl" else ""
+        width = max(len(name) for name, _ in names)
+        lines += [
+            f"  {name:<{width}}  {mark}{summary}".rstrip() for name, summary in names
+        ]
+    return "\n".join(lines) + "\n"
+
+
 def run(argv: list[str], state: dict[str, str]) -> int:
     args = build_argument_parser().parse_args(argv)
-    plugins: dict[str, Callable[[], type[ModulePass]]] = {}
-    for path in args.load_pass_plugin:
-        plugins |= load_pass_plugin(path)
+    plugins = load_pass_plugins(args.load_pass_plugin)
     if args.list_passes:
-        print("\n".join(sorted(available_passes() | plugins)))
+        sys.stdout.write(list_passes(plugins))
         return EXIT_OK
     pipeline = Pipeline.parse(args.passes, plugins)
+    if args.print_ir_before_all:
+        pipeline.before_pass = ir_dumper("Before", generic=args.print_op_generic)
     if args.print_ir_after_all:
-        pipeline.after_pass = _dump_after
+        pipeline.after_pass = ir_dumper("After", generic=args.print_op_generic)
     if args.check_semantics is not None:
         pipeline.check_pass = semantics_checker(args.check_semantics)
     filename, source = read_source(args.input_file)
@@ -228,28 +336,17 @@ def run(argv: list[str], state: dict[str, str]) -> int:
     outputs: list[str] = []
     status = EXIT_OK
     for chunk in chunks:
-        if args.verify_diagnostics:
-            error: DiagnosticError | None = None
-            try:
-                outputs.append(process_chunk(chunk, filename, args, pipeline))
-            except DiagnosticError as raised:
-                error = raised
-            except IRKitError as raised:
-                error = DiagnosticError(str(raised))
-            problems = check_expected_diagnostics(chunk, filename, error)
-            for problem in problems:
-                print(problem, file=sys.stderr)
-            if problems:
-                status = EXIT_USER_ERROR
-        else:
-            outputs.append(process_chunk(chunk, filename, args, pipeline))
+        output, ok = run_chunk(chunk, filename, args, pipeline)
+        outputs.append(output)
+        if not ok:
+            status = EXIT_USER_ERROR
 
+    # As mlir-opt: every chunk's output, a failed one's empty, between markers.
     text = "// -----\n".join(outputs)
-    if args.output_file is not None:
-        if status == EXIT_OK:
-            write_output_atomically(args.output_file, text)
-    else:
+    if args.output_file is None or args.output_file == "-":
         sys.stdout.write(text)
+    elif status == EXIT_OK:
+        write_output_atomically(args.output_file, text)
     return status
 
 

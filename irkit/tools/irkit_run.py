@@ -141,6 +141,11 @@ def load_inputs(func: FuncOp, args: argparse.Namespace) -> list[Any]:
     return values
 
 
+def is_array_file(path: str) -> bool:
+    """Whether `path` names a NumPy file (`.npy`, `.npz`) by its suffix."""
+    return path.lower().endswith((".npy", ".npz"))
+
+
 def load_arrays(path: str) -> list[np.ndarray]:
     """The arrays of one `--input` file: a `.npy` holds one, a `.npz` one per
     argument in the order they were saved."""
@@ -239,6 +244,10 @@ def report_tuning(tuning: TuningResult | None) -> None:
 
 def run(argv: list[str], state: dict[str, str]) -> int:
     args = build_argument_parser().parse_args(argv)
+    if args.input_file is None and args.input and not is_array_file(args.input[-1]):
+        # `--input a.npy b.npy prog.mlir`: --input took every path after it,
+        # but the last is not an array file: it is the program.
+        args.input_file = args.input.pop()
     if args.input_file is None:
         hint = (
             " (--input takes every path after it: give FILE first, or end the "
