@@ -7,11 +7,20 @@ the fused chain, softmax and layer_norm) and a Triton kernel for the same
 computation, on
 the same fresh random device inputs (never zeros). Every result is checked
 against PyTorch in float64 before it is timed, with its output poisoned first.
-Times are medians of CUDA-event-timed repeats after a warm-up. Rates are
-compared with the measured device-to-device copy bandwidth (bytes read plus
-bytes written) and, for SGEMM, with cuBLAS at float32 with TF32 off.
+Times are medians of CUDA-event-timed repeats after a warm-up. irkit is
+timed as a user calls it, `f(*torch_cuda_tensors)` (argument checks, outputs
+from PyTorch's allocator, the plan replayed on PyTorch's stream), with the
+plan alone (`CudaCompiledFunction.time`) beside it. Rates are compared with
+the measured device-to-device copy bandwidth (bytes read plus bytes written)
+and, for SGEMM, with cuBLAS at float32 with TF32 off.
 
-    python benchmarks/gpu.py [--small] [--sizes 1000,2048] [--tune] [--json FILE]
+`--models` adds the model corpus of `benchmarks/models/` (torch-mlir exports
+of PyTorch modules, weights as arguments) beside the same modules in PyTorch
+eager and `torch.compile`; `--call-overhead` times the host cost of calling
+`examples/mlp.mlir` on device tensors.
+
+    python benchmarks/gpu.py [--small] [--sizes 1000,2048] [--tune] [--models]
+                             [--call-overhead] [--json FILE]
 
 Needs a GPU, torch and triton (the lent H100 has both); prints a Markdown
 table last.
@@ -20,12 +29,15 @@ table last.
 from __future__ import annotations
 
 import argparse
+import copy
 import json
 import statistics
+import sys
 import time
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -151,6 +163,7 @@ class Case:
     rtol: float = 1e-4  # relative L2 error allowed for float32
     results: dict[str, float] = field(default_factory=dict)  # name -> ms
     notes: list[str] = field(default_factory=list)
+    kernels: int | None = None  # launches in irkit's plan
 
 
 def compiled(fn: Callable[..., Tensor]) -> Callable[..., Tensor]:
@@ -291,6 +304,12 @@ def check(name: str, case: Case, result: Tensor, expected: Tensor) -> None:
         raise AssertionError(f"{case.name}: {name} relative L2 error {error:.3g}")
 
 
+def kernel_count(compiled: Any) -> int:
+    from irkit.targets.cuda import KernelLaunch
+
+    return sum(isinstance(step, KernelLaunch) for step in compiled.plan.steps)
+
+
 def run_case(case: Case, repeats: int, g: torch.Generator) -> None:
     inputs = case.make_inputs(g)
     expected = case.reference(*inputs)
@@ -302,23 +321,114 @@ def run_case(case: Case, repeats: int, g: torch.Generator) -> None:
             case.results[name] = median_ms(lambda p=peer: p(*inputs, out), repeats)
         except Exception as error:  # a peer failing must not hide irkit's row
             case.notes.append(f"{name}: {type(error).__name__}: {error}")
+    run_irkit(case, inputs, expected, repeats, g)
+
+
+def run_irkit(
+    case: Case,
+    inputs: list[Tensor],
+    expected: Tensor,
+    repeats: int,
+    g: torch.Generator | None,
+) -> None:
+    """Compile, check (poisoned outputs, fresh inputs) and time irkit: the
+    user's call `f(*inputs)` and the plan alone."""
     try:
         start = time.perf_counter()
         compiled: Any = irkit.compile(case.program, target="cuda")
         case.notes.append(f"irkit compile {time.perf_counter() - start:.1f} s")
-        out.fill_(float("nan"))
-        compiled(*inputs, out=(out,))
-        check("irkit", case, out, expected)
-        # Fresh inputs: the timed version must compute the same function.
-        fresh = case.make_inputs(g)
-        out.fill_(float("nan"))
-        compiled(*fresh, out=(out,))
-        check("irkit", case, out, case.reference(*fresh))
+        case.kernels = kernel_count(compiled)
+        checked: Any = irkit.compile(case.program, target="cuda", checked=True)
+        (result,) = checked(*inputs)
+        check("irkit (checked)", case, result, expected)
+        (result,) = compiled(*inputs)
+        check("irkit", case, result, expected)
+        if g is not None:
+            # Fresh inputs: the timed version must compute the same function.
+            fresh = case.make_inputs(g)
+            (result,) = compiled(*fresh)
+            check("irkit", case, result, case.reference(*fresh))
+        case.results["irkit"] = median_ms(lambda: compiled(*inputs), repeats)
         timing = compiled.time(*inputs, runs=repeats, warmup=3)
-        case.results["irkit"] = timing.median_ms
+        case.results["irkit plan"] = timing.median_ms
     except Exception as error:
         case.notes.append(f"irkit: {type(error).__name__}: {error}")
         traceback.print_exc()
+
+
+# --- the model corpus (benchmarks/models) ------------------------------------
+
+MODELS = Path(__file__).parent / "models"
+
+
+def model_case(name: str, repeats: int) -> Case:
+    """A torch-mlir export of the corpus beside its PyTorch module: irkit
+    gets the exported function's arguments (inputs, then weights), PyTorch
+    the module and its inputs, both on the GPU."""
+    sys.path.insert(0, str(MODELS))
+    from zoo import WORKLOADS, build, export_arguments
+
+    workload = WORKLOADS[name]
+    module, inputs = build(workload)
+    module = module.cuda()
+    inputs = tuple(x.cuda() for x in inputs)
+    arguments, _ = export_arguments(module, inputs)
+    reference_module = copy.deepcopy(module).double()
+    with torch.no_grad():
+        expected = reference_module(*(x.double() for x in inputs))
+    del reference_module
+
+    def eager(*args: Tensor) -> Tensor:
+        with torch.no_grad():
+            return module(*args)
+
+    inductor = torch.compile(module, dynamic=False)
+
+    def compiled_module(*args: Tensor) -> Tensor:
+        with torch.no_grad():
+            return inductor(*args)
+
+    case = Case(
+        name,
+        (MODELS / f"{name}.mlir").read_text(),
+        lambda g: list(arguments),
+        lambda *args: expected,
+        {},
+        (0.0, "model"),
+    )
+    for peer_name, peer in (("torch eager", eager), ("torch.compile", compiled_module)):
+        try:
+            check(peer_name, case, peer(*inputs), expected)
+            case.results[peer_name] = median_ms(lambda p=peer: p(*inputs), repeats)
+        except Exception as error:
+            case.notes.append(f"{peer_name}: {type(error).__name__}: {error}")
+    run_irkit(case, list(arguments), expected, repeats, None)
+    return case
+
+
+def call_overhead_us(calls: int = 2000) -> dict[str, float]:
+    """`examples/mlp.mlir` called on device tensors: host microseconds per
+    call (no synchronisation inside the loop), and one call's span in CUDA
+    events."""
+    program = (Path(__file__).parents[1] / "examples" / "mlp.mlir").read_text()
+    compiled: Any = irkit.compile(program, target="cuda")
+    g = torch.Generator(device="cuda").manual_seed(1)
+    shapes = [(4, 16), (16, 32), (32,), (32, 10), (10,)]
+    args = [_uniform(shape, g) for shape in shapes]
+    for _ in range(100):
+        compiled(*args)
+    torch.cuda.synchronize()
+    start = time.perf_counter()
+    for _ in range(calls):
+        compiled(*args)
+    host_us = (time.perf_counter() - start) / calls * 1e6
+    torch.cuda.synchronize()
+    return {
+        "host us per call": host_us,
+        "event us per call": median_ms(lambda: compiled(*args), 200) * 1e3,
+        "plan us": compiled.time(*args, runs=200, warmup=10).median_ms * 1e3,
+        "kernels": float(kernel_count(compiled)),
+    }
 
 
 def run_tuned(case: Case, repeats: int, g: torch.Generator) -> None:
@@ -332,11 +442,9 @@ def run_tuned(case: Case, repeats: int, g: torch.Generator) -> None:
             f"({len(tuning.timings_ms)} candidates timed)"
         )
         inputs = case.make_inputs(g)
-        out = poisoned_like(case.reference(*inputs).float())
-        compiled(*inputs, out=(out,))
-        check("irkit tuned", case, out, case.reference(*inputs))
-        timing = compiled.time(*inputs, runs=repeats, warmup=3)
-        case.results["irkit tuned"] = timing.median_ms
+        (result,) = compiled(*inputs)
+        check("irkit tuned", case, result, case.reference(*inputs))
+        case.results["irkit tuned"] = median_ms(lambda: compiled(*inputs), repeats)
         start = time.perf_counter()
         irkit.compile(case.program, target="cuda", tune=True)
         case.notes.append(
@@ -357,6 +465,8 @@ def copy_bandwidth_gbs(repeats: int) -> float:
 
 def rate(case: Case, ms: float) -> str:
     amount, unit = case.work
+    if unit == "model":
+        return "-"
     per_second = amount / (ms / 1e3)
     return (
         f"{per_second / 1e3:.1f} TFLOP/s"
@@ -365,53 +475,33 @@ def rate(case: Case, ms: float) -> str:
     )
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeats", type=int, default=20)
-    parser.add_argument("--small", action="store_true", help="small sizes (smoke run)")
-    parser.add_argument("--sizes", default="", help="extra SGEMM sizes, e.g. 1000,2048")
-    parser.add_argument("--json", help="write the raw numbers to this file")
-    parser.add_argument(
-        "--tune", action="store_true", help="also compile with tune=True and time it"
-    )
-    args = parser.parse_args()
-    torch.backends.cuda.matmul.allow_tf32 = False
-    torch.backends.cudnn.allow_tf32 = False
-    g = torch.Generator(device="cuda").manual_seed(0)
-    if args.small:
-        cases = [
-            matmul_case(256),
-            fused_case(1 << 20),
-            softmax_case(1024, 512),
-            layer_norm_case(1024, 512),
-        ]
-    else:
-        cases = [
-            matmul_case(4096),
-            fused_case(1 << 28),
-            softmax_case(32768, 4096),
-            layer_norm_case(32768, 4096),
-        ]
-    cases += [matmul_case(int(n)) for n in args.sizes.split(",") if n]
-    bandwidth = copy_bandwidth_gbs(args.repeats)
-    for case in cases:
-        run_case(case, args.repeats, g)
-        if args.tune:
-            run_tuned(case, args.repeats, g)
+MODEL_NAMES = (
+    "gpt2_block",
+    "bert_layer",
+    "vit_layer",
+    "llama_block",
+    "mlp_m1",
+    "mlp_m64",
+    "mlp_m512",
+    "mlp_m4096",
+    "attention_s128",
+    "attention_s512",
+    "attention_s512_causal",
+    "attention_s2048",
+)
 
-    device = torch.cuda.get_device_name()
+
+def print_table(cases: list[Case], bandwidth: float) -> None:
     print(
-        f"\nDevice: {device}; torch {torch.__version__}, triton {triton.__version__}, "
-        f"NumPy {np.__version__}; copy bandwidth {bandwidth:.0f} GB/s (read + write)\n"
+        "| program | kernels | irkit call (ms) | irkit plan (ms) | call / plan | "
+        "torch (ms) | torch.compile (ms) | triton (ms) | irkit rate | "
+        "irkit / torch speed | irkit / torch.compile speed | irkit / triton speed | "
+        "irkit / copy bandwidth |"
     )
-    print(
-        "| program | irkit (ms) | torch (ms) | torch.compile (ms) | triton (ms) | "
-        "irkit rate | irkit / torch speed | irkit / torch.compile speed | "
-        "irkit / triton speed | irkit / copy bandwidth |"
-    )
-    print("|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for case in cases:
         ours = case.results.get("irkit")
+        plan = case.results.get("irkit plan")
         torch_ms = next(
             (
                 ms
@@ -435,13 +525,82 @@ def main() -> None:
             if ours is not None and unit == "GB"
             else "-"
         )
+        call_over_plan = "-" if ours is None or plan is None else f"{ours / plan:.3f}"
         print(
-            f"| {case.name} | {ms_text(ours)} | {ms_text(torch_ms)} | "
+            f"| {case.name} | {case.kernels or '-'} | {ms_text(ours)} | "
+            f"{ms_text(plan)} | {call_over_plan} | {ms_text(torch_ms)} | "
             f"{ms_text(inductor_ms)} | {ms_text(triton_ms)} | "
             f"{'-' if ours is None else rate(case, ours)} | "
             f"{ratio(torch_ms)} | {ratio(inductor_ms)} | {ratio(triton_ms)} | "
             f"{of_bandwidth} |"
         )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=20)
+    parser.add_argument("--small", action="store_true", help="small sizes (smoke run)")
+    parser.add_argument("--sizes", default="", help="extra SGEMM sizes, e.g. 1000,2048")
+    parser.add_argument("--json", help="write the raw numbers to this file")
+    parser.add_argument(
+        "--tune", action="store_true", help="also compile with tune=True and time it"
+    )
+    parser.add_argument(
+        "--models", action="store_true", help="the model corpus (benchmarks/models)"
+    )
+    parser.add_argument(
+        "--only-models", default="", help="comma-separated model names (--models)"
+    )
+    parser.add_argument(
+        "--no-kernels", action="store_true", help="skip the single-kernel programs"
+    )
+    parser.add_argument(
+        "--call-overhead",
+        action="store_true",
+        help="time calling examples/mlp.mlir on device tensors",
+    )
+    args = parser.parse_args()
+    torch.backends.cuda.matmul.allow_tf32 = False
+    torch.backends.cudnn.allow_tf32 = False
+    g = torch.Generator(device="cuda").manual_seed(0)
+    if args.no_kernels:
+        cases = []
+    elif args.small:
+        cases = [
+            matmul_case(256),
+            fused_case(1 << 20),
+            softmax_case(1024, 512),
+            layer_norm_case(1024, 512),
+        ]
+    else:
+        cases = [
+            matmul_case(4096),
+            fused_case(1 << 28),
+            softmax_case(32768, 4096),
+            layer_norm_case(32768, 4096),
+        ]
+    cases += [matmul_case(int(n)) for n in args.sizes.split(",") if n]
+    bandwidth = copy_bandwidth_gbs(args.repeats)
+    for case in cases:
+        run_case(case, args.repeats, g)
+        if args.tune:
+            run_tuned(case, args.repeats, g)
+    if args.models:
+        names = [n for n in args.only_models.split(",") if n] or list(MODEL_NAMES)
+        for name in names:
+            try:
+                cases.append(model_case(name, args.repeats))
+            except Exception:
+                traceback.print_exc()
+            torch.cuda.empty_cache()
+    overhead = call_overhead_us() if args.call_overhead else None
+
+    device = torch.cuda.get_device_name()
+    print(
+        f"\nDevice: {device}; torch {torch.__version__}, triton {triton.__version__}, "
+        f"NumPy {np.__version__}; copy bandwidth {bandwidth:.0f} GB/s (read + write)\n"
+    )
+    print_table(cases, bandwidth)
     if args.tune:
         print(
             "\n| program | irkit default (ms) | irkit tuned (ms) | tuned / default speed |"
@@ -457,6 +616,11 @@ def main() -> None:
                 f"{'-' if tuned is None else f'{tuned:.3f}'} | {speed} |"
             )
         print()
+    if overhead is not None:
+        print(
+            "\nexamples/mlp.mlir on device tensors: "
+            + ", ".join(f"{k} {v:.1f}" for k, v in overhead.items())
+        )
     for case in cases:
         for note in case.notes:
             print(f"- {case.name}: {note}")
@@ -466,8 +630,14 @@ def main() -> None:
                 {
                     "device": device,
                     "copy_gbs": bandwidth,
+                    "call_overhead": overhead,
                     "cases": {
-                        c.name: {"ms": c.results, "notes": c.notes} for c in cases
+                        c.name: {
+                            "ms": c.results,
+                            "notes": c.notes,
+                            "kernels": c.kernels,
+                        }
+                        for c in cases
                     },
                 },
                 file,

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -35,22 +36,25 @@ def row_major_strides(shape: Sequence[int]) -> tuple[int, ...]:
 
 @dataclass(frozen=True)
 class Parameter:
-    """One argument of a compiled function, as the caller sees it."""
+    """One argument of a compiled function, as the caller sees it.
+
+    Its derived facts are computed once (`cached_property`): every call of
+    a compiled function checks its arguments against them."""
 
     position: int
     display_name: str  # `%b`: the IR's name, for messages
     argument: CArgument
     is_buffer: bool  # a memref (pointer) rather than a scalar by value
 
-    @property
+    @cached_property
     def dtype(self) -> np.dtype[Any]:
         return np.dtype(self.argument.element_type)
 
-    @property
+    @cached_property
     def shape(self) -> tuple[int, ...]:
         return tuple(self.argument.shape)
 
-    @property
+    @cached_property
     def is_dense(self) -> bool:
         """Whether the layout is row-major with offset 0 (what NumPy passes)."""
         if self.argument.offset != 0:
@@ -63,7 +67,7 @@ class Parameter:
             )
         )
 
-    @property
+    @cached_property
     def buffer_elements(self) -> int:
         """How many elements the buffer behind a strided memref spans."""
         if any(size == 0 for size in self.shape):
@@ -74,7 +78,7 @@ class Parameter:
         )
         return self.argument.offset + span + 1
 
-    @property
+    @cached_property
     def buffer_bytes(self) -> int:
         return self.buffer_elements * self.dtype.itemsize
 

@@ -69,6 +69,8 @@ from irkit.runtime.frameworks import (
     host_result,
     is_cupy_array,
     is_torch_tensor,
+    torch_dtype,
+    torch_module,
     torch_stream,
 )
 
@@ -536,6 +538,16 @@ class _Offset:
 
 
 @dataclass(frozen=True)
+class _TorchFacts:
+    """PyTorch's view of a function's parameters, for the fast path."""
+
+    tensor: Any  # torch.Tensor
+    device: Any  # the function's torch.device
+    dtypes: tuple[Any, ...]  # each parameter's torch dtype, by position
+    all_dense: bool  # no strided-layout parameter (those take NumPy only)
+
+
+@dataclass(frozen=True)
 class _CallArrays:
     """One call's arrays: as given, and as checked."""
 
@@ -627,7 +639,9 @@ class CudaCompiledFunction:
         self._lock = threading.Lock()
         self._workspaces: dict[int, _Workspace] = {}
         self._streams: dict[int, Any] = {}
-        self._output_dtypes: dict[str, Any] = {}
+        self._torch: _TorchFacts | None = None
+        # PyTorch's stream handle -> (its cuda.core view, its workspace).
+        self._on_torch_stream: dict[int, tuple[Any, _Workspace]] = {}
         with self._cuda_errors("loading the cubin"):
             code = self._cc.ObjectCode.from_cubin(cubin_path.read_bytes())
             self._stream = device.create_stream()
@@ -826,7 +840,10 @@ class CudaCompiledFunction:
         (the object returned to the caller, its device pointer)."""
         shape, dtype = parameter.shape, parameter.dtype
         if framework == TORCH:
-            tensor = allocate_torch(shape, dtype, self._device.device_id)
+            torch_facts = self._torch_facts()
+            tensor = allocate_torch(
+                shape, torch_facts.dtypes[parameter.position], torch_facts.device
+            )
             return tensor, int(tensor.data_ptr())
         if framework == CUPY:
             array = allocate_cupy(shape, dtype, self._device.device_id)
@@ -931,7 +948,73 @@ class CudaCompiledFunction:
             )
             raise AssertionFailure(f"@{self.symbol}: assertion failed: {message}")
 
+    def _torch_facts(self) -> _TorchFacts:
+        """What the PyTorch fast path compares with, made once."""
+        if self._torch is None:
+            torch = torch_module()
+            assert torch is not None
+            self._torch = _TorchFacts(
+                torch.Tensor,
+                torch.device("cuda", self._device.device_id),
+                tuple(torch_dtype(p.dtype) for p in self.parameters),
+                all(p.is_dense for p in self.parameters),
+            )
+        return self._torch
+
+    def _call_on_torch_tensors(self, inputs: tuple[Any, ...]) -> tuple[Any, ...] | None:
+        """The call of a model in a loop: dense PyTorch CUDA tensors of the
+        right device, dtype and shape in, new tensors out, no `out=`. Checked
+        with a few attribute reads per tensor; None when anything differs,
+        and the general path then checks (and names the mistake)."""
+        if len(inputs) != len(self.inputs) or torch_module() is None:
+            return None
+        facts = self._torch_facts()
+        if not facts.all_dense:
+            return None
+        device_index = self._device.device_id
+        pointers = [0] * len(self.parameters)
+        dtypes = facts.dtypes
+        for parameter, value in zip(self.inputs, inputs, strict=True):
+            position = parameter.position
+            if not (
+                isinstance(value, facts.tensor)
+                and value.is_cuda
+                and value.dtype == dtypes[position]
+                and value.shape == parameter.shape
+                and value.is_contiguous()
+                and value.get_device() == device_index
+            ):
+                return None
+            pointers[position] = value.data_ptr()
+        handle = torch_stream(device_index)
+        on_stream = self._on_torch_stream.get(handle)
+        if on_stream is None:
+            stream = self._foreign_stream(handle)
+            on_stream = self._on_torch_stream[handle] = (
+                stream,
+                self._workspace(stream),
+            )
+        stream, workspace = on_stream
+        results = []
+        for parameter in self.outputs:
+            position = parameter.position
+            tensor = allocate_torch(parameter.shape, dtypes[position], facts.device)
+            results.append(tensor)
+            pointers[position] = tensor.data_ptr()
+        self._device.set_current()
+        with self._cuda_errors("running the launch plan"), workspace.lock:
+            if self.checked:
+                for parameter in self.outputs:
+                    self._poison(pointers[parameter.position], parameter, stream)
+            self._run(stream, tuple(pointers), workspace)
+            self._check_status(workspace, stream)
+        return tuple(results)
+
     def __call__(self, *inputs: Any, out: Any = None) -> tuple[Any, ...]:
+        if out is None:
+            results = self._call_on_torch_tensors(inputs)
+            if results is not None:
+                return results
         checked_inputs, given_outputs = check_arguments(
             self.parameters, self.symbol, inputs, out, self._device_view
         )

@@ -134,9 +134,16 @@ def gpu_array_of_cupy(value: Any) -> GpuArray:
 
 
 def torch_stream(device_id: int) -> int:
-    """The handle of PyTorch's current stream on the device."""
+    """The handle of PyTorch's current stream on the device.
+
+    Read through the raw accessor Triton and Inductor use when PyTorch has
+    it (a tenth of a microsecond, where `torch.cuda.current_stream` builds a
+    Stream object: three)."""
     torch = torch_module()
     assert torch is not None
+    raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)
+    if raw is not None:
+        return int(raw(device_id))
     return int(torch.cuda.current_stream(device_id).cuda_stream)
 
 
@@ -147,11 +154,12 @@ def cupy_stream(device_id: int) -> int:
         return int(cupy.cuda.get_current_stream().ptr)
 
 
-def allocate_torch(shape: tuple[int, ...], dtype: np.dtype[Any], device_id: int) -> Any:
-    """An uninitialised PyTorch CUDA tensor from its caching allocator."""
+def allocate_torch(shape: tuple[int, ...], dtype: Any, device: Any) -> Any:
+    """An uninitialised PyTorch CUDA tensor (`dtype` a PyTorch dtype,
+    `device` a `torch.device`) from its caching allocator."""
     torch = torch_module()
     assert torch is not None
-    return torch.empty(shape, dtype=torch_dtype(dtype), device=device_id)
+    return torch.empty(shape, dtype=dtype, device=device)
 
 
 def allocate_cupy(shape: tuple[int, ...], dtype: np.dtype[Any], device_id: int) -> Any:

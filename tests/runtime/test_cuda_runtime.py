@@ -14,6 +14,7 @@ import pytest
 
 import irkit
 from irkit.diagnostics import IRKitError
+from irkit.interpreter.tensor import poison
 from irkit.interpreter.values import InputError
 from irkit.runtime import cuda as cuda_runtime
 from irkit.runtime.arguments import describe_parameters
@@ -274,6 +275,29 @@ def test_scalar_parameters_are_refused() -> None:
         check_plan(UNIT, plan)
 
 
+def test_the_workspace_shares_bytes_between_buffers_that_do_not_overlap() -> None:
+    from irkit.targets.cuda import StatusArgument
+
+    plan = LaunchPlan(
+        "main",
+        (buffer("a", SHAPE), buffer("out", SHAPE, output=True)),
+        (
+            AllocateBuffer("t1", F32, (100,)),  # 400 bytes: two 256-byte units
+            AllocateBuffer("t2", F32, (10,)),
+            launch("add", BufferArgument("t1"), BufferArgument("t2"), StatusArgument()),
+            FreeBuffer("t1"),
+            AllocateBuffer("t3", F32, (64,)),  # fits where t1 was
+            AllocateBuffer("t4", F32, (200,)),  # does not: after t2
+            launch("add", BufferArgument("t3"), BufferArgument("t4")),
+        ),
+    )
+    layout = cuda_runtime.workspace_layout(plan)
+    assert layout.offsets == {"t1": 0, "t2": 512, "t3": 0, "t4": 768}
+    assert layout.status_offset == 768 + 1024
+    assert layout.nbytes == 768 + 1024 + 256
+    assert cuda_runtime.workspace_layout(SCALE_THEN_ADD).status_offset is None
+
+
 def test_well_formed_plans_pass() -> None:
     for plan in UNIT.plans.values():
         check_plan(UNIT, plan)
@@ -437,12 +461,33 @@ def test_out_is_written_in_place(scale_then_add: Any) -> None:
 
 @gpu
 @needs_gpu
-def test_unwritten_output_elements_are_poison(cache: ArtifactCache) -> None:
-    half = load_cuda_function(UNIT, "half", cache=cache)
-    for _ in range(2):  # poisoned before every run, not once
-        (y,) = half()
+def test_checked_mode_shows_unwritten_output_elements(cache: ArtifactCache) -> None:
+    half = load_cuda_function(UNIT, "half", cache=cache, checked=True)
+    given = np.full(N, 7, np.int32)
+    for out in (None, None, given):  # poisoned before every run, not once
+        (y,) = half(out=out)
         assert list(y[: N // 2]) == list(range(N // 2))
         assert (y[N // 2 :] == np.iinfo(np.int32).min).all()
+    assert y is given
+
+
+@gpu
+@needs_gpu
+def test_device_poison_covers_every_dtype_width(cache: ArtifactCache) -> None:
+    torch = pytest.importorskip("torch")
+    function = load_cuda_function(UNIT, "main", cache=cache, checked=True)
+    for dtype in (np.float16, np.float32, np.float64, np.int8, np.int64, np.bool_):
+        parameter = describe_parameters(
+            [CArgument("y", np.dtype(dtype), (5,), (1,), 0, True)]
+        )[0]
+        target = torch.ones(5, device="cuda").to(
+            torch.bool if dtype is np.bool_ else getattr(torch, np.dtype(dtype).name)
+        )
+        stream = function._caller_stream("torch")
+        function._poison(target.data_ptr(), parameter, stream)
+        torch.cuda.synchronize()
+        expected = poison((5,), np.dtype(dtype))
+        np.testing.assert_array_equal(target.cpu().numpy(), expected)
 
 
 @gpu
@@ -461,8 +506,8 @@ def test_cupy_arrays_are_used_in_place(scale_then_add: Any) -> None:
     rng = np.random.default_rng(3)
     a, b = random_array(rng, SHAPE), random_array(rng, SHAPE)
     (result,) = scale_then_add(cupy.asarray(a), cupy.asarray(b))
-    assert not isinstance(result, np.ndarray)
-    np.testing.assert_allclose(cupy.from_dlpack(result).get(), 3 * a + b, rtol=1e-6)
+    assert isinstance(result, cupy.ndarray)
+    np.testing.assert_allclose(result.get(), 3 * a + b, rtol=1e-6)
     out = cupy.zeros(SHAPE, cupy.float32)
     (written,) = scale_then_add(cupy.asarray(a), cupy.asarray(b), out=out)
     assert written is out
@@ -471,19 +516,76 @@ def test_cupy_arrays_are_used_in_place(scale_then_add: Any) -> None:
 
 @gpu
 @needs_gpu
-def test_torch_cuda_tensors_are_used_in_place(scale_then_add: Any) -> None:
+def test_torch_cuda_tensors_in_torch_tensors_out(scale_then_add: Any) -> None:
     torch = pytest.importorskip("torch")
     rng = np.random.default_rng(4)
     a, b = random_array(rng, SHAPE), random_array(rng, SHAPE)
     ta, tb = torch.from_numpy(a).cuda(), torch.from_numpy(b).cuda()
     (result,) = scale_then_add(ta, tb)
-    np.testing.assert_allclose(
-        torch.from_dlpack(result).cpu().numpy(), 3 * a + b, rtol=1e-6
-    )
+    assert isinstance(result, torch.Tensor)
+    assert result.device == ta.device
+    np.testing.assert_allclose(result.cpu().numpy(), 3 * a + b, rtol=1e-6)
     out = torch.empty(SHAPE, dtype=torch.float32, device="cuda")
     (written,) = scale_then_add(ta, tb, out=out)
     assert written is out
     np.testing.assert_allclose(out.cpu().numpy(), 3 * a + b, rtol=1e-6)
+
+
+@gpu
+@needs_gpu
+def test_results_are_ordered_on_pytorchs_current_stream(scale_then_add: Any) -> None:
+    """Everything on a side stream, no synchronisation in between: the input
+    is written after a slow PyTorch op, the result read by the next one. A
+    call on any other stream would read the input too early or be read too
+    early itself."""
+    torch = pytest.importorskip("torch")
+    rng = np.random.default_rng(6)
+    a, b = random_array(rng, SHAPE), random_array(rng, SHAPE)
+    busy = torch.rand(2048, 2048, device="cuda")
+    side = torch.cuda.Stream()
+    torch.cuda.synchronize()
+    for _ in range(3):
+        with torch.cuda.stream(side):
+            ta = torch.zeros(SHAPE, device="cuda")
+            tb = torch.from_numpy(b).to("cuda", non_blocking=True)
+            for _ in range(10):
+                busy = busy @ busy / 2048.0
+            ta.copy_(torch.from_numpy(a).to("cuda", non_blocking=True))
+            (result,) = scale_then_add(ta, tb)
+            following = result * 2.0
+        side.synchronize()
+        np.testing.assert_allclose(following.cpu().numpy(), 2 * (3 * a + b), rtol=1e-6)
+
+
+@gpu
+@needs_gpu
+def test_graphs_are_replayed_per_argument_pointers(cache: ArtifactCache) -> None:
+    torch = pytest.importorskip("torch")
+    replayed = load_cuda_function(UNIT, "main", cache=cache)
+    launched = load_cuda_function(UNIT, "main", cache=cache, graphs=False)
+    rng = np.random.default_rng(7)
+    sets = [
+        tuple(torch.from_numpy(random_array(rng, SHAPE)).cuda() for _ in range(2))
+        for _ in range(cuda_runtime.GRAPHS_PER_WORKSPACE + 3)
+    ]
+    results = [t.cpu().numpy() for t in sets[0]]
+    for _ in range(3):  # the same tensors: one graph, replayed
+        (out,) = replayed(*sets[0])
+        np.testing.assert_allclose(out.cpu().numpy(), 3 * results[0] + results[1])
+    (workspace,) = replayed._workspaces.values()
+    keys = list(workspace.graphs)
+    # New tensors each call: new graphs up to the limit, then the oldest is
+    # updated in place; every result right, with and without graphs.
+    for ta, tb in sets * 2:
+        expected = 3 * ta.cpu().numpy() + tb.cpu().numpy()
+        for function in (replayed, launched):
+            (out,) = function(ta, tb)
+            np.testing.assert_allclose(out.cpu().numpy(), expected, rtol=1e-6)
+    # PyTorch's allocator alternates two blocks for a result still held
+    # while the next is allocated: at most two graphs for a steady loop.
+    assert len(keys) <= 2
+    assert len(workspace.graphs) == cuda_runtime.GRAPHS_PER_WORKSPACE
+    assert all(not w.graphs for w in launched._workspaces.values())
 
 
 @gpu
