@@ -3,7 +3,9 @@
 Each program is written once in `nn`, compiled with `irkit.compile` (the
 `lower-to-c` pipeline, the system C compiler with `-O3 -march=native
 -fopenmp`) and timed next to the same computation in NumPy (OpenBLAS for the
-matmul), with the same thread count for both. Results are checked against
+matmul), with the same thread count for both. irkit is timed as a user calls
+it, `f(*arrays)` (argument checks and output allocation included), with the
+C function alone (`CompiledFunction.time`) beside it. Results are checked against
 NumPy before timing. Prints a Markdown table (paste it into
 `docs/benchmarks.md`).
 
@@ -178,6 +180,7 @@ def main() -> None:
         compile_seconds = time.perf_counter() - start
         (result,) = compiled(*case.inputs)
         irkit_s = median_seconds(lambda c=compiled, i=case.inputs: c(*i), args.repeats)
+        c_alone_s = compiled.time(*case.inputs, runs=args.repeats).median_ms / 1e3
         # OpenBLAS' worker threads keep spinning for a while after a call and
         # would steal the cores from the OpenMP threads of the next timing.
         time.sleep(1.0)
@@ -194,7 +197,9 @@ def main() -> None:
                 f"{case.name}: irkit disagrees with NumPy: {difference.describe()}"
             )
         amount, unit = case.work
-        rows.append((case.name, compile_seconds, irkit_s, numpy_s, amount, unit))
+        rows.append(
+            (case.name, compile_seconds, irkit_s, c_alone_s, numpy_s, amount, unit)
+        )
 
     threads = os.environ.get("OMP_NUM_THREADS", "unset")
     print(
@@ -204,13 +209,13 @@ def main() -> None:
     )
     print()
     print(
-        "| program | irkit (ms) | NumPy (ms) | NumPy time / irkit time | irkit rate | NumPy rate | compile (s) |"
+        "| program | irkit call (ms) | C alone (ms) | NumPy (ms) | NumPy time / irkit time | irkit rate | NumPy rate | compile (s) |"
     )
-    print("|---|---|---|---|---|---|---|")
-    for name, compile_s, irkit_s, numpy_s, amount, unit in rows:
+    print("|---|---|---|---|---|---|---|---|")
+    for name, compile_s, irkit_s, c_alone_s, numpy_s, amount, unit in rows:
         rate = f"{unit}/s"
         print(
-            f"| {name} | {irkit_s * 1e3:.2f} | {numpy_s * 1e3:.2f} | {numpy_s / irkit_s:.2f}x "
+            f"| {name} | {irkit_s * 1e3:.2f} | {c_alone_s * 1e3:.2f} | {numpy_s * 1e3:.2f} | {numpy_s / irkit_s:.2f}x "
             f"| {amount / irkit_s:.1f} {rate} | {amount / numpy_s:.1f} {rate} | {compile_s:.2f} |"
         )
     if choices:

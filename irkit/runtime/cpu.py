@@ -24,7 +24,9 @@ import os
 import platform
 import shlex
 import shutil
+import statistics
 import subprocess
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -81,6 +83,21 @@ class CompileError(IRKitError):
     def __init__(self, message: str, stderr: str = "") -> None:
         super().__init__(f"{message}\n{stderr}".rstrip() if stderr else message)
         self.stderr = stderr
+
+
+@dataclass(frozen=True)
+class Timing:
+    """Times of repeated runs of compiled code, in milliseconds."""
+
+    times_ms: tuple[float, ...]
+
+    @property
+    def median_ms(self) -> float:
+        return statistics.median(self.times_ms)
+
+    @property
+    def min_ms(self) -> float:
+        return min(self.times_ms)
 
 
 class AssertionFailure(IRKitError, RuntimeError):
@@ -356,31 +373,61 @@ class CompiledFunction:
         return f"<CompiledFunction @{self.symbol} from {self.library_path}>"
 
     def __call__(self, *inputs: Any, out: Any = None) -> tuple[np.ndarray, ...]:
-        symbol = self.symbol
-        check_input_count(symbol, inputs, len(self.inputs))
-        arrays = [
-            coerce_host_input(p, as_host_array(value), symbol)
+        arrays = self._input_arrays(inputs)
+        outputs, results = self._output_arrays(out, inputs)
+        write_back: list[tuple[np.ndarray, np.ndarray]] = []
+        c_arguments, keep_alive = self._c_arguments([*arrays, *outputs], write_back)
+        status = self._entry(*c_arguments)
+        del keep_alive  # the C is done with them
+        for result, view in write_back:
+            result[...] = view
+        if status != 0:
+            raise AssertionFailure(status_message(self.function, status))
+        return results
+
+    def time(self, *inputs: Any, runs: int = 10, warmup: int = 1) -> Timing:
+        """The C function's own time per run (wall clock, milliseconds): the
+        arguments are checked and laid out once, then only the C runs."""
+        if runs < 1:
+            raise ValueError("time() needs a positive number of runs")
+        arrays = self._input_arrays(inputs)
+        outputs, _ = self._output_arrays(None, inputs)
+        c_arguments, keep_alive = self._c_arguments([*arrays, *outputs], [])
+        times: list[float] = []
+        for index in range(warmup + runs):
+            start = time.perf_counter()
+            status = self._entry(*c_arguments)
+            if index >= warmup:
+                times.append((time.perf_counter() - start) * 1e3)
+            if status != 0:
+                raise AssertionFailure(status_message(self.function, status))
+        del keep_alive
+        return Timing(tuple(times))
+
+    def _input_arrays(self, inputs: Sequence[Any]) -> list[np.ndarray]:
+        check_input_count(self.symbol, inputs, len(self.inputs))
+        return [
+            coerce_host_input(p, as_host_array(value), self.symbol)
             for p, value in zip(self.inputs, inputs, strict=True)
         ]
-        outputs, results = self._output_arrays(out, inputs)
+
+    def _c_arguments(
+        self,
+        arrays: Sequence[np.ndarray],
+        write_back: list[tuple[np.ndarray, np.ndarray]],
+    ) -> tuple[list[Any], list[np.ndarray]]:
+        """The C call's arguments for `arrays` (inputs, then outputs, in
+        parameter order), and the buffers that must live while it runs."""
         keep_alive: list[np.ndarray] = []
         c_arguments: list[Any] = []
-        write_back: list[tuple[np.ndarray, np.ndarray]] = []
-        values = iter([*arrays, *outputs])
-        for parameter in self.parameters:
-            array = next(values)
+        for parameter, array in zip(self.parameters, arrays, strict=True):
             if not parameter.is_buffer:
                 c_arguments.append(array.item())
                 continue
             buffer = host_buffer_for(parameter, array, write_back)
             keep_alive.append(buffer)
             c_arguments.append(buffer.ctypes.data)
-        status = self._entry(*c_arguments)
-        for result, view in write_back:
-            result[...] = view
-        if status != 0:
-            raise AssertionFailure(status_message(self.function, status))
-        return results
+        return c_arguments, keep_alive
 
     def _output_arrays(
         self, out: Any, inputs: Sequence[Any]

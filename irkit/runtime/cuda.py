@@ -22,7 +22,6 @@ import functools
 import importlib
 import os
 import shutil
-import statistics
 import subprocess
 import threading
 from collections import OrderedDict
@@ -53,7 +52,7 @@ from irkit.runtime.arguments import (
     split_out,
 )
 from irkit.runtime.cache import ArtifactCache, cache_key
-from irkit.runtime.cpu import AssertionFailure, CompileError
+from irkit.runtime.cpu import AssertionFailure, CompileError, Timing
 from irkit.runtime.frameworks import (
     CUPY,
     DLPACK,
@@ -439,19 +438,8 @@ def check_arguments(
     return checked_inputs, list(checked_outputs)
 
 
-@dataclass(frozen=True)
-class CudaTiming:
-    """Device times of a plan's steps (CUDA events), in milliseconds."""
-
-    times_ms: tuple[float, ...]
-
-    @property
-    def median_ms(self) -> float:
-        return statistics.median(self.times_ms)
-
-    @property
-    def min_ms(self) -> float:
-        return min(self.times_ms)
+# Device times of a plan's runs (CUDA events), in milliseconds.
+CudaTiming = Timing
 
 
 # ----------------------------------------------------------------------------

@@ -155,3 +155,10 @@ def test_pytorch_cpu_tensors_in_tensors_out() -> None:
     (written,) = compiled(*args, out=out)
     assert written is out
     assert compare_arrays(expected, out.numpy()) is None
+
+
+def test_timing_the_c_alone_runs_the_function() -> None:
+    compiled = irkit.compile(MLP)
+    timing = compiled.time(*mlp_inputs(3), runs=3)
+    assert len(timing.times_ms) == 3
+    assert timing.min_ms <= timing.median_ms
