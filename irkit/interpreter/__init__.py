@@ -96,7 +96,13 @@ def interpret(
 
     `module` may be IR text. Inputs are checked against the signature
     (shape and dtype) and raise `InputError` when they do not match.
+    `entry` may be left out before inputs: `interpret(m, a, b)` runs the
+    default entry (`@main`, else the only public function) on `a, b`.
     """
+    if entry is not None and not isinstance(entry, str):
+        # A function is named by a string: anything else is the first input.
+        inputs = (entry, *inputs)
+        entry = None
     if isinstance(module, str):
         from irkit.parsing import parse_module
 

@@ -163,7 +163,13 @@ def coerce_arguments(func: FuncOp, args: Sequence[Any]) -> list[Any]:
                     f"argument #{index} of @{name} must be a scalar {expected}, "
                     f"got an array of shape {np.shape(arg)}"
                 )
-            values.append(scalar(arg, expected))
+            try:
+                values.append(scalar(arg, expected))
+            except (TypeError, ValueError):  # None, a string, an object
+                raise InputError(
+                    f"argument #{index} of @{name} must be a scalar {expected}, "
+                    f"got {type(arg).__name__} {arg!r:.40}"
+                ) from None
     return values
 
 

@@ -6,7 +6,8 @@ after a few token-level edits (delete, duplicate, swap, replace a shape or
 type, change an integer, change an op to a sibling op of its dialect,
 truncate, insert a token from the seeds' vocabulary). Each mutant goes
 in-process through parse + verify, the interpreter on random inputs, every
-irkit pass on its own, the `lower-to-c` pipeline and the C target, and the
+irkit pass on its own, `lower-to-c` nested under `func.func` (each function
+on its own), the `lower-to-c` pipeline and the C target, and the
 `lower-to-cuda` pipeline and the CUDA target (`emit_cuda` and the launch plans
 as `irkit-opt -t cuda` prints them; the CUDA C is not compiled here: nvcc
 takes seconds per unit, and `tests/targets` compiles what the target prints).
@@ -16,7 +17,8 @@ IR they cannot print is met with a located error rather than a crash.
 The property: only irkit's documented user errors (`IRKitError` and its
 subclasses: `DiagnosticError`, `InterpretationError`, `PipelineError`,
 `PassFailure`, `InputError`, ...) may escape. Anything else (`IndexError`,
-`KeyError`, `AssertionError`, `InvalidPassOutput`, ...) is an internal error,
+`KeyError`, `AssertionError`, `InvalidPassOutput`, `PassCrashed` (a pass
+that raised one of those), ...) is an internal error,
 which `irkit-opt` would report with exit code 70: a test failure here, with
 the mutant in the message.
 
@@ -277,6 +279,15 @@ def drive(text: str) -> None:
 
         _stage(f"pass {name}", text, apply)
 
+    # A pipeline nested under func.func: each function on its own, with the
+    # rule that a nested pass changes only the function's inside.
+    for nested in ("func.func(lower-to-c)", "builtin.module(func.func(cse))"):
+
+        def run_nested(nested: str = nested) -> None:
+            Pipeline.parse(nested).run(make_context(), module.clone())
+
+        _stage(f"pipeline {nested}", text, run_nested)
+
     targets: tuple[tuple[str, Callable[[ModuleOp], object]], ...] = (
         ("c", emit_c),
         ("cuda", _print_cuda),
@@ -389,10 +400,12 @@ def survey(count: int, seed: int) -> None:
         try:
             drive(text)
         except InternalError as crash:
-            frames = traceback.extract_tb(crash.error.__traceback__)
+            # A crashed pass chains what it raised: group by where that was.
+            raised = crash.error.__cause__ or crash.error
+            frames = traceback.extract_tb(raised.__traceback__)
             where = frames[-1] if frames else None
             site = f"{where.filename}:{where.lineno}" if where else "?"
-            key = (type(crash.error).__name__, site)
+            key = (type(raised).__name__, site)
             if key not in sites:
                 (saved / f"crash{len(sites)}.mlir").write_text(text)
             hits, first = sites.get(key, (0, str(crash)))
