@@ -11,8 +11,11 @@ deterministic value, documented per op:
   `floordivsi`, `ceildivsi`, `ceildivui`) gives 0;
 - shifts by an amount >= the bit width give 0 (`shli`, `shrui`) or the sign
   fill, 0 or -1 (`shrsi`);
-- `fptosi`/`fptoui` of a NaN or out-of-range value give what NumPy's cast
-  gives (platform-defined);
+- `fptosi`/`fptoui` truncate toward zero and saturate: a value beyond the
+  result type's range gives its minimum or maximum, NaN gives 0 (what CUDA's
+  `cvt.rzi.sat` and LLVM's `fptosi.sat` do; the C and CUDA targets print the
+  same); to i1, `fptosi` is true for x <= -1 (i1 is -1 or 0 signed) and
+  `fptoui` for x >= 1;
 - the signed overflow of `divsi(INT_MIN, -1)` wraps to INT_MIN.
 """
 
@@ -444,22 +447,41 @@ def uitofp(interp: Interpreter, op: Operation, args: Values) -> Values:
     return _result(op, _unsigned(args[0], op.operands[0].type))
 
 
+def saturated(value: np.ndarray, dtype: np.dtype[Any]) -> np.ndarray:
+    """`value` truncated toward zero into integer `dtype` (signed or unsigned),
+    beyond its range clamped to its minimum or maximum, NaN to 0 (`fptosi`,
+    `fptoui` and `nn.cast`).
+
+    Compared as float64 against the range's bounds, which are powers of two
+    (exact), as the C helper compares: clipping to `iinfo.max` instead would
+    round 2**63 - 1 up to 2**63, itself out of range."""
+    info = np.iinfo(dtype)
+    x = np.trunc(value.astype(np.float64))
+    low, high = float(info.min), float(info.max) + 1.0
+    inside = (x >= low) & (x < high)  # false for NaN
+    result = np.where(inside, x, 0.0).astype(dtype)
+    result = np.where(x >= high, info.max, result)
+    return np.where(x < low, info.min, result).astype(dtype)
+
+
 @register("arith.fptosi")
 def fptosi(interp: Interpreter, op: Operation, args: Values) -> Values:
-    value = np.trunc(_array(args[0], op.operands[0].type))
+    value = _array(args[0], op.operands[0].type)
     dtype = _dtype(op.results[0].type)
     if dtype == np.bool_:
-        return _result(op, value != 0)
-    return _result(op, value.astype(dtype))
+        # Signed i1 holds -1 (true) and 0: saturating, only x <= -1 is true.
+        return _result(op, value <= -1)
+    return _result(op, saturated(value, dtype))
 
 
 @register("arith.fptoui")
 def fptoui(interp: Interpreter, op: Operation, args: Values) -> Values:
-    value = np.trunc(_array(args[0], op.operands[0].type))
+    value = _array(args[0], op.operands[0].type)
     dtype = _dtype(op.results[0].type)
     if dtype == np.bool_:
-        return _result(op, value != 0)
-    return _result(op, value.astype(unsigned_dtype(dtype)).view(dtype))
+        # Unsigned i1 holds 0 and 1 (true): saturating, x >= 1 is true.
+        return _result(op, value >= 1)
+    return _result(op, saturated(value, unsigned_dtype(dtype)).view(dtype))
 
 
 @register("arith.index_cast")

@@ -19,6 +19,7 @@ from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Operation
 
 from irkit.dialects import nn
+from irkit.interpreter.arith import saturated
 from irkit.interpreter.core import Interpreter, interpretation_error, register
 from irkit.interpreter.special import erf
 from irkit.interpreter.values import dense_to_array, numpy_dtype
@@ -175,15 +176,14 @@ def gelu(interp: Interpreter, op: Operation, args: Values) -> Values:
 
 
 def cast_array(x: np.ndarray, dtype: np.dtype[Any]) -> np.ndarray:
-    """nn.cast: to i1 is `x != 0`; float to integer truncates toward zero.
-
-    A float out of the integer's range (or NaN) converts to an undefined
-    value (here NumPy's); integers narrow by wrapping.
+    """nn.cast: to i1 is `x != 0`; float to integer truncates toward zero and
+    saturates (NaN gives 0), as `arith.fptosi`, which it lowers to, does;
+    integers narrow by wrapping.
     """
     if dtype == np.bool_:
         return x != 0
     if np.issubdtype(x.dtype, np.floating) and np.issubdtype(dtype, np.integer):
-        return np.trunc(x).astype(dtype)
+        return saturated(x, dtype)
     return x.astype(dtype)
 
 

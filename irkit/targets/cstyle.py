@@ -1844,7 +1844,9 @@ def _helper_body(emitter: CStyleEmitter, kind: str, key: str, other: str | None)
         compute = emitter.compute_name(key)
         target_width = _width(other)
         if other == "i1":
-            return f"{target} {{name}}({t} a) {{ return ({compute})a != 0; }}"
+            # Saturating into i1's range: -1 or 0 signed, 0 or 1 unsigned.
+            test = "<= -1" if kind == "fptosi" else ">= 1"
+            return f"{target} {{name}}({t} a) {{ return ({compute})a {test}; }}"
         if kind == "fptosi":
             low = f"-0x1p{target_width - 1}"
             high = f"0x1p{target_width - 1}"
