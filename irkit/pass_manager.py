@@ -336,11 +336,20 @@ def build_pipeline(
             raise PipelineError(
                 f"unknown pass '{pass_spec.name}' (run `irkit-opt --list-passes`)"
             )
+        cls = known[pass_spec.name]()
         try:
-            pass_ = known[pass_spec.name]().from_pass_spec(pass_spec)
+            pass_ = cls.from_pass_spec(pass_spec)
         except (ValueError, TypeError) as error:
             raise PipelineError(
                 f"invalid options for pass '{pass_spec.name}': {error}"
+            ) from None
+        except Exception as error:
+            if not cls.__module__.startswith(PLUGIN_MODULE_PREFIX):
+                raise
+            # A plugin's own option checks may raise anything: its error.
+            raise PipelineError(
+                f"invalid options for pass '{pass_spec.name}': "
+                f"{type(error).__name__}: {error}"
             ) from None
         # A named pipeline runs as its stages, so hooks see every level.
         stages = pass_.stages() if isinstance(pass_, NamedPipeline) else [pass_]

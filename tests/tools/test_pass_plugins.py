@@ -185,3 +185,23 @@ def test_plugin_passes_are_listed_with_their_summary(tmp_path: Path) -> None:
         "nothing,",
         "documented.",
     ]
+
+
+def test_a_plugin_pass_whose_options_raise_is_its_error(tmp_path: Path) -> None:
+    source = write(tmp_path / "in.mlir", VALID)
+    plugin = write(
+        tmp_path / "options.py",
+        clashing_plugin("test-options").replace(
+            "    def apply(self, ctx, op):\n",
+            "    def __post_init__(self):\n"
+            '        raise RuntimeError("needs a size")\n\n'
+            "    def apply(self, ctx, op):\n",
+        ),
+    )
+    result = run_opt(
+        str(source), "--load-pass-plugin", str(plugin), "-p", "test-options"
+    )
+    assert result.returncode == 1
+    assert result.stderr == (
+        "error: invalid options for pass 'test-options': RuntimeError: needs a size\n"
+    )
