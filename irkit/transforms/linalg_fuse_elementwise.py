@@ -22,7 +22,12 @@ A producer `P` is fused into the consumer `C` at input operand `%x = P#r` when
   not recompute anything (a broadcasting or projected read is not fused);
 - `%x` has no other use and `P`'s other results none at all (a value several
   users need stays materialised; multi-result producers fuse only in that case);
-- `P`'s body does not read its outputs' initial values.
+- `P`'s body does not read its outputs' initial values;
+- every loop of `C` is still read by some operand of the fused op (MLIR's
+  check too): `C`'s loop extents come from its operands' shapes, and a
+  reduction loop that only `%x` read would be lost when `%x` is replaced by
+  `P`'s inputs (a broadcast `1 -> 1x1` fused into `reduce_max` over its new
+  axis left the fused op's maps `(d0, d1) -> (d1)`, not invertible).
 
 The fused op takes `C`'s inputs with `P`'s inputs in place of `%x`, each
 producer map composed as `producer_map o inverse(P's output map) o C's map for
@@ -116,7 +121,27 @@ def fusable_producer(consumer: GenericOp, operand_index: int) -> GenericOp | Non
         return None
     if any(result.uses for result in producer.res if result is not value):
         return None
+    if not _keeps_every_loop(producer, consumer, operand_index):
+        return None
     return producer
+
+
+def _keeps_every_loop(
+    producer: GenericOp, consumer: GenericOp, operand_index: int
+) -> bool:
+    """Whether the fused op's operands would still read every consumer loop:
+    the consumer's other operands, and the producer's inputs through the
+    composed maps."""
+    consumer_maps = _maps(consumer)
+    producer_maps = _maps(producer)
+    result_index = producer.res.index(consumer.inputs[operand_index])
+    inverse = producer_maps[len(producer.inputs) + result_index].inverse_permutation()
+    assert inverse is not None  # a permutation (checked before)
+    producer_loops = inverse.compose(consumer_maps[operand_index])
+    maps = [m for i, m in enumerate(consumer_maps) if i != operand_index]
+    maps += [m.compose(producer_loops) for m in producer_maps[: len(producer.inputs)]]
+    read = {dim for m in maps for expr in m.results for dim in expr.used_dims()}
+    return read == set(range(len(consumer.iterator_types)))
 
 
 @dataclass

@@ -26,7 +26,8 @@ from hypothesis import strategies as st
 from irkit.context import make_context
 from irkit.dialects.linalg import GenericOp
 from irkit.parsing import parse_module
-from irkit.testing import assert_pass_preserves_semantics
+from irkit.testing import assert_pass_preserves_semantics, check_pass, nn_programs
+from irkit.testing.strategies import lowered
 from irkit.transforms.linalg_fuse_elementwise import (
     LinalgFuseElementwisePass,
     fusable_producer,
@@ -272,3 +273,23 @@ def test_corpus_keeps_meaning(case: str) -> None:
     passes = [LinalgGeneralizeNamedOpsPass(), LinalgFuseElementwisePass()]
     fused = assert_pass_preserves_semantics(passes, text, inputs=_corpus_inputs(case))
     _assert_fixpoint(fused)
+
+
+def test_fusion_keeps_meaning_on_nn_programs() -> None:
+    # nn ops lowered and generalized, focused on broadcasts and transposes
+    # feeding reductions: thorough found a broadcast fused into the reduction
+    # over its new axis (issue 23).
+    ops = {
+        "nn.broadcast_to",
+        "nn.transpose",
+        "nn.reduce_max",
+        "nn.reduce_sum",
+        "nn.softmax",
+        "nn.exp",
+        "nn.add",
+    }
+    programs = lowered(
+        nn_programs(max_ops=4, ops=ops),
+        "convert-nn-to-linalg,linalg-generalize-named-ops",
+    )
+    check_pass(LinalgFuseElementwisePass(), programs)

@@ -244,3 +244,75 @@ func.func @multi_result(%a: tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>, ten
   } -> tensor<8xf32>
   return %q, %u, %k#1 : tensor<8xf32>, tensor<8xf32>, tensor<8xf32>
 }
+
+// -----
+
+// tanh -> exp -> broadcast_to (1 -> 1x1) -> reduce_max axes [0], the program
+// `nn_programs` shrank to (issue 23): the broadcast is the only operand that
+// reads the reduction loop d0, so fusing it would leave the reduction with
+// maps `(d0, d1) -> (d1)` that no longer give d0's extent (invalid IR). The
+// broadcast stays; tanh and exp still fuse.
+
+// CHECK-LABEL: func.func @broadcast_into_its_reduction
+// CHECK:         %[[E:.*]] = linalg.generic {{.*}} ins(%x : tensor<1xf32>)
+// CHECK:           math.tanh
+// CHECK-NEXT:      math.exp
+// CHECK:         %[[B:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%[[E]] : tensor<1xf32>)
+// CHECK:         linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>], iterator_types = ["reduction", "parallel"]} ins(%[[B]] : tensor<1x1xf32>)
+// CHECK-NEXT:    ^bb0
+// CHECK-NEXT:      arith.maximumf
+func.func @broadcast_into_its_reduction(%x: tensor<1xf32>) -> tensor<1xf32> {
+  %0 = tensor.empty() : tensor<1xf32>
+  %t = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%x : tensor<1xf32>) outs(%0 : tensor<1xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %1 = math.tanh %in : f32
+    linalg.yield %1 : f32
+  } -> tensor<1xf32>
+  %e = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%t : tensor<1xf32>) outs(%0 : tensor<1xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %1 = math.exp %in : f32
+    linalg.yield %1 : f32
+  } -> tensor<1xf32>
+  %2 = tensor.empty() : tensor<1x1xf32>
+  %b = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%e : tensor<1xf32>) outs(%2 : tensor<1x1xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<1x1xf32>
+  %ninf = arith.constant 0xFF800000 : f32
+  %init = linalg.fill ins(%ninf : f32) outs(%0 : tensor<1xf32>) -> tensor<1xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>], iterator_types = ["reduction", "parallel"]} ins(%b : tensor<1x1xf32>) outs(%init : tensor<1xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %1 = arith.maximumf %in, %out : f32
+    linalg.yield %1 : f32
+  } -> tensor<1xf32>
+  return %r : tensor<1xf32>
+}
+
+// -----
+
+// The same broadcast fuses into a reduction that another operand reads
+// through d0 (here %w, 3x4): the loop keeps its extent.
+
+// CHECK-LABEL: func.func @broadcast_into_a_reduction_read_elsewhere
+// CHECK:         linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>], iterator_types = ["reduction", "parallel"]} ins(%e, %w : tensor<4xf32>, tensor<3x4xf32>)
+// CHECK-NEXT:    ^bb0(%[[E:.*]]: f32, %[[W:.*]]: f32, %[[ACC:.*]]: f32):
+// CHECK-NEXT:      %[[M:.*]] = arith.mulf %[[E]], %[[W]] : f32
+// CHECK-NEXT:      arith.addf %[[M]], %[[ACC]] : f32
+// CHECK-NOT:     linalg.generic
+func.func @broadcast_into_a_reduction_read_elsewhere(%e: tensor<4xf32>, %w: tensor<3x4xf32>) -> tensor<4xf32> {
+  %0 = tensor.empty() : tensor<3x4xf32>
+  %b = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%e : tensor<4xf32>) outs(%0 : tensor<3x4xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<3x4xf32>
+  %zero = arith.constant 0.0 : f32
+  %1 = tensor.empty() : tensor<4xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%1 : tensor<4xf32>) -> tensor<4xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>], iterator_types = ["reduction", "parallel"]} ins(%b, %w : tensor<3x4xf32>, tensor<3x4xf32>) outs(%init : tensor<4xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %m = arith.mulf %x, %y : f32
+    %s = arith.addf %m, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}
