@@ -332,6 +332,17 @@ def row_groups(block: Block) -> list[RowGroup]:
     def close() -> None:
         nonlocal current
         if any(row_op.reduction is not None for row_op in current.ops):
+            used = {v for row_op in current.ops for v in row_op.computation.operands}
+            # A dealloc moves with the group only if it frees a buffer the
+            # group uses. Others stay where they are, after the kernel once the
+            # group's ops are gone: one that frees a buffer an earlier group
+            # made private is erased when that group is built, and moving it
+            # again crashed (`Cannot detach a toplevel operation`).
+            current.movable = [
+                op
+                for op in current.movable
+                if op.name != "memref.dealloc" or op.operands[0] in used
+            ]
             groups.append(current)
         current = RowGroup()
 

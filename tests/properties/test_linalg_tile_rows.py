@@ -5,7 +5,13 @@ any arithmetic), and through the whole `lower-to-c` pipeline."""
 
 from __future__ import annotations
 
-from test_linalg_tile_rows_for_gpu import FRONT_END, ROW_OPS, SOFTMAX, row_programs
+from test_linalg_tile_rows_for_gpu import (
+    ADJACENT_LAYER_NORMS,
+    FRONT_END,
+    ROW_OPS,
+    SOFTMAX,
+    row_programs,
+)
 
 from irkit.context import make_context
 from irkit.parsing import parse_module
@@ -41,4 +47,11 @@ def test_softmax_runs_row_by_row_on_the_stack() -> None:
         "scf-for-hoist-accumulators",
         SOFTMAX,
         trials=2,
+    )
+
+
+def test_adjacent_row_groups_keep_meaning() -> None:
+    # See test_linalg_tile_rows_for_gpu.py: the row-group analysis is shared.
+    assert_pass_preserves_semantics(
+        f"{FRONT_END},linalg-tile-rows", ADJACENT_LAYER_NORMS, trials=2
     )

@@ -111,3 +111,50 @@ func.func @column_sum(%x: memref<4x6xf32>, %r: memref<6xf32> {irkit.output}) {
   }
   return
 }
+
+// -----
+
+// Two row groups side by side, of 1 and 2 rows (two layer_norms shrank to
+// this, issue 23): the first group's sums become private to its block, so
+// their dealloc, between the groups, goes with them; the second group leaves
+// it alone (it moved it again: `Cannot detach a toplevel operation`).
+
+// CHECK-LABEL: func.func @adjacent_groups
+// CHECK:         scf.forall (%{{.*}}) in (1) {
+// CHECK-NEXT:      %[[SUMS:.*]] = memref.alloc() : memref<1xf32, #gpu.address_space<workgroup>>
+// CHECK:           memref.dealloc %[[SUMS]]
+// CHECK:         } {mapping = [#gpu.block<x>]}
+// CHECK-NEXT:    %[[NINF:.*]] = arith.constant 0xff800000 : f32
+// CHECK-NEXT:    scf.forall (%{{.*}}) in (2) {
+// CHECK:         } {mapping = [#gpu.block<x>]}
+// CHECK-NEXT:    func.return
+func.func @adjacent_groups(%x: memref<1x4xf32>, %y: memref<2x4xf32>, %out: memref<1x4xf32> {irkit.output}, %max: memref<2xf32> {irkit.output}) {
+  %zero = arith.constant 0.0 : f32
+  %sums = memref.alloc() : memref<1xf32>
+  linalg.generic {indexing_maps = [affine_map<(d0) -> ()>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%zero : f32) outs(%sums : memref<1xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    linalg.yield %in : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : memref<1x4xf32>) outs(%sums : memref<1xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %s = arith.addf %in, %acc : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x, %sums : memref<1x4xf32>, memref<1xf32>) outs(%out : memref<1x4xf32>) {
+  ^bb0(%in: f32, %sum: f32, %o: f32):
+    %q = arith.divf %in, %sum : f32
+    linalg.yield %q : f32
+  }
+  memref.dealloc %sums : memref<1xf32>
+  %ninf = arith.constant 0xFF800000 : f32
+  linalg.generic {indexing_maps = [affine_map<(d0) -> ()>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%ninf : f32) outs(%max : memref<2xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    linalg.yield %in : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%y : memref<2x4xf32>) outs(%max : memref<2xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %m = arith.maximumf %in, %acc : f32
+    linalg.yield %m : f32
+  }
+  return
+}

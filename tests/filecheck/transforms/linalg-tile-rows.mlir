@@ -78,3 +78,50 @@ func.func @elementwise_only(%x: memref<4x6xf32>, %tmp: memref<4x6xf32> {irkit.ou
   }
   return
 }
+
+// -----
+
+// Two row groups side by side, of 1 and 2 rows (see
+// linalg-tile-rows-for-gpu.mlir): the first group's sums go on the stack, their
+// dealloc between the groups with them.
+
+// CHECK-LABEL: func.func @adjacent_groups
+// CHECK:         scf.parallel (%{{.*}}) = (%{{.*}}) to (%{{.*}}) step (%{{.*}}) {
+// CHECK-NEXT:      memref.alloca() : memref<1xf32>
+// CHECK:           scf.reduce
+// CHECK-NEXT:    }
+// CHECK-NOT:     memref.dealloc
+// CHECK:         scf.parallel
+// CHECK:           scf.reduce
+// CHECK-NEXT:    }
+// CHECK-NEXT:    func.return
+func.func @adjacent_groups(%x: memref<1x4xf32>, %y: memref<2x4xf32>, %out: memref<1x4xf32> {irkit.output}, %max: memref<2xf32> {irkit.output}) {
+  %zero = arith.constant 0.0 : f32
+  %sums = memref.alloc() : memref<1xf32>
+  linalg.generic {indexing_maps = [affine_map<(d0) -> ()>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%zero : f32) outs(%sums : memref<1xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    linalg.yield %in : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : memref<1x4xf32>) outs(%sums : memref<1xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %s = arith.addf %in, %acc : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x, %sums : memref<1x4xf32>, memref<1xf32>) outs(%out : memref<1x4xf32>) {
+  ^bb0(%in: f32, %sum: f32, %o: f32):
+    %q = arith.divf %in, %sum : f32
+    linalg.yield %q : f32
+  }
+  memref.dealloc %sums : memref<1xf32>
+  %ninf = arith.constant 0xFF800000 : f32
+  linalg.generic {indexing_maps = [affine_map<(d0) -> ()>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%ninf : f32) outs(%max : memref<2xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    linalg.yield %in : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%y : memref<2x4xf32>) outs(%max : memref<2xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %m = arith.maximumf %in, %acc : f32
+    linalg.yield %m : f32
+  }
+  return
+}
