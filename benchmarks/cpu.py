@@ -27,6 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
+import programs
 from timing import median_seconds
 
 import irkit
@@ -47,26 +48,14 @@ class Case:
 
 
 def matmul_case(n: int, rng: np.random.Generator) -> Case:
-    t = f"tensor<{n}x{n}xf32>"
-    program = f"""
-func.func @main(%a: {t}, %b: {t}) -> {t} {{
-  %c = nn.matmul %a, %b : {t}, {t} -> {t}
-  return %c : {t}
-}}"""
+    program = programs.matmul(n)
     inputs = [rng.uniform(-1, 1, (n, n)).astype(np.float32) for _ in range(2)]
     work = (2 * n**3 / 1e9, "GFLOP")
     return Case(f"matmul {n}^3", program, inputs, np.matmul, work, atol=1e-6 * n)
 
 
 def fused_chain_case(n: int, rng: np.random.Generator) -> Case:
-    t = f"tensor<{n}xf32>"
-    program = f"""
-func.func @main(%a: {t}, %b: {t}, %c: {t}) -> {t} {{
-  %ab = nn.mul %a, %b : {t}, {t} -> {t}
-  %s = nn.add %ab, %c : {t}, {t} -> {t}
-  %r = nn.relu %s : {t}
-  return %r : {t}
-}}"""
+    program = programs.elementwise_chain(n)
     inputs = [rng.uniform(-1, 1, n).astype(np.float32) for _ in range(3)]
 
     def numpy_chain(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
@@ -83,12 +72,7 @@ func.func @main(%a: {t}, %b: {t}, %c: {t}) -> {t} {{
 
 
 def softmax_case(rows: int, cols: int, rng: np.random.Generator) -> Case:
-    t = f"tensor<{rows}x{cols}xf32>"
-    program = f"""
-func.func @main(%x: {t}) -> {t} {{
-  %y = nn.softmax %x axis 1 : {t}
-  return %y : {t}
-}}"""
+    program = programs.softmax(rows, cols)
 
     def numpy_softmax(x: np.ndarray) -> np.ndarray:
         e = np.exp(x - x.max(axis=1, keepdims=True))
@@ -105,13 +89,7 @@ func.func @main(%x: {t}) -> {t} {{
 
 
 def layer_norm_case(rows: int, cols: int, rng: np.random.Generator) -> Case:
-    t = f"tensor<{rows}x{cols}xf32>"
-    v = f"tensor<{cols}xf32>"
-    program = f"""
-func.func @main(%x: {t}, %g: {v}, %b: {v}) -> {t} {{
-  %y = nn.layer_norm %x scale %g bias %b axes [-1] eps 1.0e-05 : {t}, {v}, {v} -> {t}
-  return %y : {t}
-}}"""
+    program = programs.layer_norm(rows, cols)
 
     def numpy_layer_norm(x: np.ndarray, g: np.ndarray, b: np.ndarray) -> np.ndarray:
         mean = x.mean(axis=1, keepdims=True)

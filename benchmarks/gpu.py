@@ -44,6 +44,7 @@ import numpy as np
 import torch
 import triton
 import triton.language as tl
+from programs import elementwise_chain, layer_norm, matmul, softmax
 
 import irkit
 
@@ -179,12 +180,7 @@ def _uniform(shape: tuple[int, ...], g: torch.Generator, lo: float = -1.0) -> Te
 
 
 def matmul_case(n: int) -> Case:
-    t = f"tensor<{n}x{n}xf32>"
-    program = f"""
-func.func @main(%a: {t}, %b: {t}) -> {t} {{
-  %c = nn.matmul %a, %b : {t}, {t} -> {t}
-  return %c : {t}
-}}"""
+    program = matmul(n)
     return Case(
         f"sgemm {n}^3",
         program,
@@ -199,14 +195,7 @@ func.func @main(%a: {t}, %b: {t}) -> {t} {{
 
 
 def fused_case(count: int) -> Case:
-    t = f"tensor<{count}xf32>"
-    program = f"""
-func.func @main(%a: {t}, %b: {t}, %c: {t}) -> {t} {{
-  %ab = nn.mul %a, %b : {t}, {t} -> {t}
-  %s = nn.add %ab, %c : {t}, {t} -> {t}
-  %r = nn.relu %s : {t}
-  return %r : {t}
-}}"""
+    program = elementwise_chain(count)
 
     def eager(a: Tensor, b: Tensor, c: Tensor, out: Tensor) -> Tensor:
         return torch.clamp_min(a * b + c, 0.0, out=out)
@@ -226,12 +215,7 @@ func.func @main(%a: {t}, %b: {t}, %c: {t}) -> {t} {{
 
 
 def softmax_case(rows: int, cols: int) -> Case:
-    t = f"tensor<{rows}x{cols}xf32>"
-    program = f"""
-func.func @main(%x: {t}) -> {t} {{
-  %y = nn.softmax %x axis 1 : {t}
-  return %y : {t}
-}}"""
+    program = softmax(rows, cols)
     return Case(
         f"softmax {rows}x{cols}",
         program,
@@ -247,13 +231,7 @@ func.func @main(%x: {t}) -> {t} {{
 
 
 def layer_norm_case(rows: int, cols: int) -> Case:
-    t = f"tensor<{rows}x{cols}xf32>"
-    v = f"tensor<{cols}xf32>"
-    program = f"""
-func.func @main(%x: {t}, %g: {v}, %b: {v}) -> {t} {{
-  %y = nn.layer_norm %x scale %g bias %b axes [-1] eps 1.0e-05 : {t}, {v}, {v} -> {t}
-  return %y : {t}
-}}"""
+    program = layer_norm(rows, cols)
 
     def eager(x: Tensor, g: Tensor, b: Tensor, out: Tensor) -> Tensor:
         return out.copy_(torch.nn.functional.layer_norm(x, (cols,), g, b, 1e-5))

@@ -1,0 +1,48 @@
+"""The benchmark programs, written once in `nn`: `cpu.py` and `gpu.py` time
+them beside their peers, and `tests/print_targets.py` prints their C and
+CUDA. Each function returns the program's text at one size."""
+
+from __future__ import annotations
+
+
+def matmul(n: int) -> str:
+    """C = A @ B, all n x n f32."""
+    t = f"tensor<{n}x{n}xf32>"
+    return f"""
+func.func @main(%a: {t}, %b: {t}) -> {t} {{
+  %c = nn.matmul %a, %b : {t}, {t} -> {t}
+  return %c : {t}
+}}"""
+
+
+def elementwise_chain(count: int) -> str:
+    """relu(a * b + c) over `count` f32 elements."""
+    t = f"tensor<{count}xf32>"
+    return f"""
+func.func @main(%a: {t}, %b: {t}, %c: {t}) -> {t} {{
+  %ab = nn.mul %a, %b : {t}, {t} -> {t}
+  %s = nn.add %ab, %c : {t}, {t} -> {t}
+  %r = nn.relu %s : {t}
+  return %r : {t}
+}}"""
+
+
+def softmax(rows: int, cols: int) -> str:
+    """Softmax over the rows of a rows x cols f32 matrix."""
+    t = f"tensor<{rows}x{cols}xf32>"
+    return f"""
+func.func @main(%x: {t}) -> {t} {{
+  %y = nn.softmax %x axis 1 : {t}
+  return %y : {t}
+}}"""
+
+
+def layer_norm(rows: int, cols: int) -> str:
+    """Layer norm over the last axis, with scale and bias (eps 1e-5)."""
+    t = f"tensor<{rows}x{cols}xf32>"
+    v = f"tensor<{cols}xf32>"
+    return f"""
+func.func @main(%x: {t}, %g: {v}, %b: {v}) -> {t} {{
+  %y = nn.layer_norm %x scale %g bias %b axes [-1] eps 1.0e-05 : {t}, {v}, {v} -> {t}
+  return %y : {t}
+}}"""
