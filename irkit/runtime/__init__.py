@@ -29,12 +29,14 @@ from irkit.runtime.cpu import (
 )
 from irkit.runtime.cuda import CudaUnavailableError
 from irkit.runtime.program_cache import LoweredProgram
+from irkit.targets.registry import TARGETS as REGISTERED
+from irkit.targets.registry import get_target
 
 if TYPE_CHECKING:
     from irkit.runtime.cuda import CudaCompiledFunction
 
-TARGETS = ("c", "cuda")
-DEFAULT_PIPELINES = {"c": "lower-to-c", "cuda": "lower-to-cuda"}
+TARGETS = tuple(REGISTERED)  # names, from irkit.targets.registry
+DEFAULT_PIPELINES = {name: target.pipeline for name, target in REGISTERED.items()}
 DEFAULT_PIPELINE = DEFAULT_PIPELINES["c"]
 
 
@@ -58,7 +60,7 @@ def lower(module: ModuleOp, pipeline: str | None, target: str = "c") -> None:
     from irkit.pass_manager import Pipeline
 
     if pipeline is None:
-        pipeline = DEFAULT_PIPELINES[target] if holds_tensors(module) else ""
+        pipeline = get_target(target).pipeline if holds_tensors(module) else ""
     Pipeline.parse(pipeline).run(make_context(), module)
 
 
@@ -140,25 +142,16 @@ def compile(  # shadows the builtin on purpose: `irkit.compile`, like `torch.com
     """
     from irkit.runtime.program_cache import IR_LOCK, LOADED, program_key, remembered
 
-    if target not in TARGETS:
-        raise IRKitError(f"unknown target '{target}' (available: {', '.join(TARGETS)})")
+    chosen = get_target(target)
     if tune and pipeline is not None:
         raise IRKitError("tune=True chooses the pipeline: give one or the other")
-    # What the printed unit may depend on besides the program: the GPU's
+    # Before any lowering: without a device nothing after it could run.
+    reason = chosen.unavailable_reason()
+    if reason is not None:
+        raise CudaUnavailableError(reason)
+    # What the printed unit may depend on besides the program: the device's
     # architecture, and for a tuned compile the machine the choice was for.
-    machine: list[str] = []
-    if target == "cuda":
-        # Before any lowering: without a GPU nothing after it could run.
-        from irkit.runtime.cuda import (
-            _open_device,
-            device_architecture,
-            gpu_unavailable_reason,
-        )
-
-        reason = gpu_unavailable_reason()
-        if reason is not None:
-            raise CudaUnavailableError(reason)
-        machine = [device_architecture(_open_device())]
+    machine = chosen.machine_identity()
     if tune:
         from irkit.runtime.tuning import machine_identity
 
@@ -175,26 +168,14 @@ def compile(  # shadows the builtin on purpose: `irkit.compile`, like `torch.com
         program = _lowered_program(
             module_or_text, key, cache, target, pipeline, entry, tune
         )
-        compiled: CompiledFunction | CudaCompiledFunction
-        if target == "cuda":
-            from irkit.runtime.cuda import load_cuda_function
-
-            compiled = load_cuda_function(
-                program.unit,
-                program.symbol,
-                cache=cache,
-                names=program.names,
-                checked=checked,
-                graphs=graphs,
-            )
-        else:
-            compiled = load_function(
-                program.unit,
-                program.symbol,
-                cache=cache,
-                names=program.names,
-                checked=checked,
-            )
+        compiled: CompiledFunction | CudaCompiledFunction = chosen.load(
+            program.unit,
+            program.symbol,
+            cache=cache,
+            names=program.names,
+            checked=checked,
+            graphs=graphs,
+        )
         compiled.tuning = program.tuning
         return compiled
 
@@ -229,6 +210,18 @@ def _lowered_program(
     return program
 
 
+def unit_arguments(unit: Any, symbol: str) -> tuple[Any, ...]:
+    """The parameters of `@symbol` in a printed unit: a C function's, or a
+    host function's launch plan's."""
+    plans = getattr(unit, "plans", None)
+    if plans is None:
+        return tuple(find_function(unit, symbol).arguments)
+    if symbol not in plans:
+        known = ", ".join(f"@{name}" for name in sorted(plans)) or "none"
+        raise IRKitError(f"no host function '@{symbol}' (functions: {known})")
+    return tuple(plans[symbol].arguments)
+
+
 def _lower_program(
     module_or_text: ModuleOp | str,
     target: str,
@@ -257,19 +250,8 @@ def _lower_program(
     funcs = {op.sym_name.data: op for op in module.walk() if isinstance(op, FuncOp)}
     func = funcs.get(symbol)
     names = argument_names(func) if func is not None else None
-    if target == "cuda":
-        from irkit.targets.cuda import emit_cuda
-
-        unit: Any = emit_cuda(module)
-        if symbol not in unit.plans:
-            known = ", ".join(f"@{name}" for name in sorted(unit.plans)) or "none"
-            raise IRKitError(f"no CUDA host function '@{symbol}' (functions: {known})")
-        arguments = unit.plans[symbol].arguments
-    else:
-        from irkit.targets.c import emit_c
-
-        unit = emit_c(module)
-        arguments = find_function(unit, symbol).arguments
+    unit: Any = get_target(target).emit(module)
+    arguments = unit_arguments(unit, symbol)
     if names is None or len(names) != len(arguments):
         names = tuple(argument.name for argument in arguments)
     return LoweredProgram(unit, symbol, tuple(names), tuning)

@@ -72,6 +72,7 @@ from irkit.runtime.frameworks import (
     torch_module,
     torch_stream,
 )
+from irkit.targets.target import H100, GpuHardware
 
 if TYPE_CHECKING:
     from irkit.runtime.tuning import TuningResult
@@ -97,7 +98,6 @@ CUBIN_SUFFIX = ".cubin"
 SOURCE_NAME = "<irkit-generated>.cu"
 # DLPack device types whose memory a CUDA kernel can address.
 DLPACK_CUDA_DEVICES = (2, 13)  # kDLCUDA, kDLCUDAManaged
-DEFAULT_SHARED_MEMORY_LIMIT = 48 * 1024
 
 
 class CudaUnavailableError(IRKitError):
@@ -173,6 +173,33 @@ def device_architecture(device: Any) -> str:
     """The device's real architecture as compilers name it: `sm_90`."""
     capability = device.compute_capability
     return f"sm_{capability.major}{capability.minor}"
+
+
+def device_identity() -> list[str]:
+    """What printed CUDA and its cubin depend on besides the program: the
+    device's architecture (the CUDA target's `machine` hook)."""
+    return [device_architecture(_open_device())]
+
+
+def device_hardware() -> GpuHardware:
+    """The current device's facts (the CUDA target's `hardware` hook), or
+    the H100's when no device can be opened (printing needs none)."""
+    try:
+        device = _open_device()
+    except CudaUnavailableError:
+        return H100
+    properties = device.properties
+    return GpuHardware(
+        name=str(device.name),
+        architecture=device_architecture(device),
+        warp_size=int(properties.warp_size),
+        max_threads_per_block=int(properties.max_threads_per_block),
+        shared_memory_per_block=int(properties.max_shared_memory_per_block),
+        shared_memory_per_block_optin=int(properties.max_shared_memory_per_block_optin),
+        registers_per_block=int(properties.max_registers_per_block),
+        multiprocessors=int(properties.multiprocessor_count),
+        mma_shapes=H100.mma_shapes if device.compute_capability.major >= 8 else (),
+    )
 
 
 # ----------------------------------------------------------------------------
@@ -623,6 +650,7 @@ class CudaCompiledFunction:
         self.outputs = tuple(p for p in self.parameters if p.argument.is_output)
         self._cc = _cuda_core()
         self._device = device
+        self.hardware = device_hardware()
         self._layout = workspace_layout(plan)
         self._lock = threading.Lock()
         self._workspaces: dict[int, _Workspace] = {}
@@ -673,9 +701,10 @@ class CudaCompiledFunction:
             ) from None
 
     def _allow_shared_memory(self, step: Any) -> None:
-        """Raise a kernel's dynamic shared-memory limit past the default 48 KiB
-        when its launch asks for more (Hopper allows up to 227 KiB)."""
-        if step.dynamic_shared_memory_bytes <= DEFAULT_SHARED_MEMORY_LIMIT:
+        """Raise a kernel's dynamic shared-memory limit past the device's
+        default (48 KiB) when its launch asks for more (an H100 allows up to
+        227 KiB: `GpuHardware.shared_memory_per_block_optin`)."""
+        if step.dynamic_shared_memory_bytes <= self.hardware.shared_memory_per_block:
             return
         driver = _cuda_module("cuda.bindings.driver")
         attribute = (

@@ -1,0 +1,107 @@
+"""A target: where compiled programs run, and everything irkit knows of it.
+
+A `Target` gathers what used to be spread over the runtime, the tuner and
+both tools as `target == "cuda"` branches: its name, the element types its
+printer handles, its default pipeline and tuning candidates, its printer
+(`emit`, and `source` for what `irkit-opt -t NAME` prints), its loader and its
+hardware facts. `irkit.targets.registry` lists the targets; everything that
+takes a target name looks it up there, so a new target (HIP, Metal) is one
+printer module, one loader and one registry line.
+
+The loader belongs to the runtime (it builds and loads code), which sits
+above the targets in irkit's layers (`docs/architecture.md`), so a target
+names its loader as `"module:function"` and the runtime imports it.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from xdsl.dialects.builtin import ModuleOp
+
+
+@dataclass(frozen=True)
+class GpuHardware:
+    """What kernels may use on one GPU: the facts passes and the runtime
+    need, read from the device when one is present (`Target.hardware`)."""
+
+    name: str
+    architecture: str  # as compilers name it: sm_90
+    warp_size: int
+    max_threads_per_block: int
+    # Shared memory a block gets without asking, and with the opt-in
+    # attribute the runtime sets for launches that need more.
+    shared_memory_per_block: int
+    shared_memory_per_block_optin: int
+    registers_per_block: int
+    multiprocessors: int
+    # Warp-level matrix-multiply shapes (m, n, k) per operand type.
+    mma_shapes: tuple[tuple[str, tuple[int, int, int]], ...] = ()
+
+
+# The H100 SXM the project measures on: what the CUDA target assumes when
+# no device is there to ask (printing and compiling need none).
+H100 = GpuHardware(
+    name="NVIDIA H100 80GB HBM3",
+    architecture="sm_90",
+    warp_size=32,
+    max_threads_per_block=1024,
+    shared_memory_per_block=48 * 1024,
+    shared_memory_per_block_optin=227 * 1024,
+    registers_per_block=65536,
+    multiprocessors=132,
+    mma_shapes=(("f16", (16, 8, 16)), ("bf16", (16, 8, 16)), ("tf32", (16, 8, 8))),
+)
+
+
+def resolve(reference: str) -> Any:
+    """The object a `"module:attribute"` reference names (imported now)."""
+    module, _, attribute = reference.partition(":")
+    return getattr(importlib.import_module(module), attribute)
+
+
+@dataclass(frozen=True)
+class Target:
+    """One target (see the module doc).
+
+    The hooks that need the runtime (loading code, asking the device) are
+    `"module:function"` references, imported when first used.
+    """
+
+    name: str
+    description: str
+    pipeline: str  # the default lowering of tensor-level input
+    tuning_candidates: tuple[str, ...]  # what `tune=True` times, first = default
+    # NumPy names of the element types the printer handles.
+    dtypes: tuple[str, ...]
+    emit: Callable[[ModuleOp], Any]  # the printer: module -> translation unit
+    source: Callable[[Any], str]  # what `irkit-opt -t NAME` prints of a unit
+    # (unit, symbol, *, cache, names, checked, graphs) -> a callable function
+    loader: str
+    # () -> why no program can run here now, or None; checked before
+    # lowering, so a missing GPU is one clear error instead of a late one.
+    availability: str | None = None
+    # () -> what compiled code and tuning choices depend on besides the
+    # program (the GPU's architecture; the C build keys its own machine).
+    machine: str | None = None
+    # () -> GpuHardware of the device (or the default device's).
+    hardware: str | None = None
+    uses_graphs: bool = False  # takes the `graphs` option of irkit.compile
+
+    def load(self, unit: Any, symbol: str, **options: Any) -> Any:
+        """Build (or find) `unit`'s code and return `@symbol`, callable."""
+        if not self.uses_graphs:
+            options.pop("graphs", None)
+        return resolve(self.loader)(unit, symbol, **options)
+
+    def unavailable_reason(self) -> str | None:
+        return None if self.availability is None else resolve(self.availability)()
+
+    def machine_identity(self) -> list[str]:
+        return [] if self.machine is None else list(resolve(self.machine)())
+
+    def hardware_facts(self) -> GpuHardware | None:
+        return None if self.hardware is None else resolve(self.hardware)()

@@ -1,0 +1,63 @@
+"""The target registry: one list of targets that the runtime, the tuner and
+the tools read; a new target is one more entry."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import irkit
+from irkit.pass_manager import Pipeline
+from irkit.runtime.program_cache import LOADED
+from irkit.runtime.tuning import CANDIDATES
+from irkit.targets import registry
+from irkit.targets.target import H100, GpuHardware
+
+MLP = (Path(__file__).parents[2] / "examples" / "mlp.mlir").read_text()
+
+
+def test_every_target_names_pipelines_that_parse() -> None:
+    for target in registry.TARGETS.values():
+        Pipeline.parse(target.pipeline)
+        assert target.tuning_candidates[0] == target.pipeline
+        for candidate in target.tuning_candidates:
+            Pipeline.parse(candidate)
+        assert CANDIDATES[target.name] == target.tuning_candidates
+
+
+def test_an_unknown_target_lists_the_known_ones() -> None:
+    with pytest.raises(
+        irkit.IRKitError, match=r"unknown target 'hip' \(available: c, cuda\)"
+    ):
+        registry.get_target("hip")
+    with pytest.raises(irkit.IRKitError, match="unknown target 'hip'"):
+        irkit.compile(MLP, target="hip")
+
+
+def test_the_cuda_target_knows_its_hardware_without_a_device() -> None:
+    facts = registry.CUDA.hardware_facts()
+    assert isinstance(facts, GpuHardware)
+    if irkit.runtime.cuda.gpu_unavailable_reason() is not None:
+        assert facts == H100
+    assert facts.warp_size == 32
+    assert registry.C.hardware_facts() is None
+
+
+def test_a_new_target_is_one_registry_entry(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A second host target built from the C target's parts, under its own name.
+    monkeypatch.setenv("IRKIT_CACHE_DIR", str(tmp_path / "cache"))
+    LOADED.clear()
+    host = dataclasses.replace(registry.C, name="host", description="C again")
+    monkeypatch.setitem(registry.TARGETS, "host", host)
+    compiled = irkit.compile(MLP, target="host")
+    rng = np.random.default_rng(0)
+    shapes = [(4, 16), (16, 32), (32,), (32, 10), (10,)]
+    args = [rng.uniform(-1, 1, s).astype(np.float32) for s in shapes]
+    (expected,) = irkit.interpret(MLP, "main", *args)
+    np.testing.assert_allclose(compiled(*args)[0], expected, rtol=1e-5, atol=1e-6)
+    LOADED.clear()
