@@ -294,7 +294,7 @@ def run_chunk(
 
 def list_passes(plugins: PassFactories) -> str:
     """`--list-passes`: irkit's passes and pipelines with their summaries,
-    then the plugins', then xDSL's, each of those marked `[upstream]`."""
+    then the plugins', then xDSL's (each marked `[upstream]`)."""
     titles = {
         "irkit": "irkit passes:",
         "pipeline": "irkit pipelines (each runs as its stages):",
