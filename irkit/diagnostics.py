@@ -105,3 +105,7 @@ def from_parse_error(error: ParseError) -> DiagnosticError:
         source_line=line,
         span_length=length,
     )
+
+
+class InputError(IRKitError, ValueError):
+    """Arguments that do not match a function's signature."""

@@ -35,11 +35,9 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Operation
 
+from irkit.dtypes import dense_resource_to_array, dense_to_array, numpy_dtype
 from irkit.interpreter.core import Interpreter, interpretation_error, register
 from irkit.interpreter.values import (
-    dense_resource_to_array,
-    dense_to_array,
-    numpy_dtype,
     to_value,
     unsigned_dtype,
     wrap_integer,

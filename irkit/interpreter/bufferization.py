@@ -21,6 +21,7 @@ from xdsl.dialects.bufferization import AllocTensorOp, ToBufferOp
 from xdsl.dialects.builtin import DYNAMIC_INDEX, MemRefType, TensorType
 from xdsl.ir import Attribute, Operation
 
+from irkit.dtypes import numpy_dtype, poison
 from irkit.interpreter.core import Interpreter, register
 from irkit.interpreter.memref import (
     as_memref,
@@ -33,8 +34,6 @@ from irkit.interpreter.values import (
     allocate,
     check_live,
     memref_holding,
-    numpy_dtype,
-    poison_array,
     write_memref,
 )
 
@@ -67,7 +66,7 @@ def alloc_tensor(interp: Interpreter, op: Operation, args: Values) -> Values:
     static = tensor_type.get_shape()
     shape = merge_static_dynamic(static, args[:dynamic_count])
     dtype = numpy_dtype(tensor_type.get_element_type())
-    return (poison_array(tuple(shape), dtype),)
+    return (poison(tuple(shape), dtype),)
 
 
 @register("bufferization.clone")

@@ -56,6 +56,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Operation
 
 from irkit.diagnostics import location_of
+from irkit.dtypes import numpy_dtype
 from irkit.interpreter.core import (
     InterpretationError,
     Interpreter,
@@ -71,7 +72,6 @@ from irkit.interpreter.values import (
     check_live,
     check_writable,
     format_index,
-    numpy_dtype,
     to_value,
 )
 

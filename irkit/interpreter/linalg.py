@@ -53,6 +53,7 @@ from xdsl.ir.affine import (
 )
 
 from irkit.dialects.linalg import Linalg, MapOp, PoolingNchwMaxOp
+from irkit.dtypes import numpy_dtype
 from irkit.interpreter.core import (
     Interpreter,
     interpretation_error,
@@ -64,7 +65,6 @@ from irkit.interpreter.values import (
     check_live,
     check_writable,
     first_unwritten,
-    numpy_dtype,
     read_memref,
     unwritten_read,
     write_memref,

@@ -15,9 +15,10 @@ from typing import Any
 import numpy as np
 from xdsl.ir import Operation
 
+from irkit.dtypes import numpy_dtype
 from irkit.interpreter.core import Interpreter, register
 from irkit.interpreter.special import erf
-from irkit.interpreter.values import numpy_dtype, to_value, unsigned_dtype
+from irkit.interpreter.values import to_value, unsigned_dtype
 
 Values = tuple[Any, ...]
 

@@ -38,6 +38,7 @@ from xdsl.dialects.memref import (
 from xdsl.ir import Attribute, Operation
 
 from irkit.diagnostics import location_of
+from irkit.dtypes import dense_to_array
 from irkit.interpreter.core import (
     Interpreter,
     interpretation_error,
@@ -50,7 +51,6 @@ from irkit.interpreter.values import (
     allocate,
     check_live,
     check_writable,
-    dense_to_array,
     format_index,
     scalar,
     to_value,

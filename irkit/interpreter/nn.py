@@ -19,10 +19,10 @@ from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Operation
 
 from irkit.dialects import nn
+from irkit.dtypes import dense_to_array, numpy_dtype
 from irkit.interpreter.arith import saturated
 from irkit.interpreter.core import Interpreter, interpretation_error, register
 from irkit.interpreter.special import erf
-from irkit.interpreter.values import dense_to_array, numpy_dtype
 
 Values = tuple[Any, ...]
 

@@ -27,6 +27,7 @@ from xdsl.dialects.tensor import (
 )
 from xdsl.ir import Attribute, Operation
 
+from irkit.dtypes import numpy_dtype, poison
 from irkit.interpreter.core import (
     Interpreter,
     interpretation_error,
@@ -34,7 +35,6 @@ from irkit.interpreter.core import (
     register_terminator,
 )
 from irkit.interpreter.linalg import body_scope, run_body
-from irkit.interpreter.values import numpy_dtype
 
 Values = tuple[Any, ...]
 
@@ -47,15 +47,6 @@ def _tensor_type(value_type: Attribute) -> TensorType[Attribute]:
 
 def _dtype(value_type: Attribute) -> np.dtype[Any]:
     return numpy_dtype(_tensor_type(value_type).get_element_type())
-
-
-def poison(shape: tuple[int, ...], dtype: np.dtype[Any]) -> np.ndarray:
-    """An array standing for undefined contents (see the module docstring)."""
-    if dtype.kind == "f":
-        return np.full(shape, np.nan, dtype)
-    if dtype == np.bool_:
-        return np.zeros(shape, dtype)
-    return np.full(shape, np.iinfo(dtype).min, dtype)
 
 
 def _static_or_dynamic(static: tuple[int, ...], dynamic: list[Any]) -> list[int]:

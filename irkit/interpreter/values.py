@@ -15,17 +15,9 @@ from dataclasses import dataclass
 from typing import Any, cast
 
 import numpy as np
-from xdsl.dialect_interfaces.op_asm import OpAsmDialectInterface
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
-    Builtin,
-    DenseIntOrFPElementsAttr,
-    DenseResourceAttr,
-    Float16Type,
-    Float32Type,
-    Float64Type,
     IndexType,
-    IntegerType,
     MemRefType,
     TensorType,
 )
@@ -33,69 +25,20 @@ from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute, Operation
 
 from irkit.abi import input_argument_indices, output_argument_indices
-from irkit.diagnostics import IRKitError, location_of
+
+# Re-exported: their home is irkit.dtypes (irkit.diagnostics for InputError);
+# importers outside the interpreter still name them here.
+from irkit.diagnostics import InputError as InputError
+from irkit.diagnostics import location_of
+from irkit.dtypes import dense_resource_to_array as dense_resource_to_array
+from irkit.dtypes import dense_to_array as dense_to_array
+from irkit.dtypes import numpy_dtype, poison
+from irkit.dtypes import type_of_value_text as type_of_value_text
 from irkit.interpreter.core import (
     InterpretationError,
     UnlocatedOpError,
     interpretation_error,
 )
-
-_INT_DTYPES = {1: np.bool_, 8: np.int8, 16: np.int16, 32: np.int32, 64: np.int64}
-
-
-class InputError(IRKitError, ValueError):
-    """Arguments that do not match a function's signature."""
-
-
-def numpy_dtype(element_type: Attribute) -> np.dtype[Any]:
-    """The NumPy dtype that holds values of the MLIR scalar type `element_type`.
-
-    Integers are signless in MLIR; irkit stores them as signed two's complement
-    (`i1` as bool) and unsigned ops reinterpret the bits.
-    """
-    if isinstance(element_type, Float32Type):
-        return np.dtype(np.float32)
-    if isinstance(element_type, Float64Type):
-        return np.dtype(np.float64)
-    if isinstance(element_type, Float16Type):
-        return np.dtype(np.float16)
-    if isinstance(element_type, IndexType):
-        return np.dtype(np.int64)
-    if isinstance(element_type, IntegerType):
-        width = element_type.width.data
-        if width in _INT_DTYPES:
-            return np.dtype(_INT_DTYPES[width])
-    raise IRKitError(f"type {element_type} has no NumPy equivalent in irkit")
-
-
-def type_of_value_text(dtype: np.dtype[Any]) -> str:
-    """The MLIR spelling of the element type NumPy `dtype` maps to."""
-    names = {
-        "float16": "f16",
-        "float32": "f32",
-        "float64": "f64",
-        "bool": "i1",
-        "int8": "i8",
-        "int16": "i16",
-        "int32": "i32",
-        "int64": "i64",
-    }
-    return names.get(np.dtype(dtype).name, np.dtype(dtype).name)
-
-
-def dense_to_array(attr: DenseIntOrFPElementsAttr) -> np.ndarray:
-    """The values of a dense elements attribute as an array of its type."""
-    element_type = attr.get_element_type()
-    dtype = numpy_dtype(element_type)
-    raw = attr.data.data
-    if dtype == np.bool_:
-        flat = np.frombuffer(raw, dtype=np.uint8) != 0
-    else:
-        flat = np.frombuffer(raw, dtype=dtype.newbyteorder("<")).astype(dtype)
-    shape = attr.get_shape()
-    if flat.size == 1 and int(np.prod(shape)) != 1:
-        return np.full(shape, flat[0], dtype=dtype)
-    return flat.reshape(shape).copy()
 
 
 def scalar(value: Any, element_type: Attribute) -> Any:
@@ -224,49 +167,9 @@ def to_value(value: Any, mlir_type: Attribute) -> Any:
     return array[()] if array.ndim == 0 else array
 
 
-def dense_resource_to_array(attr: DenseResourceAttr) -> np.ndarray:
-    """The values of a `dense_resource<key>` attribute, from the module's
-    `{-# dialect_resources: { builtin: { key: "0x..." } } #-}` section.
-
-    A blob is MLIR's: a 4-byte little-endian alignment, then the raw
-    little-endian elements (one byte per i1). Raises `IRKitError` when the
-    parsed input carried no data for `key`.
-    """
-    key = attr.resource_handle.data
-    interface = Builtin.get_interface(OpAsmDialectInterface)
-    blob = interface.lookup(key) if interface is not None else None
-    if not blob:
-        raise IRKitError(f"dense_resource<{key}> has no data in the input")
-    raw = bytes.fromhex(blob[2:])[4:]
-    shaped = cast(TensorType[Attribute], attr.type)
-    dtype = numpy_dtype(shaped.get_element_type())
-    shape = tuple(shaped.get_shape())
-    if dtype == np.bool_:
-        flat = np.frombuffer(raw, dtype=np.uint8) != 0
-    else:
-        flat = np.frombuffer(raw, dtype=dtype.newbyteorder("<")).astype(dtype)
-    count = int(np.prod(shape))
-    if flat.size == 1 and count != 1:
-        return np.full(shape, flat[0], dtype=dtype)
-    if flat.size != count:
-        raise IRKitError(
-            f"dense_resource<{key}> holds {flat.size} elements, its type {count}"
-        )
-    return flat.reshape(shape).copy()
-
-
 # --------------------------------------------------------------------------
 # Memory: buffers and the memref views of them
 # --------------------------------------------------------------------------
-
-
-def poison_array(shape: tuple[int, ...], dtype: np.dtype[Any]) -> np.ndarray:
-    """Contents nothing wrote: NaN for floats, the most negative integer, false."""
-    if dtype.kind == "f":
-        return np.full(shape, np.nan, dtype)
-    if dtype == np.bool_:
-        return np.zeros(shape, dtype)
-    return np.full(shape, np.iinfo(dtype).min, dtype)
 
 
 @dataclass(eq=False)
@@ -307,7 +210,7 @@ class Buffer:
         **flags: bool,
     ) -> Buffer:
         return cls(
-            poison_array((size,), dtype),
+            poison((size,), dtype),
             np.zeros(size, np.bool_),
             origin,
             copies=copies,

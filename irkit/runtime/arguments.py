@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from xdsl.dialects.func import FuncOp
 
-from irkit.interpreter.tensor import poison
-from irkit.interpreter.values import InputError
+from irkit.diagnostics import InputError
+from irkit.dtypes import poison
 
 if TYPE_CHECKING:
     from irkit.targets.c import CArgument

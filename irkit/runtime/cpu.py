@@ -36,7 +36,7 @@ import numpy as np
 from xdsl.dialects.func import FuncOp
 
 from irkit.diagnostics import IRKitError
-from irkit.interpreter.tensor import poison
+from irkit.dtypes import poison
 from irkit.runtime.arguments import (
     Parameter,
     check_host_output,

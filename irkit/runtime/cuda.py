@@ -34,9 +34,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from xdsl.dialects.func import FuncOp
 
-from irkit.diagnostics import IRKitError
-from irkit.interpreter.tensor import poison
-from irkit.interpreter.values import InputError
+from irkit.diagnostics import InputError, IRKitError
+from irkit.dtypes import poison
 from irkit.runtime.arguments import (
     Parameter,
     check_host_output,

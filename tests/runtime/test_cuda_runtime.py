@@ -13,9 +13,8 @@ import numpy as np
 import pytest
 
 import irkit
-from irkit.diagnostics import IRKitError
-from irkit.interpreter.tensor import poison
-from irkit.interpreter.values import InputError
+from irkit.diagnostics import InputError, IRKitError
+from irkit.dtypes import poison
 from irkit.runtime import cuda as cuda_runtime
 from irkit.runtime.arguments import describe_parameters
 from irkit.runtime.cache import ArtifactCache
