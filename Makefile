@@ -3,8 +3,14 @@
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
+# The Hypothesis profile (irkit/testing/profiles.py): `ci` draws the same
+# examples on every run, so `make test` is deterministic. `make explore` runs
+# the property tests on `thorough`'s 2000 random examples each.
+HYPOTHESIS_PROFILE ?= ci
+export HYPOTHESIS_PROFILE
+EXPLORE_PROFILE ?= thorough
 
-.PHONY: setup demo test pytest filecheck lint format clean
+.PHONY: setup demo test pytest explore filecheck lint format clean
 
 setup: $(VENV)/.installed
 
@@ -21,6 +27,9 @@ test: lint pytest filecheck
 
 pytest: setup
 	$(BIN)/pytest
+
+explore: setup
+	HYPOTHESIS_PROFILE=$(EXPLORE_PROFILE) $(BIN)/pytest tests/properties tests/testing
 
 filecheck: setup
 	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/lit -sv tests/filecheck

@@ -1,34 +1,17 @@
-"""Shared pytest configuration: Hypothesis profiles.
+"""Shared pytest configuration: the Hypothesis profile.
 
-`ci` (the default under CI) is derandomised with a bounded example count;
-`thorough` runs many more examples for local runs:
-`HYPOTHESIS_PROFILE=thorough make pytest`.
+`irkit.testing` registers the profiles (`irkit/testing/profiles.py`); this
+loads `HYPOTHESIS_PROFILE`, by default `ci` (derandomised: `make test` runs
+the same examples every time). `make explore` runs the property tests under
+`thorough` (random, many more examples).
 """
 
 from __future__ import annotations
 
 import os
 
-from hypothesis import HealthCheck, settings
+from hypothesis import settings
 
-settings.register_profile(
-    "ci",
-    max_examples=25,
-    derandomize=True,
-    deadline=None,
-    print_blob=True,
-    suppress_health_check=[HealthCheck.too_slow],
-)
-settings.register_profile(
-    "dev",
-    max_examples=25,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow],
-)
-settings.register_profile(
-    "thorough",
-    max_examples=2000,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow],
-)
-settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
+import irkit.testing  # noqa: F401  (registers irkit's Hypothesis profiles)
+
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))

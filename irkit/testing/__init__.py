@@ -7,6 +7,11 @@
 - `random_arguments`: inputs for a function from its signature.
 - `nn_programs`, `linalg_programs`: Hypothesis strategies for random,
   verifying programs; `check_pass(pass_, programs)` runs the checker on them.
+
+Importing this package registers irkit's Hypothesis profiles (`ci`, `dev`,
+`thorough`: `irkit.testing.profiles`; load one with
+`hypothesis.settings.load_profile(name)`), and makes Hypothesis print xDSL IR
+in a falsifying example as IR text (`irkit.testing.printing`).
 """
 
 from __future__ import annotations
@@ -18,9 +23,15 @@ from irkit.testing.checker import (
 )
 from irkit.testing.compare import TOLERANCES, Difference, compare_arrays, tolerance
 from irkit.testing.inputs import random_arguments, random_value
+from irkit.testing.printing import install_ir_printers
+from irkit.testing.profiles import PROFILES, register_profiles
 from irkit.testing.strategies import check_pass, linalg_programs, nn_programs
 
+register_profiles()
+install_ir_printers()
+
 __all__ = [
+    "PROFILES",
     "TOLERANCES",
     "Difference",
     "SemanticsMismatch",
@@ -32,5 +43,6 @@ __all__ = [
     "nn_programs",
     "random_arguments",
     "random_value",
+    "register_profiles",
     "tolerance",
 ]

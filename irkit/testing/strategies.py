@@ -20,8 +20,10 @@ is meant to be the whole body of a pytest test.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
+from datetime import timedelta
 from typing import Any
 
 from hypothesis import HealthCheck, Phase, given, settings
@@ -42,6 +44,7 @@ from irkit.dialects import nn
 from irkit.parsing import parse_module
 from irkit.pass_manager import Pipeline
 from irkit.testing.checker import PassLike, assert_pass_preserves_semantics
+from irkit.testing.printing import IRText
 from irkit.verification import verify_module
 
 Draw = Callable[[st.SearchStrategy[Any]], Any]
@@ -154,7 +157,11 @@ def _matmul(builder: _Builder, kind: str) -> SSAValue | None:
     lhs = builder.pick()
     shape = _shape(lhs)
     if len(shape) < 2:
-        lhs = builder.input((builder.draw(st.integers(1, 4)), *shape[-1:]))
+        # A fresh 2-D left operand, with a 1-D value's length as its
+        # columns (a 0-D value has no length to lend: drawn).
+        rows = builder.draw(st.integers(1, 4))
+        length = shape[0] if shape else builder.draw(st.integers(1, 4))
+        lhs = builder.input((rows, length))
         shape = _shape(lhs)
     n = builder.draw(st.integers(1, 4))
     batched = len(shape) > 2 and builder.draw(st.booleans())
@@ -316,6 +323,16 @@ NN_OPS: dict[str, Generator] = {
 
 
 @st.composite
+def _nn_op(draw: Draw, builder: _Builder, kinds: Sequence[str]) -> None:
+    """One op and its operands, drawn as one unit: the shrinker deletes an op
+    with all its draws, so a failing program loses the ops that do not matter
+    wherever they are, not only at its end."""
+    builder.draw = draw
+    kind = draw(st.sampled_from(kinds))
+    NN_OPS[kind](builder, kind)
+
+
+@st.composite
 def nn_programs(
     draw: Draw,
     max_ops: int = 6,
@@ -343,8 +360,8 @@ def nn_programs(
         shape = [1 if draw(st.booleans()) else d for d in base[dropped:]]
         builder.input(shape)
     for _ in range(draw(st.integers(1, max_ops))):
-        kind = draw(st.sampled_from(kinds))
-        NN_OPS[kind](builder, kind)
+        draw(_nn_op(builder, kinds))
+    builder.draw = draw
     results = [builder.values[-1]]
     others = [
         v
@@ -582,6 +599,16 @@ def _generic_step(chain: _LinalgChain, index: int) -> None:
 
 
 @st.composite
+def _linalg_step(draw: Draw, chain: _LinalgChain, index: int, named_ops: bool) -> None:
+    """One step of `chain`, drawn as one unit (see `_nn_op`)."""
+    chain.draw = draw
+    if named_ops and draw(st.booleans()):
+        _named_step(chain, index)
+    else:
+        _generic_step(chain, index)
+
+
+@st.composite
 def linalg_programs(
     draw: Draw, max_ops: int = 3, max_dim: int = 4, *, named_ops: bool = True
 ) -> ModuleOp:
@@ -595,10 +622,8 @@ def linalg_programs(
     """
     chain = _LinalgChain(draw, max_dim)
     for index in range(draw(st.integers(1, max_ops))):
-        if named_ops and draw(st.booleans()):
-            _named_step(chain, index)
-        else:
-            _generic_step(chain, index)
+        draw(_linalg_step(chain, index, named_ops))
+    chain.draw = draw
     assert chain.previous is not None
     name, shape = chain.previous
     text = (
@@ -629,6 +654,19 @@ def _permutations_fitting(
     return found
 
 
+@dataclass(frozen=True)
+class Lowering:
+    """`pipeline` run on a copy of a module, as `lowered` maps programs (a
+    copy: a strategy may hand out one module twice, `st.just(module)`)."""
+
+    pipeline: str
+
+    def __call__(self, module: ModuleOp) -> ModuleOp:
+        lowered = module.clone()
+        Pipeline.parse(self.pipeline).run(make_context(), lowered)
+        return lowered
+
+
 def lowered(
     programs: st.SearchStrategy[ModuleOp], pipeline: str
 ) -> st.SearchStrategy[ModuleOp]:
@@ -637,12 +675,31 @@ def lowered(
     `lowered(nn_programs(), "lower-to-c")` draws loop-level programs over
     memrefs, to test a pass that runs after the pipeline.
     """
+    return programs.map(Lowering(pipeline))
 
-    def lower(module: ModuleOp) -> ModuleOp:
-        Pipeline.parse(pipeline).run(make_context(), module)
-        return module
 
-    return programs.map(lower)
+def _as_text(module: ModuleOp) -> IRText:
+    return IRText(str(module))
+
+
+def _example_deadline() -> timedelta | None:
+    """The active profile's deadline per example, or none under Hypothesis's
+    stock 200 ms, which a whole program interpreted twice exceeds."""
+    active = settings.default
+    deadline = active.deadline if active is not None else None
+    if deadline == settings.get_profile("default").deadline:
+        return None
+    return deadline
+
+
+def database_key(
+    pass_or_pipeline: PassLike, programs: st.SearchStrategy[ModuleOp], *options: object
+) -> bytes:
+    """What `check_pass` keys its saved failures by: the pass (with its
+    options), the strategy and the checker's options (object addresses in
+    their reprs left out: they differ from run to run)."""
+    described = "\n".join(repr(part) for part in (pass_or_pipeline, programs, *options))
+    return re.sub(r" at 0x[0-9a-fA-F]+", "", described).encode()
 
 
 def check_pass(
@@ -657,8 +714,10 @@ def check_pass(
 
     Draws programs (default `nn_programs()`) and input seeds with Hypothesis,
     and runs `assert_pass_preserves_semantics` on each; a failure is shrunk
-    and raised as `SemanticsMismatch`. The example count comes from the active
-    Hypothesis profile. Use it as the body of a test:
+    and raised as `SemanticsMismatch`, its program printed as IR text. The
+    example count and the deadline per example come from the active
+    Hypothesis profile (`irkit.testing.profiles`). Use it as the body of a
+    test:
 
         def test_my_pass_keeps_meaning():
             check_pass(MyPass(), nn_programs(max_ops=6))
@@ -670,14 +729,22 @@ def check_pass(
     # The explain phase re-runs a shrunk failure hundreds of times to say which
     # draws mattered; for whole programs that costs more than it tells.
     @settings(
-        deadline=None,
+        deadline=_example_deadline(),
         suppress_health_check=[HealthCheck.too_slow],
         phases=[phase for phase in Phase if phase is not Phase.explain],
     )
-    @given(program=strategy.map(str), seed=st.integers(0, 2**16))
+    @given(program=strategy.map(_as_text), seed=st.integers(0, 2**16))
     def keeps_meaning(program: str, seed: int) -> None:
         assert_pass_preserves_semantics(
             pass_or_pipeline, program, trials=trials, seed=seed, rtol=rtol, atol=atol
         )
 
+    # Hypothesis keys saved failures by the test function's source, which is
+    # this same function for every call: without a key of its own, a failure
+    # one test saves is replayed (and, passing there, deleted) by another.
+    setattr(
+        keeps_meaning.hypothesis.inner_test,  # type: ignore[attr-defined]
+        "_hypothesis_internal_add_digest",
+        database_key(pass_or_pipeline, strategy, trials, rtol, atol),
+    )
     keeps_meaning()
