@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 import irkit
 from irkit.interpreter import InterpretationError
 
-EXAMPLES = settings(deadline=None)
+EXAMPLES = settings()
 BARRIER = "gpu.barrier"
 WORKGROUP = "#gpu.address_space<workgroup>"
 PRIVATE = "#gpu.address_space<private>"

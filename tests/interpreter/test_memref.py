@@ -24,7 +24,7 @@ import irkit
 from irkit.interpreter import InterpretationError
 
 # Example counts come from the Hypothesis profile (tests/conftest.py).
-EXAMPLES = settings(deadline=None)
+EXAMPLES = settings()
 
 A = np.arange(32, dtype=np.float32).reshape(4, 8) + 1
 

@@ -24,7 +24,7 @@ import irkit
 from irkit.interpreter.special import erf
 
 # Example counts come from the Hypothesis profile (tests/conftest.py).
-EXAMPLES = settings(deadline=None)
+EXAMPLES = settings()
 
 TYPE_NAMES = {
     np.dtype(np.float16): "f16",

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 import irkit
 from irkit.interpreter import InterpretationError
 
-EXAMPLES = settings(deadline=None)
+EXAMPLES = settings()
 
 
 def run(text: str, *inputs: Any) -> tuple[np.ndarray, ...]:

@@ -23,7 +23,7 @@ import irkit
 from irkit.interpreter.special import erf
 
 # Example counts come from the Hypothesis profile (tests/conftest.py).
-EXAMPLES = settings(deadline=None)
+EXAMPLES = settings()
 
 NAMES = {
     np.dtype(np.float16): "f16",
@@ -650,7 +650,7 @@ def _conv_reference(
     return out
 
 
-@settings(max_examples=max(8, settings.default.max_examples // 3), deadline=None)
+@settings(max_examples=max(8, settings.default.max_examples // 3))
 @given(
     stride=st.integers(1, 2),
     dilation=st.integers(1, 2),

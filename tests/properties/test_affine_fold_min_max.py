@@ -5,7 +5,7 @@ every iteration is stored, before and after folding."""
 
 from __future__ import annotations
 
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 from xdsl.dialects.builtin import ModuleOp
 
@@ -87,7 +87,6 @@ func.func @main(%o: memref<{SPAN}xf32> {{irkit.output}}) {{
 """
 
 
-@settings(deadline=None)
 @given(extremum_programs())
 def test_folding_loop_extrema_keeps_meaning(program: str) -> None:
     assert_pass_preserves_semantics(PASS, program, trials=1)

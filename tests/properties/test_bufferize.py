@@ -16,7 +16,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 from xdsl.dialects import memref
 from xdsl.dialects.builtin import ModuleOp, TensorType, UnrankedTensorType
@@ -354,7 +354,6 @@ def _definition_order(name: str) -> int:
     return int(name[2:]) if name.startswith("%v") else -1
 
 
-@settings(deadline=None)
 @given(program=bufferize_programs(), seed=st.integers(0, 2**16))
 def test_random_programs_keep_meaning(program: str, seed: int) -> None:
     after = assert_pass_preserves_semantics(PASS, program, trials=1, seed=seed)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from irkit.testing import assert_pass_preserves_semantics, check_pass
@@ -228,7 +228,6 @@ func.func @main({", ".join(signature)}) {{
 """
 
 
-@settings(deadline=None)
 @given(generic_programs())
 def test_random_generic_keeps_meaning(program: str) -> None:
     assert_pass_preserves_semantics(PASS, program, trials=2)
@@ -253,7 +252,6 @@ def _out(shape: Sequence[int]) -> str:
     return "memref<" + "".join(f"{s}x" for s in shape) + "f32>"
 
 
-@settings(deadline=None)
 @given(st.integers(1, 4), st.integers(1, 4), st.integers(1, 4))
 def test_matmul_keeps_meaning(m: int, n: int, k: int) -> None:
     a, b, c = _out([m, k]), _out([k, n]), _out([m, n])
@@ -280,7 +278,6 @@ def _input_size(output: int, kernel: int, stride: int, dilation: int) -> int:
     return (output - 1) * stride + (kernel - 1) * dilation + 1
 
 
-@settings(deadline=None)
 @given(windows(), st.integers(1, 2), st.integers(1, 2))
 def test_conv_2d_nchw_fchw_keeps_meaning(
     window: tuple[int, int, int, int], channels: int, filters: int
@@ -302,7 +299,6 @@ def test_conv_2d_nchw_fchw_keeps_meaning(
     assert_pass_preserves_semantics(PASS, program, trials=2)
 
 
-@settings(deadline=None)
 @given(windows(), st.sampled_from(["pooling_nchw_max", "pooling_nhwc_sum"]))
 def test_pooling_keeps_meaning(window: tuple[int, int, int, int], op: str) -> None:
     out, kernel, stride, dilation = window
@@ -325,7 +321,6 @@ def test_pooling_keeps_meaning(window: tuple[int, int, int, int], op: str) -> No
     assert_pass_preserves_semantics(PASS, program, trials=2)
 
 
-@settings(deadline=None)
 @given(st.integers(1, 4), st.integers(1, 4), st.integers(0, 1))
 def test_reduce_broadcast_transpose_keep_meaning(
     rows: int, cols: int, dim: int

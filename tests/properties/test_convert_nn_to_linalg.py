@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from irkit.testing import assert_pass_preserves_semantics
@@ -148,7 +148,6 @@ BINARY = {
 }
 
 
-@settings(deadline=None)
 @given(st.sampled_from((*NUMBERS, "i1")), broadcast_shapes(2), seeds)
 def test_elementwise_binary(element: str, shapes_: Any, seed: int) -> None:
     """Every binary op of `element`'s class, one result each."""
@@ -192,7 +191,6 @@ UNARY = {
 }
 
 
-@settings(deadline=None)
 @given(st.sampled_from(ANY), shapes, seeds, st.booleans())
 def test_elementwise_unary(
     element: str, shape: tuple[int, ...], seed: int, with_int_min: bool
@@ -214,7 +212,6 @@ def test_elementwise_unary(
     check("\n  ".join(lines), arguments, [(f"%r{i}", type_) for i in range(len(names))])
 
 
-@settings(deadline=None)
 @given(shapes, seeds)
 def test_cast(shape: tuple[int, ...], seed: int) -> None:
     """Every (source, target) pair of element types, one result each."""
@@ -245,7 +242,6 @@ def test_cast(shape: tuple[int, ...], seed: int) -> None:
     check("\n  ".join(lines), arguments, results)
 
 
-@settings(deadline=None)
 @given(broadcast_shapes(2), seeds)
 def test_cmp(shapes_: Any, seed: int) -> None:
     """Every predicate on every element type, one result each; a NaN checks
@@ -275,7 +271,6 @@ def test_cmp(shapes_: Any, seed: int) -> None:
     check("\n  ".join(lines), arguments, results)
 
 
-@settings(deadline=None)
 @given(st.sampled_from(ANY), broadcast_shapes(3), seeds)
 def test_select(element: str, shapes_: Any, seed: int) -> None:
     result, (condition, on_true, on_false) = shapes_
@@ -307,7 +302,6 @@ def dense_literal(values: np.ndarray) -> str:
     return "[" + ", ".join(dense_literal(row) for row in values) + "]"
 
 
-@settings(deadline=None)
 @given(st.sampled_from(ANY), seeds, shapes)
 def test_constant(element: str, seed: int, shape: tuple[int, ...]) -> None:
     constant = draw_values(np.random.default_rng(seed), shape, element)
@@ -324,7 +318,6 @@ def test_constant(element: str, seed: int, shape: tuple[int, ...]) -> None:
 # --- layout -------------------------------------------------------------------
 
 
-@settings(deadline=None)
 @given(st.data(), st.sampled_from(ANY), seeds)
 def test_broadcast_to(data: st.DataObject, element: str, seed: int) -> None:
     result, (operand,) = data.draw(broadcast_shapes(1))
@@ -336,7 +329,6 @@ def test_broadcast_to(data: st.DataObject, element: str, seed: int) -> None:
     )
 
 
-@settings(deadline=None)
 @given(
     st.data(),
     st.sampled_from(ANY),
@@ -374,7 +366,6 @@ def factorised(draw: st.DrawFn, count: int) -> tuple[int, ...]:
     return tuple(draw(st.permutations(dims)))
 
 
-@settings(deadline=None)
 @given(st.data(), st.sampled_from([1, 2, 6, 12, 24, 30]), st.sampled_from(ANY), seeds)
 def test_reshape(data: st.DataObject, count: int, element: str, seed: int) -> None:
     source_shape = data.draw(factorised(count))
@@ -390,7 +381,6 @@ def test_reshape(data: st.DataObject, count: int, element: str, seed: int) -> No
     )
 
 
-@settings(deadline=None)
 @given(
     st.data(),
     st.sampled_from(ANY),
@@ -420,7 +410,6 @@ def test_concat(data: st.DataObject, element: str, shape: list[int], seed: int) 
     )
 
 
-@settings(deadline=None)
 @given(
     st.data(),
     st.sampled_from(ANY),
@@ -449,7 +438,6 @@ def test_slice(data: st.DataObject, element: str, shape: list[int], seed: int) -
 # --- reductions and normalisations ------------------------------------------
 
 
-@settings(deadline=None)
 @given(
     st.data(),
     st.sampled_from(["sum", "max", "min", "mean"]),
@@ -479,7 +467,6 @@ def test_reduction(
     )
 
 
-@settings(deadline=None)
 @given(
     st.data(),
     st.sampled_from(["softmax", "log_softmax"]),
@@ -501,7 +488,6 @@ def test_softmax(
     )
 
 
-@settings(deadline=None)
 @given(
     st.data(),
     st.sampled_from(FLOATS),
@@ -545,7 +531,6 @@ def test_layer_norm(
 # --- contractions, convolution, pooling --------------------------------------
 
 
-@settings(deadline=None)
 @given(
     st.data(),
     st.sampled_from(NUMBERS),
@@ -582,7 +567,6 @@ def window_size(size: int, window: int, stride: int, pad: int, dilation: int) ->
     return (size + 2 * pad - dilation * (window - 1) - 1) // stride + 1
 
 
-@settings(deadline=None)
 @given(
     st.data(),
     st.sampled_from(FLOATS),
@@ -633,7 +617,6 @@ def test_conv2d(
     )
 
 
-@settings(deadline=None)
 @given(st.data(), st.sampled_from(["max", "avg"]), seeds)
 def test_pool2d(data: st.DataObject, kind: str, seed: int) -> None:
     element = data.draw(st.sampled_from(NUMBERS if kind == "max" else FLOATS))

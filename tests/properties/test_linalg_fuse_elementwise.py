@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from irkit.context import make_context
@@ -215,7 +215,6 @@ def _assert_fixpoint(module: Any) -> None:
             assert fusable_producer(consumer, index) is None, str(module)
 
 
-@settings(deadline=None)
 @given(generic_dags())
 def test_fusion_keeps_meaning_on_dags(text: str) -> None:
     fused = assert_pass_preserves_semantics(LinalgFuseElementwisePass(), text, trials=2)
@@ -223,7 +222,6 @@ def test_fusion_keeps_meaning_on_dags(text: str) -> None:
     assert len(_generics(fused)) <= len(_generics(parse_module(text)))
 
 
-@settings(deadline=None)
 @given(elementwise_chains())
 def test_chains_fuse_into_one_generic(text: str) -> None:
     fused = assert_pass_preserves_semantics(LinalgFuseElementwisePass(), text, trials=2)

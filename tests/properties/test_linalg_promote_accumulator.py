@@ -4,7 +4,7 @@ lowered with the reduction loops outermost."""
 
 from __future__ import annotations
 
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from irkit.testing import assert_pass_preserves_semantics
@@ -16,7 +16,6 @@ from irkit.transforms.linalg_tile_contractions import LinalgTileContractionsPass
 ON_BUFFERS = "linalg-generalize-named-ops,bufferize"
 
 
-@settings(deadline=None)
 @given(
     program=lowered(linalg_programs(max_ops=2, max_dim=4), ON_BUFFERS).map(str),
     tile_sizes=st.lists(st.integers(0, 4), min_size=3, max_size=3).map(tuple),

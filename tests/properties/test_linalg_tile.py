@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from irkit.testing import SemanticsMismatch, assert_pass_preserves_semantics
@@ -145,14 +145,12 @@ def tiled_programs(draw: st.DrawFn) -> tuple[str, list[LinalgTilePass]]:
     return program, passes
 
 
-@settings(deadline=None)
 @given(tiled_programs())
 def test_tiling_keeps_meaning(case: tuple[str, list[LinalgTilePass]]) -> None:
     program, passes = case
     assert_pass_preserves_semantics(passes, program, trials=1)
 
 
-@settings(deadline=None)
 @given(st.tuples(dims, dims, dims), st.sampled_from(["parallel", "forall"]))
 def test_forall_tiling_keeps_meaning(
     shape: tuple[int, int, int], parallel: str

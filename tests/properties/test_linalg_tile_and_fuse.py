@@ -10,7 +10,7 @@ and sizes larger than it.
 
 from __future__ import annotations
 
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 from xdsl.dialects.builtin import ModuleOp
 
@@ -48,7 +48,6 @@ tile_sizes = st.tuples(tile_size, tile_size, tile_size)
 kinds = st.sampled_from(["parallel", "forall"])
 
 
-@settings(deadline=None)
 @given(
     st.one_of(
         lowered(
@@ -69,7 +68,6 @@ def test_tile_and_fuse_nn_programs_keeps_meaning(
     assert_pass_preserves_semantics(pass_, program, trials=1)
 
 
-@settings(deadline=None)
 @given(lowered(linalg_programs(max_ops=3, max_dim=MAX_DIM), "bufferize"), tile_sizes)
 def test_tile_and_fuse_linalg_programs_keeps_meaning(
     program: ModuleOp, sizes: tuple[int, ...]
@@ -137,7 +135,6 @@ def chains(draw: st.DrawFn) -> str:
     return f"func.func @main({arguments}) -> {_tensor(out)} {{\n  {body}\n}}\n"
 
 
-@settings(deadline=None)
 @given(chains(), st.sampled_from([TO_BUFFERS, TO_FUSED_BUFFERS]), tile_sizes, kinds)
 def test_tile_and_fuse_chains_keeps_meaning(
     program: str, pipeline: str, sizes: tuple[int, ...], parallel: str
@@ -161,7 +158,6 @@ func.func @main(%a: tensor<7x5xf32>, %b: tensor<5x6xf32>, %x: tensor<7x5xf32>,
 """
 
 
-@settings(deadline=None)
 @given(st.integers(2, 6), st.integers(2, 5), kinds)
 def test_matmul_chain_fuses_into_one_loop(rows: int, cols: int, parallel: str) -> None:
     """Producers, the accumulator's fill and the epilogue all join the matmul.

@@ -5,7 +5,7 @@ levels."""
 
 from __future__ import annotations
 
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from irkit.testing import assert_pass_preserves_semantics
@@ -16,7 +16,6 @@ ON_BUFFERS = "linalg-generalize-named-ops,bufferize"
 SIZES = st.lists(st.integers(0, 5), min_size=1, max_size=4).map(tuple)
 
 
-@settings(deadline=None)
 @given(
     program=lowered(linalg_programs(max_ops=2, max_dim=4), ON_BUFFERS).map(str),
     levels=st.lists(SIZES, min_size=1, max_size=2),

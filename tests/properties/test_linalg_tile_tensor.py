@@ -9,7 +9,7 @@ twice (the second level sees dynamic tile shapes).
 
 from __future__ import annotations
 
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 from xdsl.dialects.builtin import ModuleOp
 
@@ -41,7 +41,6 @@ def _passes(sizes: list[tuple[int, ...]]) -> list[LinalgTilePass]:
     return [LinalgTilePass(tile_sizes=level) for level in sizes]
 
 
-@settings(deadline=None)
 @given(
     linalg_programs(max_ops=2, max_dim=MAX_DIM),
     st.lists(tile_sizes, min_size=1, max_size=2),
@@ -52,7 +51,6 @@ def test_tiling_linalg_programs_on_tensors_keeps_meaning(
     assert_pass_preserves_semantics(_passes(sizes), program, trials=1)
 
 
-@settings(deadline=None)
 @given(
     lowered(
         nn_programs(max_ops=3, ops=TILEABLE_NN_OPS, max_dim=MAX_DIM),

@@ -9,7 +9,7 @@ count. Each copy runs the iteration it replaces, so results match exactly.
 
 from __future__ import annotations
 
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from irkit.testing import assert_pass_preserves_semantics, check_pass, linalg_programs
@@ -62,7 +62,6 @@ func.func @main(%m: memref<{ROWS}x{COLS}xf32>, %o: memref<{ROWS}xf32> {{irkit.ou
 """
 
 
-@settings(deadline=None)
 @given(loop_nests(), st.integers(1, 12), st.booleans())
 def test_unrolling_loop_nests_keeps_meaning(
     program: str, factor: int, innermost_only: bool

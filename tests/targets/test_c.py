@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Operation
@@ -446,7 +446,6 @@ class ScalarUnit:
 
 
 @needs_cc
-@settings(deadline=None)
 @given(seed=st.integers(0, 2**32 - 1))
 def test_scalar_ops_match_the_interpreter(scalar_unit: ScalarUnit, seed: int) -> None:
     rng = np.random.default_rng(seed)
@@ -847,7 +846,6 @@ def _program_inputs(rng: np.random.Generator) -> dict[str, list[Any]]:
 
 
 @needs_cc
-@settings(deadline=None)
 @given(seed=st.integers(0, 2**32 - 1))
 def test_programs_match_the_interpreter(
     programs: tuple[CTranslationUnit, ctypes.CDLL], seed: int

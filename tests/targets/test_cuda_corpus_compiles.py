@@ -65,7 +65,7 @@ def _programs_for(op: str) -> list[str]:
     does not lower or print fails here, shrunk by Hypothesis."""
     printed: list[str] = []
 
-    @settings(max_examples=EXAMPLES_PER_OP, deadline=None)
+    @settings(max_examples=EXAMPLES_PER_OP)
     @given(nn_programs(max_ops=2, ops={op}).map(str))
     def lowers_and_prints(program: str) -> None:
         source = _print_cuda(program)

@@ -63,7 +63,6 @@ def _op_count(text: str) -> int:
     )
 
 
-@settings(deadline=None)
 @given(nn_programs())
 def test_nn_programs_run_to_finite_results(module: ModuleOp) -> None:
     args = random_arguments(_main(module), np.random.default_rng(0))
@@ -73,7 +72,6 @@ def test_nn_programs_run_to_finite_results(module: ModuleOp) -> None:
         assert np.all(np.isfinite(result))
 
 
-@settings(deadline=None)
 @given(linalg_programs())
 def test_linalg_programs_run_to_finite_results(module: ModuleOp) -> None:
     args = random_arguments(_main(module), np.random.default_rng(0))
@@ -82,7 +80,6 @@ def test_linalg_programs_run_to_finite_results(module: ModuleOp) -> None:
     assert any(op.name.startswith("linalg.") for op in _main(module).walk())
 
 
-@settings(deadline=None)
 @given(linalg_programs(named_ops=False))
 def test_linalg_programs_without_named_ops_hold_only_generics(module: ModuleOp) -> None:
     structured = {
@@ -98,7 +95,7 @@ def test_linalg_programs_draw_named_ops() -> None:
     seen: set[str] = set()
 
     # Derandomised and long enough that a rare op is certain to be drawn.
-    @settings(deadline=None, database=None, derandomize=True, max_examples=200)
+    @settings(database=None, derandomize=True, max_examples=200)
     @given(linalg_programs())
     def collect(module: ModuleOp) -> None:
         seen.update(op.name for op in _main(module).walk())
