@@ -21,7 +21,7 @@ The outermost `scf.parallel` of a loop nest gets `#pragma omp parallel for`
 holds an op that returns from the function (`cf.assert`, `func.call`,
 `memref.alloc`); those loops run sequentially.
 
-Symbol names are mangled by `irkit.targets.cstyle.mangle_symbol`: ASCII letters,
+Symbol names are mangled by `irkit.targets.language.mangle_symbol`: ASCII letters,
 digits and `_` are kept, every other UTF-8 byte is written `_xHH_`; a name
 starting with a digit or `_` gets the prefix `f`; a C keyword, `main`, a
 library name or an `irkit_`-prefixed name gets the suffix `_fn`; a collision
@@ -43,16 +43,15 @@ from xdsl.ir import Attribute
 
 from irkit.abi import is_output_argument
 from irkit.diagnostics import DiagnosticError, IRKitError, location_of
-from irkit.interpreter.values import numpy_dtype
-from irkit.targets.cstyle import (
-    ALLOCATION_FAILURE_STATUS,
-    CStyleEmitter,
-    Language,
-)
+from irkit.dtypes import numpy_dtype
+from irkit.targets.cstyle import CStyleEmitter
+from irkit.targets.cstyle_memory import ALLOCATION_FAILURE_STATUS
+from irkit.targets.language import Language
 
 __all__ = [
     "ALLOCATION_FAILURE_STATUS",
     "C_LANGUAGE",
+    "C_MATH_FUNCTIONS",
     "CArgument",
     "CFunction",
     "CTranslationUnit",
@@ -139,8 +138,8 @@ def _math_functions(suffix: str, one: str) -> dict[str, str]:
     return templates
 
 
-_MATH_32 = _math_functions("f", "1.0f")
-_MATH_64 = _math_functions("", "1.0")
+# libm's functions per float width; CUDA's device library has the same names.
+C_MATH_FUNCTIONS = {32: _math_functions("f", "1.0f"), 64: _math_functions("", "1.0")}
 
 C_LANGUAGE = Language(
     target_name="C target",
@@ -160,7 +159,7 @@ C_LANGUAGE = Language(
     function_qualifier="",
     helper_qualifier="static inline",
     restrict="restrict",
-    math_functions={32: _MATH_32, 64: _MATH_64},
+    math_functions=C_MATH_FUNCTIONS,
     float_literal_suffix={32: "f", 64: ""},
     nan="NAN",
     infinity="INFINITY",
@@ -178,7 +177,8 @@ C_LANGUAGE = Language(
     # The libm functions the templates call: a local must not shadow them.
     reserved_names=frozenset(
         name
-        for template in (*_MATH_32.values(), *_MATH_64.values())
+        for templates in C_MATH_FUNCTIONS.values()
+        for template in templates.values()
         for name in re.findall(r"[A-Za-z_][A-Za-z0-9_]*(?=\()", template)
     ),
 )

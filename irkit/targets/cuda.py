@@ -1,13 +1,16 @@
 """The CUDA target: GPU-level IR as one CUDA C translation unit plus launch plans.
 
 The printed source holds one `extern "C" __global__` function per `gpu.func`
-kernel (names mangled like the C target's). Host code is not printed as C:
-each host `func.func` (after `gpu-kernel-outlining` it holds only
-`gpu.launch_func`, `memref.alloc`/`dealloc` of device buffers, constants and
-`func.return`) becomes a `LaunchPlan` that `irkit.runtime.cuda` executes in
-order. The plan's parameters follow `docs/abi.md` exactly like the C target's
-(`CArgument`: inputs, then `{irkit.output}` buffers), so one callable
-interface serves both targets.
+kernel (names mangled like the C target's), printed by `CudaEmitter`: the
+shared C-family walk (`irkit.targets.cstyle`) with CUDA's tables
+(`CUDA_LANGUAGE`) and printers of its own for the `gpu` ops (thread and
+block indices, `gpu.shuffle`, `gpu.barrier`), for `cf.assert` (a status
+word, as a kernel cannot return early) and for what a kernel may not do
+(`memref.alloc`, `func.call`). Host code is not printed as C: each host
+`func.func` (after `gpu-kernel-outlining` it holds only `gpu.launch_func`,
+`memref.alloc`/`dealloc` of device buffers, constants and `func.return`)
+becomes a `LaunchPlan` (`irkit.targets.launch_plan`, whose names this module
+re-exports) that `irkit.runtime.cuda` executes in order.
 """
 
 from __future__ import annotations
@@ -15,12 +18,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 from xdsl.dialects.builtin import (
     DenseArrayBase,
-    FloatAttr,
     IntegerAttr,
     MemRefType,
     ModuleOp,
@@ -29,26 +30,34 @@ from xdsl.dialects.builtin import (
 from xdsl.dialects.func import FuncOp as HostFuncOp
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
-from irkit.diagnostics import DiagnosticError
 from irkit.dialects import gpu
-from irkit.interpreter.values import numpy_dtype
-from irkit.targets.c import _MATH_32, _MATH_64, CArgument, c_argument
-from irkit.targets.cstyle import (
-    HELPER_PREFIX,
-    CStyleEmitter,
-    EmitFunction,
-    Language,
-    Scope,
-    View,
-    mangle_symbol,
+from irkit.targets.c import C_MATH_FUNCTIONS
+from irkit.targets.cstyle import CStyleEmitter
+from irkit.targets.language import HELPER_PREFIX, Language, mangle_symbol
+from irkit.targets.launch_plan import (
+    AllocateBuffer,
+    BufferArgument,
+    FreeBuffer,
+    KernelArgument,
+    KernelLaunch,
+    LaunchPlan,
+    LaunchStep,
+    ScalarArgument,
+    StatusArgument,
+    _constant_value,
+    describe_plan,
+    plan_launches,
 )
+from irkit.targets.views import View
 
 __all__ = [
     "CUDA_LANGUAGE",
     "AllocateBuffer",
     "BufferArgument",
+    "CudaEmitter",
     "CudaTranslationUnit",
     "FreeBuffer",
+    "KernelArgument",
     "KernelLaunch",
     "LaunchPlan",
     "LaunchStep",
@@ -57,85 +66,6 @@ __all__ = [
     "describe_plans",
     "emit_cuda",
 ]
-
-
-@dataclass(frozen=True)
-class BufferArgument:
-    """A kernel argument that is a device buffer: a plan parameter (by its
-    `CArgument.name`) or a buffer an `AllocateBuffer` step created, passed as
-    a pointer to its first element."""
-
-    buffer: str
-
-
-@dataclass(frozen=True)
-class ScalarArgument:
-    """A kernel argument passed by value (an `index` or a number)."""
-
-    value: int | float
-    element_type: np.dtype[Any]  # int64 for `index`
-
-
-@dataclass(frozen=True)
-class StatusArgument:
-    """The call's assertion status: a pointer to one `int32` the runtime
-    zeroes before the plan and reads after it. A kernel whose k-th `cf.assert`
-    (numbered across the unit, `CudaTranslationUnit.assertions[k - 1]`) fails
-    writes k there unless another failure got there first."""
-
-
-KernelArgument = BufferArgument | ScalarArgument | StatusArgument
-
-
-@dataclass(frozen=True)
-class AllocateBuffer:
-    """Allocate a contiguous device buffer (a host-level `memref.alloc`)."""
-
-    buffer: str
-    element_type: np.dtype[Any]
-    shape: tuple[int, ...]
-
-    @property
-    def nbytes(self) -> int:
-        return int(np.prod(self.shape, dtype=np.int64)) * self.element_type.itemsize
-
-
-@dataclass(frozen=True)
-class FreeBuffer:
-    """Free a buffer an earlier `AllocateBuffer` created (`memref.dealloc`)."""
-
-    buffer: str
-
-
-@dataclass(frozen=True)
-class KernelLaunch:
-    """One `gpu.launch_func`: run `kernel` on a grid, in stream order."""
-
-    kernel: str  # the mangled `extern "C"` name in `CudaTranslationUnit.source`
-    grid: tuple[int, int, int]
-    block: tuple[int, int, int]
-    dynamic_shared_memory_bytes: int
-    arguments: tuple[KernelArgument, ...]
-
-
-LaunchStep = AllocateBuffer | FreeBuffer | KernelLaunch
-
-
-@dataclass(frozen=True)
-class LaunchPlan:
-    """What a host `func.func` does, as steps the runtime executes in order."""
-
-    symbol: str  # the func.func sym_name
-    arguments: tuple[CArgument, ...]  # as the C target's, per docs/abi.md
-    steps: tuple[LaunchStep, ...]
-
-    @property
-    def inputs(self) -> tuple[CArgument, ...]:
-        return tuple(a for a in self.arguments if not a.is_output)
-
-    @property
-    def outputs(self) -> tuple[CArgument, ...]:
-        return tuple(a for a in self.arguments if a.is_output)
 
 
 @dataclass(frozen=True)
@@ -148,9 +78,9 @@ class CudaTranslationUnit:
     assertions: tuple[str, ...] = ()  # cf.assert messages; status k -> [k - 1]
 
 
-# --------------------------------------------------------------------------
-# The printer
-# --------------------------------------------------------------------------
+# ---------------------------------------------------------------------------
+# The language
+# ---------------------------------------------------------------------------
 
 # NVRTC compiles without the C library's headers: the fixed-width types and
 # the limits the shared walk prints are defined here; nvcc gets the real ones.
@@ -203,7 +133,7 @@ CUDA_LANGUAGE = Language(
     helper_qualifier="static __device__ __forceinline__",
     restrict="__restrict__",
     # CUDA's device math library has libm's names and IEEE behaviour.
-    math_functions={32: _MATH_32, 64: _MATH_64},
+    math_functions=C_MATH_FUNCTIONS,
     float_literal_suffix={32: "f", 64: ""},
     nan="IRKIT_NAN",
     infinity="IRKIT_INFINITY",
@@ -221,12 +151,19 @@ CUDA_LANGUAGE = Language(
         {"threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize"}
         | {
             name
-            for template in (*_MATH_32.values(), *_MATH_64.values())
+            for templates in C_MATH_FUNCTIONS.values()
+            for template in templates.values()
             for name in re.findall(r"[A-Za-z_][A-Za-z0-9_]*(?=\()", template)
         }
     ),
 )
 
+# ---------------------------------------------------------------------------
+# Kernels
+# ---------------------------------------------------------------------------
+
+# A kernel argument reached only through these (as their source) and read
+# by loads is `const`.
 _VIEW_OPS = frozenset(
     {
         "memref.subview",
@@ -278,72 +215,19 @@ class CudaEmitter(CStyleEmitter):
         self.status_name: str | None = None
         self.number_assertions()
 
-    # -- the walk, extended with the gpu ops -----------------------------
-
-    def emitter_for(self, name: str) -> EmitFunction | None:
-        own = _GPU_EMITTERS.get(name)
-        return own if own is not None else super().emitter_for(name)
+    def print_op(self, op: Operation) -> None:
+        """The `gpu` ops, and refusals of what a kernel cannot do, first."""
+        printer = _GPU_PRINTERS.get(op.name)
+        if printer is None:
+            super().print_op(op)
+        else:
+            printer(self, op)
 
     def global_qualifier(self, constant: bool) -> str:
+        """A module-level array lives in device memory."""
         return "__device__ static const" if constant else "__device__ static"
 
-    def _dimension(self, op: Operation) -> None:
-        assert isinstance(
-            op, gpu.ThreadIdOp | gpu.BlockIdOp | gpu.BlockDimOp | gpu.GridDimOp
-        )
-        base = self.language.thread_index[op.name]
-        self.declare(op.results[0], f"(int64_t){base}.{op.dimension}", op)
-
-    def _global_id(self, op: Operation) -> None:
-        assert isinstance(op, gpu.GlobalIdOp)
-        d = op.dimension
-        expr = f"(int64_t)blockIdx.{d} * (int64_t)blockDim.{d} + (int64_t)threadIdx.{d}"
-        self.declare(op.results[0], expr, op)
-
-    def _lane_id(self, op: Operation) -> None:
-        self.declare(op.results[0], f"(int64_t){self._device_helper('lane_id')}()", op)
-
-    def _shuffle(self, op: Operation) -> None:
-        """MLIR's semantics: lane `k` (below `width`) reads lane `k ^ offset`,
-        `k + offset`, `k - offset` or `offset`; `valid` when that lane is in
-        [0, width); an invalid lane keeps its own value. Every lane below
-        `width` runs the intrinsic, masked to those lanes as MLIR's NVVM
-        lowering does."""
-        assert isinstance(op, gpu.ShuffleOp)
-        value, offset, width = self.operands(op)
-        key = self.key_of(op.result.type, op)
-        lane = self.fresh_name("lane")
-        source = self.fresh_name("source")
-        shuffled = self.fresh_name("shuffled")
-        self.writer.line(f"int32_t {lane} = {self._device_helper('lane_id')}();")
-        # In 64 bits: `lane + offset` must not overflow for any i32 offset.
-        source_expr = {
-            "xor": f"(int64_t){lane} ^ {offset}",
-            "down": f"(int64_t){lane} + {offset}",
-            "up": f"(int64_t){lane} - {offset}",
-            "idx": f"(int64_t){offset}",
-        }[op.mode]
-        self.writer.line(f"int64_t {source} = {source_expr};")
-        # A constant offset in [0, 32) reads the same lane through the mode's
-        # own intrinsic; any other offset through the computed source lane.
-        constant_offset = _constant_value(op.offset)
-        intrinsic = _SHUFFLE_INTRINSICS[op.mode]
-        if not (isinstance(constant_offset, int) and 0 <= constant_offset < 32):
-            intrinsic, offset = "__shfl_sync", f"(int32_t){source}"
-        mask = f"{self._device_helper('lane_mask')}({width})"
-        self.writer.line(f"{self.type_name(key)} {shuffled} = {value};")
-        with self.writer.block(f"if ({lane} < {width})"):
-            self.writer.line(f"{shuffled} = {intrinsic}({mask}, {value}, {offset});")
-        conditions = [f"{lane} < {width}", f"{source} >= 0", f"{source} < {width}"]
-        constant_width = _constant_value(op.width)
-        if not (isinstance(constant_width, int) and constant_width <= 32):
-            conditions.append(f"{source} < 32")
-        valid = self.fresh_name(op.valid.name_hint or "valid")
-        self.writer.line(f"bool {valid} = {' && '.join(conditions)};")
-        self.scope.values[op.valid] = valid
-        self.declare(op.result, f"{valid} ? {shuffled} : {value}", op)
-
-    def _device_helper(self, kind: str) -> str:
+    def device_helper(self, kind: str) -> str:
         """A helper of this target alone, printed once before the kernels."""
         name = f"{HELPER_PREFIX}{kind}"
         if name not in self.helpers:
@@ -352,31 +236,11 @@ class CudaEmitter(CStyleEmitter):
         return name
 
     def key_of(self, mlir_type: Attribute, op: Operation) -> str:
+        """The shared keys less those CUDA has no type for (f16)."""
         key = super().key_of(mlir_type, op)
         if key not in self.language.scalar_types:
             raise self.error(op, f"unsupported type {mlir_type}")
         return key
-
-    def _barrier(self, op: Operation) -> None:
-        assert self.language.barrier is not None
-        self.writer.line(self.language.barrier)
-
-    def _no_heap(self, op: Operation) -> None:
-        raise self.error(op, f"'{op.name}' cannot run inside a kernel")
-
-    def _assert(self, op: Operation) -> None:
-        # A kernel cannot return early (the other threads of its block would
-        # wait at a barrier for it): it records the failure and goes on; the
-        # runtime raises once the plan has run.
-        assert self.status_name is not None
-        condition = self.name_of(op.operands[0])
-        with self.block(f"if (!{condition})"):
-            self.writer.line(
-                f"atomicCAS({self.status_name}, 0, {self.assertion_status[op]});"
-            )
-
-    def _no_call(self, op: Operation) -> None:
-        raise self.error(op, "calls inside kernels are not supported")
 
     # -- the module --------------------------------------------------------
 
@@ -423,8 +287,7 @@ class CudaEmitter(CStyleEmitter):
         return source, tuple(self.kernel_names.values())
 
     def emit_kernel(self, module_name: str, func: gpu.FuncOp) -> None:
-        self.scope = Scope()
-        self._counter = 0
+        self.start_function()
         block = func.entry_block
         inputs = len(func.arguments)
         written = _written_arguments(block, inputs)
@@ -439,7 +302,7 @@ class CudaEmitter(CStyleEmitter):
                     raise self.error(
                         func, f"kernel argument #{index} needs a static shape"
                     )
-                strides, offset = self._layout(argument_type, func)
+                strides, offset = self.layout(argument_type, func)
                 read_only = index not in written
                 self.scope.views[argument] = View(
                     name, key, tuple(shape), tuple(strides), offset, read_only
@@ -515,6 +378,11 @@ class CudaEmitter(CStyleEmitter):
         )
 
 
+# ---------------------------------------------------------------------------
+# The gpu ops, and what a kernel may not do
+# ---------------------------------------------------------------------------
+
+
 _SHUFFLE_INTRINSICS = {
     "xor": "__shfl_xor_sync",
     "down": "__shfl_down_sync",
@@ -536,133 +404,112 @@ _DEVICE_HELPERS = {
     ),
 }
 
-# Unbound methods of CudaEmitter, called as `emitter(self, op)` like the
-# shared table's entries.
-_GPU_EMITTERS: dict[str, Callable[[Any, Operation], None]] = {
-    "gpu.thread_id": CudaEmitter._dimension,
-    "gpu.block_id": CudaEmitter._dimension,
-    "gpu.block_dim": CudaEmitter._dimension,
-    "gpu.grid_dim": CudaEmitter._dimension,
-    "gpu.global_id": CudaEmitter._global_id,
-    "gpu.lane_id": CudaEmitter._lane_id,
-    "gpu.shuffle": CudaEmitter._shuffle,
-    "gpu.barrier": CudaEmitter._barrier,
-    "memref.alloc": CudaEmitter._no_heap,
-    "memref.dealloc": CudaEmitter._no_heap,
-    "cf.assert": CudaEmitter._assert,
-    "func.call": CudaEmitter._no_call,
+
+def _dimension(emitter: CudaEmitter, op: Operation) -> None:
+    assert isinstance(
+        op, gpu.ThreadIdOp | gpu.BlockIdOp | gpu.BlockDimOp | gpu.GridDimOp
+    )
+    base = emitter.language.thread_index[op.name]
+    emitter.declare(op.results[0], f"(int64_t){base}.{op.dimension}", op)
+
+
+def _global_id(emitter: CudaEmitter, op: Operation) -> None:
+    assert isinstance(op, gpu.GlobalIdOp)
+    d = op.dimension
+    expr = f"(int64_t)blockIdx.{d} * (int64_t)blockDim.{d} + (int64_t)threadIdx.{d}"
+    emitter.declare(op.results[0], expr, op)
+
+
+def _lane_id(emitter: CudaEmitter, op: Operation) -> None:
+    emitter.declare(op.results[0], f"(int64_t){emitter.device_helper('lane_id')}()", op)
+
+
+def _shuffle(emitter: CudaEmitter, op: Operation) -> None:
+    """MLIR's semantics: lane `k` (below `width`) reads lane `k ^ offset`,
+    `k + offset`, `k - offset` or `offset`; `valid` when that lane is in
+    [0, width); an invalid lane keeps its own value. Every lane below
+    `width` runs the intrinsic, masked to those lanes as MLIR's NVVM
+    lowering does."""
+    assert isinstance(op, gpu.ShuffleOp)
+    value, offset, width = emitter.operands(op)
+    key = emitter.key_of(op.result.type, op)
+    lane = emitter.fresh_name("lane")
+    source = emitter.fresh_name("source")
+    shuffled = emitter.fresh_name("shuffled")
+    emitter.writer.line(f"int32_t {lane} = {emitter.device_helper('lane_id')}();")
+    # In 64 bits: `lane + offset` must not overflow for any i32 offset.
+    source_expr = {
+        "xor": f"(int64_t){lane} ^ {offset}",
+        "down": f"(int64_t){lane} + {offset}",
+        "up": f"(int64_t){lane} - {offset}",
+        "idx": f"(int64_t){offset}",
+    }[op.mode]
+    emitter.writer.line(f"int64_t {source} = {source_expr};")
+    # A constant offset in [0, 32) reads the same lane through the mode's
+    # own intrinsic; any other offset through the computed source lane.
+    constant_offset = _constant_value(op.offset)
+    intrinsic = _SHUFFLE_INTRINSICS[op.mode]
+    if not (isinstance(constant_offset, int) and 0 <= constant_offset < 32):
+        intrinsic, offset = "__shfl_sync", f"(int32_t){source}"
+    mask = f"{emitter.device_helper('lane_mask')}({width})"
+    emitter.writer.line(f"{emitter.type_name(key)} {shuffled} = {value};")
+    with emitter.writer.block(f"if ({lane} < {width})"):
+        emitter.writer.line(f"{shuffled} = {intrinsic}({mask}, {value}, {offset});")
+    conditions = [f"{lane} < {width}", f"{source} >= 0", f"{source} < {width}"]
+    constant_width = _constant_value(op.width)
+    if not (isinstance(constant_width, int) and constant_width <= 32):
+        conditions.append(f"{source} < 32")
+    valid = emitter.fresh_name(op.valid.name_hint or "valid")
+    emitter.writer.line(f"bool {valid} = {' && '.join(conditions)};")
+    emitter.scope.values[op.valid] = valid
+    emitter.declare(op.result, f"{valid} ? {shuffled} : {value}", op)
+
+
+def _barrier(emitter: CudaEmitter, op: Operation) -> None:
+    assert emitter.language.barrier is not None
+    emitter.writer.line(emitter.language.barrier)
+
+
+def _no_heap(emitter: CudaEmitter, op: Operation) -> None:
+    raise emitter.error(op, f"'{op.name}' cannot run inside a kernel")
+
+
+def _assert(emitter: CudaEmitter, op: Operation) -> None:
+    # A kernel cannot return early (the other threads of its block would
+    # wait at a barrier for it): it records the failure and goes on; the
+    # runtime raises once the plan has run.
+    assert emitter.status_name is not None
+    condition = emitter.name_of(op.operands[0])
+    with emitter.block(f"if (!{condition})"):
+        emitter.writer.line(
+            f"atomicCAS({emitter.status_name}, 0, {emitter.assertion_status[op]});"
+        )
+
+
+def _no_call(emitter: CudaEmitter, op: Operation) -> None:
+    raise emitter.error(op, "calls inside kernels are not supported")
+
+
+# CUDA's printers, looked up before the shared table (`CudaEmitter.print_op`).
+_GPU_PRINTERS: dict[str, Callable[[CudaEmitter, Operation], None]] = {
+    "gpu.thread_id": _dimension,
+    "gpu.block_id": _dimension,
+    "gpu.block_dim": _dimension,
+    "gpu.grid_dim": _dimension,
+    "gpu.global_id": _global_id,
+    "gpu.lane_id": _lane_id,
+    "gpu.shuffle": _shuffle,
+    "gpu.barrier": _barrier,
+    "memref.alloc": _no_heap,
+    "memref.dealloc": _no_heap,
+    "cf.assert": _assert,
+    "func.call": _no_call,
 }
 
 
-# -- host functions: launch plans -------------------------------------------
-
-
-def _constant_value(value: SSAValue) -> int | float | None:
-    owner = value.owner
-    if isinstance(owner, Operation) and owner.name == "arith.constant":
-        attr = owner.properties.get("value")
-        if isinstance(attr, IntegerAttr):
-            return int(attr.value.data)
-        if isinstance(attr, FloatAttr):
-            return float(attr.value.data)
-    return None
-
-
-def _plan(  # noqa: C901 (one branch per host op kind)
-    func: HostFuncOp,
-    kernel_names: dict[tuple[str, str], str],
-    error: Callable[[Operation, str], DiagnosticError],
-    status_kernels: set[str],
-) -> LaunchPlan:
-    block = func.body.blocks[0]
-    names: dict[SSAValue, str] = {}
-    arguments: list[CArgument] = []
-    taken: set[str] = set()
-
-    def unique(hint: str | None, fallback: str) -> str:
-        base = re.sub(r"[^A-Za-z0-9_]", "_", hint or fallback) or fallback
-        name, suffix = base, 1
-        while name in taken:
-            name, suffix = f"{base}_{suffix}", suffix + 1
-        taken.add(name)
-        return name
-
-    for index, argument in enumerate(block.args):
-        name = unique(argument.name_hint, f"arg{index}")
-        names[argument] = name
-        arguments.append(c_argument(func, index, name))
-    steps: list[LaunchStep] = []
-    allowed = "gpu.launch_func, memref.alloc/dealloc and constants"
-    for op in block.ops:
-        if op.name == "arith.constant":
-            continue
-        if op.name == "func.return":
-            if op.operands:
-                raise error(op, "functions return through output buffers")
-            break
-        if op.name == "memref.alloc":
-            memref_type = op.results[0].type
-            assert isinstance(memref_type, MemRefType)
-            shape = memref_type.get_shape()
-            if not isinstance(memref_type.layout, NoneAttr) or any(
-                s < 0 for s in shape
-            ):
-                raise error(
-                    op, "device buffers need a static shape and identity layout"
-                )
-            name = unique(op.results[0].name_hint, "buffer")
-            names[op.results[0]] = name
-            steps.append(
-                AllocateBuffer(
-                    name, numpy_dtype(memref_type.get_element_type()), tuple(shape)
-                )
-            )
-        elif op.name == "memref.dealloc":
-            steps.append(FreeBuffer(names[op.operands[0]]))
-        elif isinstance(op, gpu.LaunchFuncOp):
-            sizes = [_constant_value(v) for v in (*op.grid_size, *op.block_size)]
-            if any(not isinstance(size, int) for size in sizes):
-                raise error(op, "grid and block sizes must be constants")
-            shared = 0
-            if op.dynamicSharedMemorySize is not None:
-                value = _constant_value(op.dynamicSharedMemorySize)
-                if not isinstance(value, int):
-                    raise error(op, "dynamic shared memory size must be a constant")
-                shared = value
-            launch_arguments: list[KernelArgument] = []
-            for operand in op.kernel_operands:
-                if isinstance(operand.type, MemRefType):
-                    if operand not in names:
-                        raise error(
-                            op, "kernel buffers must be arguments or allocations"
-                        )
-                    launch_arguments.append(BufferArgument(names[operand]))
-                else:
-                    constant = _constant_value(operand)
-                    if constant is None:
-                        raise error(op, "scalar kernel arguments must be constants")
-                    launch_arguments.append(
-                        ScalarArgument(constant, numpy_dtype(operand.type))
-                    )
-            key = (op.kernel_module_name, op.kernel_name)
-            if key not in kernel_names:
-                raise error(op, f"no kernel @{key[0]}::@{key[1]} in the module")
-            if kernel_names[key] in status_kernels:
-                launch_arguments.append(StatusArgument())
-            grid = (int(sizes[0] or 1), int(sizes[1] or 1), int(sizes[2] or 1))
-            threads = (int(sizes[3] or 1), int(sizes[4] or 1), int(sizes[5] or 1))
-            steps.append(
-                KernelLaunch(
-                    kernel_names[key], grid, threads, shared, tuple(launch_arguments)
-                )
-            )
-        else:
-            raise error(
-                op,
-                f"host function '{_symbol_text(func.sym_name.data)}' can only "
-                f"hold {allowed}, not '{op.name}'",
-            )
-    return LaunchPlan(func.sym_name.data, tuple(arguments), tuple(steps))
+# ---------------------------------------------------------------------------
+# The translation unit
+# ---------------------------------------------------------------------------
 
 
 def emit_cuda(module: ModuleOp) -> CudaTranslationUnit:
@@ -673,7 +520,7 @@ def emit_cuda(module: ModuleOp) -> CudaTranslationUnit:
     plans: dict[str, LaunchPlan] = {}
     for op in module.ops:
         if isinstance(op, HostFuncOp) and op.body.blocks:
-            plans[op.sym_name.data] = _plan(
+            plans[op.sym_name.data] = plan_launches(
                 op, emitter.kernel_names, emitter.error, emitter.status_kernels
             )
         elif op.name == "memref.global":
@@ -683,51 +530,7 @@ def emit_cuda(module: ModuleOp) -> CudaTranslationUnit:
     return CudaTranslationUnit(source, kernels, plans, emitter.assertions)
 
 
-_BARE_SYMBOL = re.compile(r"[A-Za-z_][A-Za-z0-9_$.]*")
-
-
-def _symbol_text(symbol: str) -> str:
-    """`@symbol` as MLIR prints it, quoted and escaped when not bare: a line
-    break or a trailing backslash must not end the comment it is printed in."""
-    if _BARE_SYMBOL.fullmatch(symbol):
-        return f"@{symbol}"
-    escaped = "".join(
-        character
-        if character.isprintable() and character.isascii() and character not in '"\\'
-        else "".join(f"\\{byte:02X}" for byte in character.encode())
-        for character in symbol
-    )
-    return f'@"{escaped}"'
-
-
-def _argument_text(argument: KernelArgument) -> str:
-    if isinstance(argument, BufferArgument):
-        return argument.buffer
-    if isinstance(argument, ScalarArgument):
-        return repr(argument.value)
-    return "&status"
-
-
 def describe_plans(unit: CudaTranslationUnit) -> str:
     """The launch plans as a comment block (what `irkit-opt -t cuda` prints)."""
-    lines: list[str] = []
-    for plan in unit.plans.values():
-        parameters = ", ".join(
-            f"{'out ' if a.is_output else ''}{a.name}: {a.element_type}{list(a.shape)}"
-            for a in plan.arguments
-        )
-        symbol = _symbol_text(plan.symbol)
-        lines.append(f"// launch plan for {symbol}({parameters}):")
-        for step in plan.steps:
-            if isinstance(step, AllocateBuffer):
-                shape = list(step.shape)
-                lines.append(f"//   allocate {step.buffer}: {step.element_type}{shape}")
-            elif isinstance(step, FreeBuffer):
-                lines.append(f"//   free {step.buffer}")
-            else:
-                args = ", ".join(_argument_text(a) for a in step.arguments)
-                lines.append(
-                    f"//   launch {step.kernel}<<<{step.grid}, {step.block}, "
-                    f"{step.dynamic_shared_memory_bytes}>>>({args})"
-                )
+    lines = [line for plan in unit.plans.values() for line in describe_plan(plan)]
     return "\n".join(lines) + "\n"
