@@ -9,14 +9,17 @@ ones, and `--list-passes` with summaries and upstream passes marked.
 
 from __future__ import annotations
 
+import io
 import re
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from irkit.pass_manager import NestedPass, PipelineError, build_pipeline
+from irkit.tools import irkit_opt
 from irkit.transforms import get_irkit_passes
 
 # Two functions with a common subexpression each, and one inside a nested
@@ -61,6 +64,30 @@ def run_tool(
     )
 
 
+Opt = Callable[..., "subprocess.CompletedProcess[str]"]
+
+
+@pytest.fixture
+def opt(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> Opt:
+    """irkit-opt's `main` in this process, as a user meets it (argv, stdin
+    bytes, stdout, stderr, exit code) without a Python start-up per call."""
+
+    def run(
+        *args: str, stdin: str | bytes = "", cwd: Path | None = None
+    ) -> subprocess.CompletedProcess[str]:
+        data = stdin.encode() if isinstance(stdin, str) else stdin
+        monkeypatch.setattr(sys, "argv", ["irkit-opt", *args])
+        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data)))
+        if cwd is not None:
+            monkeypatch.chdir(cwd)
+        with pytest.raises(SystemExit) as exited:
+            irkit_opt.main()
+        out, err = capsys.readouterr()
+        return subprocess.CompletedProcess(list(args), exited.value.code, out, err)
+
+    return run
+
+
 @pytest.fixture
 def duplicates(tmp_path: Path) -> Path:
     path = tmp_path / "dups.mlir"
@@ -78,10 +105,11 @@ def _function(text: str, name: str) -> str:
 # --- --pass-pipeline with anchors ----------------------------------------------
 
 
-def test_builtin_module_anchor_is_the_plain_pipeline(duplicates: Path) -> None:
-    plain = run_tool("irkit-opt", str(duplicates), "-p", "canonicalize,cse")
-    anchored = run_tool(
-        "irkit-opt",
+def test_builtin_module_anchor_is_the_plain_pipeline(
+    opt: Opt, duplicates: Path
+) -> None:
+    plain = opt(str(duplicates), "-p", "canonicalize,cse")
+    anchored = opt(
         str(duplicates),
         "--pass-pipeline=builtin.module(canonicalize,cse)",
     )
@@ -98,9 +126,9 @@ def test_builtin_module_anchor_is_the_plain_pipeline(duplicates: Path) -> None:
     ["builtin.module(func.func(cse))", "func.func(cse)", " func.func( cse ) "],
 )
 def test_func_func_anchor_runs_on_each_function_of_the_module(
-    duplicates: Path, pipeline: str
+    opt: Opt, duplicates: Path, pipeline: str
 ) -> None:
-    result = run_tool("irkit-opt", str(duplicates), "-p", pipeline)
+    result = opt(str(duplicates), "-p", pipeline)
     assert result.returncode == 0, result.stderr
     assert _function(result.stdout, "f").count("arith.addi") == 1
     assert _function(result.stdout, "g").count("arith.addf") == 1
@@ -109,9 +137,10 @@ def test_func_func_anchor_runs_on_each_function_of_the_module(
     assert _function(result.stdout, "h").count("arith.addi") == 2
 
 
-def test_nested_anchors_reach_functions_of_nested_modules(duplicates: Path) -> None:
-    result = run_tool(
-        "irkit-opt",
+def test_nested_anchors_reach_functions_of_nested_modules(
+    opt: Opt, duplicates: Path
+) -> None:
+    result = opt(
         str(duplicates),
         "-p",
         "builtin.module(builtin.module(func.func(cse)))",
@@ -121,7 +150,9 @@ def test_nested_anchors_reach_functions_of_nested_modules(duplicates: Path) -> N
     assert _function(result.stdout, "h").count("arith.addi") == 1
 
 
-def test_a_nested_pass_may_not_change_the_function_signature(tmp_path: Path) -> None:
+def test_a_nested_pass_may_not_change_the_function_signature(
+    opt: Opt, tmp_path: Path
+) -> None:
     # bufferize rewrites signatures (callers see them): under func.func it
     # is refused with a located error naming the pass, as MLIR refuses a
     # module pass nested under func.func.
@@ -133,9 +164,7 @@ def test_a_nested_pass_may_not_change_the_function_signature(tmp_path: Path) -> 
         "outs(%e : tensor<4xf32>) -> tensor<4xf32>\n"
         "  return %r : tensor<4xf32>\n}\n"
     )
-    result = run_tool(
-        "irkit-opt", str(path), "-p", "builtin.module(func.func(bufferize))"
-    )
+    result = opt(str(path), "-p", "builtin.module(func.func(bufferize))")
     assert result.returncode == 1
     first = result.stderr.splitlines()[0]
     assert first == (
@@ -156,9 +185,9 @@ def test_a_nested_pass_may_not_change_the_function_signature(tmp_path: Path) -> 
     ],
 )
 def test_malformed_anchored_pipelines_point_at_the_column(
-    duplicates: Path, pipeline: str, column: int, message: str
+    opt: Opt, duplicates: Path, pipeline: str, column: int, message: str
 ) -> None:
-    result = run_tool("irkit-opt", str(duplicates), "-p", pipeline)
+    result = opt(str(duplicates), "-p", pipeline)
     assert result.returncode == 1
     lines = result.stderr.splitlines()
     assert lines[0].startswith(f"error: malformed pass pipeline at column {column}: ")
@@ -189,23 +218,22 @@ def test_anchored_pipelines_as_pass_lists() -> None:
 # --- input and output -------------------------------------------------------------
 
 
-def test_output_dash_is_stdout(duplicates: Path, tmp_path: Path) -> None:
-    result = run_tool("irkit-opt", str(duplicates), "-o", "-", cwd=tmp_path)
+def test_output_dash_is_stdout(opt: Opt, duplicates: Path, tmp_path: Path) -> None:
+    result = opt(str(duplicates), "-o", "-", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     assert "func.func @f" in result.stdout
     assert not (tmp_path / "-").exists()
 
 
 @pytest.mark.parametrize("args", [["-"], []])
-def test_stdin_is_read_for_dash_or_no_file(args: list[str]) -> None:
-    result = run_tool("irkit-opt", *args, "-p", "cse", stdin=DUPLICATES)
+def test_stdin_is_read_for_dash_or_no_file(opt: Opt, args: list[str]) -> None:
+    result = opt(*args, "-p", "cse", stdin=DUPLICATES)
     assert result.returncode == 0, result.stderr
     assert _function(result.stdout, "f").count("arith.addi") == 1
 
 
-def test_stdin_diagnostics_name_stdin() -> None:
-    result = run_tool(
-        "irkit-opt",
+def test_stdin_diagnostics_name_stdin(opt: Opt) -> None:
+    result = opt(
         "-",
         stdin="func.func @f(%a: i32) {\n  %x = arith.addi %a, %y : i32\n  return\n}\n",
     )
@@ -247,13 +275,15 @@ def test_version(tool: str) -> None:
 @pytest.mark.parametrize(
     "text", ["", "\n\n", "// nothing but a comment\n", "  // indented\n\n"]
 )
-def test_empty_input_prints_an_empty_module(tmp_path: Path, text: str) -> None:
+def test_empty_input_prints_an_empty_module(
+    opt: Opt, tmp_path: Path, text: str
+) -> None:
     path = tmp_path / "empty.mlir"
     path.write_text(text)
-    result = run_tool("irkit-opt", str(path))
+    result = opt(str(path))
     assert result.returncode == 0, result.stderr
     assert result.stdout == EMPTY_MODULE
-    from_stdin = run_tool("irkit-opt", "-p", "canonicalize", stdin=text)
+    from_stdin = opt("-p", "canonicalize", stdin=text)
     assert from_stdin.returncode == 0, from_stdin.stderr
     assert from_stdin.stdout == EMPTY_MODULE
 
@@ -261,9 +291,8 @@ def test_empty_input_prints_an_empty_module(tmp_path: Path, text: str) -> None:
 # --- IR dumps -----------------------------------------------------------------
 
 
-def test_mlir_print_ir_after_and_before_all(duplicates: Path) -> None:
-    result = run_tool(
-        "irkit-opt",
+def test_mlir_print_ir_after_and_before_all(opt: Opt, duplicates: Path) -> None:
+    result = opt(
         str(duplicates),
         "-p",
         "canonicalize",
@@ -278,15 +307,12 @@ def test_mlir_print_ir_after_and_before_all(duplicates: Path) -> None:
     ]
     assert result.stderr.count("builtin.module @inner") == 2
     # irkit's own spelling is the same flag.
-    own = run_tool(
-        "irkit-opt", str(duplicates), "-p", "canonicalize", "--print-ir-after-all"
-    )
+    own = opt(str(duplicates), "-p", "canonicalize", "--print-ir-after-all")
     assert own.stderr.splitlines()[0] == headers[1]
 
 
-def test_nested_pass_dumps_each_function(duplicates: Path) -> None:
-    result = run_tool(
-        "irkit-opt",
+def test_nested_pass_dumps_each_function(opt: Opt, duplicates: Path) -> None:
+    result = opt(
         str(duplicates),
         "-p",
         "builtin.module(func.func(cse))",
@@ -302,8 +328,8 @@ def test_nested_pass_dumps_each_function(duplicates: Path) -> None:
     assert "builtin.module" not in result.stderr
 
 
-def test_mlir_print_op_generic(duplicates: Path) -> None:
-    result = run_tool("irkit-opt", str(duplicates), "--mlir-print-op-generic")
+def test_mlir_print_op_generic(opt: Opt, duplicates: Path) -> None:
+    result = opt(str(duplicates), "--mlir-print-op-generic")
     assert result.returncode == 0, result.stderr
     assert '"func.func"() <{' in result.stdout
 
@@ -326,11 +352,12 @@ func.func @last(%x: i32) -> i32 {
 
 
 def test_split_input_file_prints_good_chunks_and_reports_bad_ones(
+    opt: Opt,
     tmp_path: Path,
 ) -> None:
     path = tmp_path / "split.mlir"
     path.write_text(SPLIT)
-    result = run_tool("irkit-opt", str(path), "--split-input-file")
+    result = opt(str(path), "--split-input-file")
     assert result.returncode == 1
     chunks = result.stdout.split("// -----\n")
     assert len(chunks) == 3
@@ -341,15 +368,15 @@ def test_split_input_file_prints_good_chunks_and_reports_bad_ones(
     # With -o, a failure leaves the file untouched (docs/cli.md).
     out = tmp_path / "out.mlir"
     out.write_text("precious")
-    result = run_tool("irkit-opt", str(path), "--split-input-file", "-o", str(out))
+    result = opt(str(path), "--split-input-file", "-o", str(out))
     assert result.returncode == 1
     assert out.read_text() == "precious"
 
 
-def test_split_input_file_reports_every_bad_chunk(tmp_path: Path) -> None:
+def test_split_input_file_reports_every_bad_chunk(opt: Opt, tmp_path: Path) -> None:
     path = tmp_path / "split.mlir"
     path.write_text(SPLIT.replace("@last(%x: i32) -> i32", "@last(%x: i32) -> f32"))
-    result = run_tool("irkit-opt", str(path), "--split-input-file")
+    result = opt(str(path), "--split-input-file")
     assert result.returncode == 1
     errors = [line for line in result.stderr.splitlines() if ": error: " in line]
     assert [e.split(": error:")[0] for e in errors] == [f"{path}:6:3", f"{path}:10:3"]
@@ -359,8 +386,8 @@ def test_split_input_file_reports_every_bad_chunk(tmp_path: Path) -> None:
 # --- --list-passes ------------------------------------------------------------
 
 
-def test_list_passes_shows_irkit_first_with_summaries() -> None:
-    result = run_tool("irkit-opt", "--list-passes")
+def test_list_passes_shows_irkit_first_with_summaries(opt: Opt) -> None:
+    result = opt("--list-passes")
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     assert lines[0] == "irkit passes:"
