@@ -33,8 +33,9 @@ from irkit.pass_manager import (
     describe_passes,
     load_pass_plugins,
 )
-from irkit.targets.c import emit_c
-from irkit.targets.cuda import describe_plans, emit_cuda
+from irkit.targets.registry import TARGETS as REGISTERED_TARGETS
+from irkit.targets.registry import get_target
+from irkit.targets.target import Target
 from irkit.testing.checker import SemanticsMismatch, check_semantics_between
 from irkit.tools.common import (
     EXIT_OK,
@@ -51,7 +52,7 @@ from irkit.tools.expected_diagnostics import (
     split_input,
 )
 
-TARGETS = ("mlir", "c", "cuda")
+TARGETS = ("mlir", *REGISTERED_TARGETS)  # MLIR, or a target's source
 
 
 class SemanticsCheckFailed(IRKitError):
@@ -227,10 +228,8 @@ def process_chunk(
     else:
         module = parse_module(text, ctx, filename=filename)
     pipeline.run(ctx, module)
-    if args.target == "c":
-        return emit_c_source(module, text)
-    if args.target == "cuda":
-        return emit_cuda_source(module, text)
+    if args.target != "mlir":
+        return target_source(get_target(args.target), module, text)
     return print_module(module, generic=args.print_op_generic, ctx=ctx)
 
 
@@ -241,17 +240,12 @@ def holds_no_ir(text: str) -> bool:
     )
 
 
-def emit_c_source(module: ModuleOp, text: str) -> str:
-    """The module as C; an unprintable op is reported with its source line."""
+def target_source(target: Target, module: ModuleOp, text: str) -> str:
+    """What `-t NAME` prints: the module in the target's language (for CUDA,
+    the kernels and then the launch plans as comments); an op the target
+    cannot print is reported with its source line."""
     with _located_in(text):
-        return emit_c(module).source
-
-
-def emit_cuda_source(module: ModuleOp, text: str) -> str:
-    """The kernels as CUDA C followed by the launch plans as comments."""
-    with _located_in(text):
-        unit = emit_cuda(module)
-    return unit.source + "\n" + describe_plans(unit)
+        return target.source(target.emit(module))
 
 
 @contextmanager

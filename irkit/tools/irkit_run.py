@@ -26,6 +26,8 @@ from irkit.parsing import parse_module
 from irkit.runtime import compile as compile_module
 from irkit.runtime.cuda import CudaCompiledFunction
 from irkit.runtime.tuning import TuningResult
+from irkit.targets.registry import TARGETS as REGISTERED_TARGETS
+from irkit.targets.registry import get_target
 from irkit.testing.compare import compare_arrays
 from irkit.testing.inputs import random_value
 from irkit.tools.common import (
@@ -39,8 +41,8 @@ from irkit.tools.common import (
     write_output_atomically_bytes,
 )
 
-TARGETS = ("interp", "c", "cuda")
-COMPILED_TARGETS = ("c", "cuda")
+COMPILED_TARGETS = tuple(REGISTERED_TARGETS)  # irkit.targets.registry
+TARGETS = ("interp", *COMPILED_TARGETS)
 
 
 def build_argument_parser() -> argparse.ArgumentParser:
@@ -271,22 +273,16 @@ def run(argv: list[str], state: dict[str, str]) -> int:
     entry = args.entry if args.entry is not None else default_entry(module)
     func = Interpreter(module).function(entry)
     inputs = load_inputs(func, args)
-    if args.target == "c":
+    if args.target in COMPILED_TARGETS:
         compiled = compile_module(
-            module, entry=entry, tune=args.tune, checked=args.check
+            module, target=args.target, entry=entry, tune=args.tune, checked=args.check
         )
         report_tuning(compiled.tuning)
         results = list(compiled(*inputs))
-        if args.bench is not None:
+        if args.bench is not None and get_target(args.target).uses_graphs:
+            benchmark_on_gpu(compiled, inputs, args.bench)
+        elif args.bench is not None:
             benchmark(lambda: compiled(*inputs), args.bench)
-    elif args.target == "cuda":
-        on_gpu = compile_module(
-            module, target="cuda", entry=entry, tune=args.tune, checked=args.check
-        )
-        report_tuning(on_gpu.tuning)
-        results = list(on_gpu(*inputs))
-        if args.bench is not None:
-            benchmark_on_gpu(on_gpu, inputs, args.bench)
     else:
         results = list(interpret(module, entry, *inputs))
         if args.bench is not None:

@@ -104,6 +104,7 @@ def test_check_reports_a_mismatch_with_figures(
 
     def wrong_compile(
         module: object,
+        target: str = "c",
         entry: str | None = None,
         tune: bool = False,
         checked: bool = False,
