@@ -23,13 +23,11 @@ from collections.abc import Sequence
 from typing import Self, cast
 
 from xdsl.dialects import scf as upstream
-from xdsl.dialects.arith import ConstantOp
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     ArrayAttr,
     DenseArrayBase,
     IndexType,
-    IntegerAttr,
     TensorType,
     i1,
     i64,
@@ -74,6 +72,8 @@ from xdsl.traits import (
 )
 from xdsl.utils.exceptions import VerifyException
 
+from irkit.analysis.constants import constant_int
+
 # --------------------------------------------------------------------------
 # Shared syntax helpers
 # --------------------------------------------------------------------------
@@ -83,6 +83,13 @@ from xdsl.utils.exceptions import VerifyException
 # (the C-style targets print `#pragma unroll`). The loop keeps its meaning; a
 # target may ignore the hint.
 UNROLL_ATTRIBUTE = "irkit.unroll"
+
+# An integer attribute on a thread-mapped `scf.forall` (and on the `scf.if`
+# guard `convert-parallel-loops-to-gpu` makes of it) that is one step `h` of
+# a reduction tree in workgroup memory: `partial[t] = partial[t + h] (op)
+# partial[t]` for `t < h`. `linalg-tile-rows-for-gpu` sets it;
+# `gpu-shuffle-reductions` turns the last steps into warp shuffles.
+REDUCTION_STEP_ATTRIBUTE = "irkit.reduction_step"
 
 
 def parse_optional_arrow_type_list(parser: Parser) -> list[Attribute]:
@@ -125,14 +132,6 @@ def _parse_operand_list(
     if count is not None and len(operands) != count:
         parser.raise_error(f"expected {count} operands", pos, parser.pos)
     return operands
-
-
-def _constant_index(value: SSAValue) -> int | None:
-    """The value of `value` if an `arith.constant` defines it."""
-    owner = value.owner
-    if isinstance(owner, ConstantOp) and isinstance(owner.value, IntegerAttr):
-        return owner.value.value.data
-    return None
 
 
 def _verify_terminator_is(
@@ -367,7 +366,7 @@ class ParallelOp(upstream.ParallelOp):
                 "needs at least one tuple element for lowerBound, upperBound and step"
             )
         for step in self.step:
-            constant = _constant_index(step)
+            constant = constant_int(step)
             if constant is not None and constant <= 0:
                 raise VerifyException("constant step operand must be positive")
         body = self.body.block
@@ -617,9 +616,7 @@ def _known_values(
     pending = iter(dynamic)
     result: list[int | None] = []
     for value in values:
-        result.append(
-            _constant_index(next(pending)) if value == DYNAMIC_INDEX else value
-        )
+        result.append(constant_int(next(pending)) if value == DYNAMIC_INDEX else value)
     return result
 
 

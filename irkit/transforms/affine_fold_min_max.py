@@ -18,13 +18,14 @@ Input: any IR. For each `affine.min` / `affine.max`:
 
 1. Operands defined by `arith.constant` are substituted into the map, and an
    SSA value passed twice becomes one dimension (or symbol).
-2. Every operand gets a range `[lo, hi]` (bounds may be unknown):
-   constants; induction variables of `scf.for`, `scf.parallel` and
-   `scf.forall` get `[lo(lb), hi(ub) - 1]`, tightened to the last point of
-   the step lattice `lb + k * step` when `lb` and `step` are constants; the
-   results of `affine.apply` / `affine.min` / `affine.max` and of
-   `arith.addi` / `subi` / `muli` get the interval of their expression, up to
-   a fixed depth; anything else is unbounded.
+2. Every operand gets a range `[lo, hi]` (bounds may be unknown) from
+   `irkit.analysis.ranges.value_range`: constants; induction variables of
+   `scf.for`, `scf.parallel` and `scf.forall` get `[lo(lb), hi(ub) - 1]`,
+   tightened to the last point of the step lattice `lb + k * step` when `lb`
+   and `step` are constants; the results of `affine.apply` / `affine.min` /
+   `affine.max` and of `arith.addi` / `subi` / `muli` get the interval of
+   their expression, and `memref.dim` a static size (or a subview's size
+   operand's range), up to a fixed depth; anything else is unbounded.
 3. A result `e_j` of a min is dropped when another remaining result `e_k`
    satisfies `hi(e_k - e_j) <= 0` (of a max: `lo(e_k - e_j) >= 0`). The
    difference is simplified first (so `32 - (100 - d0)` is `d0 - 68`), and
@@ -50,14 +51,13 @@ see lies in the range); ops that cannot be decided stay as they were.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import AffineMapAttr, IndexType, IntegerAttr, ModuleOp
-from xdsl.dialects.scf import ForOp, ParallelOp
-from xdsl.ir import BlockArgument, Operation, SSAValue
+from xdsl.ir import Operation, SSAValue
 from xdsl.ir.affine import (
     AffineBinaryOpExpr,
     AffineBinaryOpKind,
@@ -76,241 +76,12 @@ from xdsl.pattern_rewriter import (
     op_type_rewrite_pattern,
 )
 
+from irkit.analysis.constants import constant_int
+from irkit.analysis.ranges import Interval, expr_range, value_range
 from irkit.diagnostics import op_error
 from irkit.dialects import affine
-from irkit.dialects.scf import ForallOp
 
 PASS_NAME = "affine-fold-min-max"
-
-# How many producers deep a range looks through (a tile size is an
-# `affine.min` of a loop variable: two or three levels cover tiled code).
-MAX_DEPTH = 6
-
-# --------------------------------------------------------------------------
-# Intervals
-# --------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Interval:
-    """The integers `[lo, hi]`; None is an unknown (infinite) bound."""
-
-    lo: int | None = None
-    hi: int | None = None
-
-    @staticmethod
-    def point(value: int) -> Interval:
-        return Interval(value, value)
-
-    def __add__(self, other: Interval) -> Interval:
-        return Interval(_add(self.lo, other.lo), _add(self.hi, other.hi))
-
-    def scale(self, factor: int) -> Interval:
-        if factor == 0:
-            return Interval.point(0)
-        lo, hi = _mul(self.lo, factor), _mul(self.hi, factor)
-        return Interval(lo, hi) if factor > 0 else Interval(hi, lo)
-
-    def times(self, other: Interval) -> Interval:
-        if other.lo is not None and other.lo == other.hi:
-            return self.scale(other.lo)
-        if self.lo is not None and self.lo == self.hi:
-            return other.scale(self.lo)
-        return Interval()
-
-    def divided(self, divisor: int, rounding: Callable[[int, int], int]) -> Interval:
-        """`self` divided by a positive `divisor` (a monotone rounding)."""
-        return Interval(
-            None if self.lo is None else rounding(self.lo, divisor),
-            None if self.hi is None else rounding(self.hi, divisor),
-        )
-
-    def modulo(self, divisor: int) -> Interval:
-        """`self mod divisor` for a positive `divisor`: exact within one period."""
-        if (
-            self.lo is not None
-            and self.hi is not None
-            and self.lo // divisor == self.hi // divisor
-        ):
-            return Interval(self.lo % divisor, self.hi % divisor)
-        return Interval(0, divisor - 1)
-
-
-def _add(a: int | None, b: int | None) -> int | None:
-    return None if a is None or b is None else a + b
-
-
-def _mul(a: int | None, b: int) -> int | None:
-    return None if a is None else a * b
-
-
-def _minimum(values: Sequence[int | None], unknown_wins: bool) -> int | None:
-    """The least bound; an unknown one is -infinity when `unknown_wins`."""
-    known = [v for v in values if v is not None]
-    if not known or (unknown_wins and len(known) < len(values)):
-        return None
-    return min(known)
-
-
-def _maximum(values: Sequence[int | None], unknown_wins: bool) -> int | None:
-    known = [v for v in values if v is not None]
-    if not known or (unknown_wins and len(known) < len(values)):
-        return None
-    return max(known)
-
-
-def _floordiv(a: int, b: int) -> int:
-    return a // b
-
-
-def _ceildiv(a: int, b: int) -> int:
-    return -(-a // b)
-
-
-def expr_range(
-    expr: AffineExpr, dims: Sequence[Interval], symbols: Sequence[Interval]
-) -> Interval:
-    """The interval of `expr` when its dimensions and symbols range over
-    `dims` and `symbols` (exact for sums of constant multiples of distinct
-    variables)."""
-    if isinstance(expr, AffineConstantExpr):
-        return Interval.point(expr.value)
-    if isinstance(expr, AffineDimExpr):
-        return dims[expr.position]
-    if isinstance(expr, AffineSymExpr):
-        return symbols[expr.position]
-    assert isinstance(expr, AffineBinaryOpExpr)
-    lhs = expr_range(expr.lhs, dims, symbols)
-    rhs = expr_range(expr.rhs, dims, symbols)
-    if expr.kind == AffineBinaryOpKind.Add:
-        return lhs + rhs
-    if expr.kind == AffineBinaryOpKind.Mul:
-        return lhs.times(rhs)
-    divisor = rhs.lo if rhs.lo is not None and rhs.lo == rhs.hi else None
-    if divisor is None or divisor <= 0:
-        return Interval()
-    if expr.kind == AffineBinaryOpKind.FloorDiv:
-        return lhs.divided(divisor, _floordiv)
-    if expr.kind == AffineBinaryOpKind.CeilDiv:
-        return lhs.divided(divisor, _ceildiv)
-    return lhs.modulo(divisor)
-
-
-# --------------------------------------------------------------------------
-# Ranges of SSA values
-# --------------------------------------------------------------------------
-
-
-def constant_index(value: SSAValue) -> int | None:
-    """The value of `value` when an integer `arith.constant` defines it."""
-    owner = value.owner
-    if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr):
-        return owner.value.value.data
-    return None
-
-
-def _loop_variable_range(
-    lower: Interval, upper: Interval, step: int | None
-) -> Interval:
-    """The values of `lb + k * step < ub` (for `step > 0`)."""
-    last = None if upper.hi is None else upper.hi - 1
-    if lower.lo is not None and lower.lo == lower.hi and step and last is not None:
-        if last < lower.lo:  # the loop never runs: any range is true
-            return Interval.point(lower.lo)
-        last = lower.lo + (last - lower.lo) // step * step
-    return Interval(lower.lo, last)
-
-
-# Ranges a caller knows for values this module cannot bound (a GPU thread id
-# from its launch's block size): None where it knows nothing.
-KnownRange = Callable[[SSAValue], Interval | None]
-
-
-def _bound(value: int | SSAValue, depth: int, known: KnownRange | None) -> Interval:
-    if isinstance(value, int):
-        return Interval.point(value)
-    return value_range(value, depth, known)
-
-
-def _step(value: int | SSAValue) -> int | None:
-    step = value if isinstance(value, int) else constant_index(value)
-    return step if step is not None and step > 0 else None
-
-
-def _induction_variable_range(
-    arg: BlockArgument, depth: int, known: KnownRange | None
-) -> Interval:
-    loop = arg.block.parent_op()
-    bounds: tuple[int | SSAValue, int | SSAValue, int | SSAValue] | None = None
-    if isinstance(loop, ForOp) and arg.index == 0:
-        bounds = (loop.lb, loop.ub, loop.step)
-    elif isinstance(loop, ParallelOp) and arg.index < len(loop.step):
-        k = arg.index
-        bounds = (loop.lowerBound[k], loop.upperBound[k], loop.step[k])
-    elif isinstance(loop, ForallOp) and arg.index < loop.rank:
-        lowers, uppers, steps = loop.mixed_bounds()
-        k = arg.index
-        bounds = (lowers[k], uppers[k], steps[k])
-    if bounds is None:
-        return Interval()
-    lower, upper, step = bounds
-    return _loop_variable_range(
-        _bound(lower, depth, known), _bound(upper, depth, known), _step(step)
-    )
-
-
-def _map_ranges(
-    affine_map: AffineMap,
-    operands: Sequence[SSAValue],
-    depth: int,
-    known: KnownRange | None = None,
-) -> list[Interval]:
-    ranges = [value_range(operand, depth, known) for operand in operands]
-    dims, symbols = ranges[: affine_map.num_dims], ranges[affine_map.num_dims :]
-    return [expr_range(expr, dims, symbols) for expr in affine_map.results]
-
-
-def value_range(
-    value: SSAValue, depth: int = MAX_DEPTH, known: KnownRange | None = None
-) -> Interval:
-    """The interval `value` lies in, wherever it is visible (see module doc).
-    `known` gives the range of a value this function cannot bound itself (it
-    is asked first, for every value on the way)."""
-    constant = constant_index(value)
-    if constant is not None:
-        return Interval.point(constant)
-    if known is not None:
-        given = known(value)
-        if given is not None:
-            return given
-    if depth == 0:
-        return Interval()
-    if isinstance(value, BlockArgument):
-        return _induction_variable_range(value, depth - 1, known)
-    op = value.owner
-    if isinstance(op, affine.ApplyOp):
-        return _map_ranges(op.map.data, op.mapOperands, depth - 1, known)[0]
-    if isinstance(op, affine.MinOp | affine.MaxOp):
-        ranges = _map_ranges(op.map.data, op.arguments, depth - 1, known)
-        lows, highs = [r.lo for r in ranges], [r.hi for r in ranges]
-        if isinstance(op, affine.MinOp):
-            return Interval(_minimum(lows, True), _minimum(highs, False))
-        return Interval(_maximum(lows, False), _maximum(highs, True))
-    if isinstance(op, arith.AddiOp | arith.SubiOp | arith.MuliOp):
-        lhs = value_range(op.lhs, depth - 1, known)
-        return _arith_range(op, lhs, value_range(op.rhs, depth - 1, known))
-    return Interval()
-
-
-def _arith_range(
-    op: arith.AddiOp | arith.SubiOp | arith.MuliOp, lhs: Interval, rhs: Interval
-) -> Interval:
-    """The interval of `op`'s result for operands in `lhs` and `rhs`."""
-    if isinstance(op, arith.AddiOp):
-        return lhs + rhs
-    if isinstance(op, arith.SubiOp):
-        return lhs + rhs.scale(-1)
-    return lhs.times(rhs)
 
 
 # --------------------------------------------------------------------------
@@ -365,7 +136,7 @@ class _CanonicalMap:
         def canonical(
             value: SSAValue, into: list[SSAValue], is_dim: bool
         ) -> AffineExpr:
-            constant = constant_index(value)
+            constant = constant_int(value)
             if constant is not None:
                 return AffineExpr.constant(constant)
             if value not in into:

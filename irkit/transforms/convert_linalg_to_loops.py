@@ -13,7 +13,7 @@ have any indexing maps without symbols (permutations, projections, constant
 results, affine expressions such as `d0 * 2 + d3`), several inputs and
 outputs, and a body of arith/math ops and `linalg.index`. Every other linalg
 op is first turned into a `linalg.generic` by
-`irkit.transforms.linalg_generalize_named_ops.generalize_named_op`.
+`irkit.transforms.utils.generalization.generalize_named_op`.
 
 Output: no linalg ops. Each op becomes, in place:
 
@@ -56,9 +56,7 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     MemRefType,
     ModuleOp,
-    TensorType,
 )
-from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
 from xdsl.dialects.linalg.attrs import IteratorType
 from xdsl.dialects.linalg.ops import GenericOp, IndexOp
 from xdsl.dialects.linalg.ops import YieldOp as LinalgYieldOp
@@ -82,9 +80,15 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from irkit.analysis.structured import (
+    StructuredComputation,
+    is_on_tensors,
+    loop_dimensions,
+    parallel_loop_dims,
+)
 from irkit.diagnostics import op_error
 from irkit.dialects.scf import ForOp, ParallelOp, ReduceOp
-from irkit.transforms.linalg_generalize_named_ops import (
+from irkit.transforms.utils.generalization import (
     generalize_named_op,
     is_named_linalg_op,
 )
@@ -93,53 +97,13 @@ PASS_NAME = "convert-linalg-to-loops"
 
 
 # --------------------------------------------------------------------------
-# What a structured op computes, in the terms the lowering needs
+# Checks
 # --------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class StructuredComputation:
-    """A linalg op seen as loops: operands, their maps, loop kinds, body.
-
-    `op` is the op being replaced; errors point at it.
-    """
-
-    op: Operation
-    inputs: Sequence[SSAValue]
-    outputs: Sequence[SSAValue]
-    indexing_maps: Sequence[AffineMap]
-    iterator_types: Sequence[IteratorType]
-    body: Block
-
-    @staticmethod
-    def of(op: LinalgStructuredOperation) -> StructuredComputation:
-        return StructuredComputation(
-            op=op,
-            inputs=tuple(op.inputs),
-            outputs=tuple(op.outputs),
-            indexing_maps=tuple(attr.data for attr in op.get_indexing_maps()),
-            iterator_types=tuple(kind.data for kind in op.get_iterator_types()),
-            body=op.body.block,
-        )
-
-    @property
-    def operands(self) -> Sequence[SSAValue]:
-        return (*self.inputs, *self.outputs)
-
-    @property
-    def output_maps(self) -> Sequence[AffineMap]:
-        return self.indexing_maps[len(self.inputs) :]
-
-    @property
-    def num_loops(self) -> int:
-        return len(self.iterator_types)
 
 
 def require_buffer_semantics(op: Operation) -> None:
     """Reject a linalg op on tensors: this pass lowers bufferized IR only."""
-    if op.results or any(
-        isinstance(operand.type, TensorType) for operand in op.operands
-    ):
+    if is_on_tensors(op):
         raise op_error(op, "on tensors cannot be lowered to loops: run bufferize first")
 
 
@@ -178,25 +142,18 @@ def loop_upper_bounds(
 ) -> list[SSAValue]:
     """Each loop's range, from the first operand dimension that a loop indexes alone.
 
-    Static sizes become constants, dynamic ones `memref.dim`.
+    Static sizes become constants, dynamic ones `memref.dim`, in the order
+    `loop_dimensions` finds them.
     """
     bounds: list[SSAValue | None] = [None] * computation.num_loops
-    for operand, indexing_map in zip(
-        computation.operands, computation.indexing_maps, strict=True
-    ):
-        if not isinstance(operand.type, MemRefType):
-            continue
-        shape = operand.type.get_shape()
-        for position, expr in enumerate(indexing_map.results):
-            if not isinstance(expr, AffineDimExpr) or bounds[expr.position] is not None:
-                continue
-            if shape[position] == DYNAMIC_INDEX:
-                dim = memref.DimOp(operand, constants.get(position))
-                dim.result.name_hint = "dim"
-                constants.insert(dim)
-                bounds[expr.position] = dim.result
-            else:
-                bounds[expr.position] = constants.get(shape[position])
+    for dimension in loop_dimensions(computation):
+        if dimension.size == DYNAMIC_INDEX:
+            dim = memref.DimOp(dimension.operand, constants.get(dimension.position))
+            dim.result.name_hint = "dim"
+            constants.insert(dim)
+            bounds[dimension.loop] = dim.result
+        else:
+            bounds[dimension.loop] = constants.get(dimension.size)
     missing = [f"d{loop}" for loop, bound in enumerate(bounds) if bound is None]
     if missing:
         raise op_error(
@@ -205,25 +162,6 @@ def loop_upper_bounds(
             "so its loop range is unknown",
         )
     return [bound for bound in bounds if bound is not None]
-
-
-def parallel_loop_dims(computation: StructuredComputation) -> list[int]:
-    """The parallel loops that may run concurrently.
-
-    A parallel loop that is a plain result of every output map makes
-    different iterations write different elements of every output; any other
-    parallel loop would write one element from several iterations.
-    """
-    written_by_all = [
-        {expr.position for expr in m.results if isinstance(expr, AffineDimExpr)}
-        for m in computation.output_maps
-    ]
-    return [
-        loop
-        for loop, kind in enumerate(computation.iterator_types)
-        if kind == IteratorType.PARALLEL
-        and all(loop in written for written in written_by_all)
-    ]
 
 
 def unit_stride_output_loop(

@@ -11,8 +11,9 @@ Input: `scf.forall`s with `mapping = [#gpu.block<...>]` whose bounds and
 steps are static (or `arith.constant`s), holding, at any depth below
 `scf.for`/`scf.if`, `scf.forall`s with `mapping = [#gpu.thread<...>]`. A thread
 forall's lower bounds and steps are static, its upper bounds static or
-bounded by a constant (an `affine.min` with a constant result, a
-`memref.dim` of a view whose size is one). Between the two levels only
+bounded by a constant (`irkit.analysis.ranges.upper_bound`: e.g. an
+`affine.min` with a constant result, a `memref.dim` of a view whose size is
+one). Between the two levels only
 code without side effects may run (index math, loads, views, loops holding
 thread foralls), plus `memref.alloc`/`dealloc` of workgroup memory; this
 code runs redundantly in every thread. Anything else there, a thread forall
@@ -54,16 +55,17 @@ from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
     IndexType,
     IntegerAttr,
-    MemRefType,
     ModuleOp,
 )
 from xdsl.dialects.scf import YieldOp
 from xdsl.ir import Block, Operation, Region, SSAValue
-from xdsl.ir.affine import AffineConstantExpr
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import is_side_effect_free
 
+from irkit.analysis.constants import constant_int
+from irkit.analysis.gpu_mapping import is_block_forall, is_thread_forall, mapping_kinds
+from irkit.analysis.ranges import upper_bound
 from irkit.diagnostics import op_error
 from irkit.dialects import affine, memref
 from irkit.dialects.gpu import (
@@ -96,65 +98,8 @@ _LAUNCH_ARGUMENT_NAMES = (
 # --------------------------------------------------------------------------
 
 
-def _mapping_kinds(forall: ForallOp) -> set[type]:
-    if forall.mapping is None:
-        return set()
-    return {type(attr) for attr in forall.mapping.data}
-
-
-def is_block_forall(op: Operation) -> bool:
-    return isinstance(op, ForallOp) and _mapping_kinds(op) == {BlockMappingAttr}
-
-
-def is_thread_forall(op: Operation) -> bool:
-    return isinstance(op, ForallOp) and _mapping_kinds(op) == {ThreadMappingAttr}
-
-
-def _constant_value(value: SSAValue) -> int | None:
-    owner = value.owner
-    if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr):
-        return owner.value.value.data
-    return None
-
-
-def static_upper_bound(value: int | SSAValue) -> int | None:
-    """An integer no smaller than `value` in every execution, if one is visible."""
-    if isinstance(value, int):
-        return value
-    constant = _constant_value(value)
-    if constant is not None:
-        return constant
-    owner = value.owner
-    if isinstance(owner, affine.MinOp):
-        bounds = [
-            expr.value
-            for expr in owner.map.data.results
-            if isinstance(expr, AffineConstantExpr)
-        ]
-        return min(bounds) if bounds else None
-    if isinstance(owner, memref.DimOp):
-        index = _constant_value(owner.index)
-        source = owner.source
-        if index is None or not isinstance(source.type, MemRefType):
-            return None
-        size = source.type.get_shape()[index]
-        if size >= 0:
-            return size
-        view = source.owner
-        if isinstance(view, memref.SubviewOp):
-            return static_upper_bound(_mixed_sizes(view)[index])
-    return None
-
-
-def _mixed_sizes(view: memref.SubviewOp) -> list[int | SSAValue]:
-    pending = iter(view.sizes)
-    return [
-        next(pending) if size < 0 else size for size in view.static_sizes.get_values()
-    ]
-
-
 def _static(op: Operation, value: int | SSAValue, what: str) -> int:
-    known = value if isinstance(value, int) else _constant_value(value)
+    known = constant_int(value)
     if known is None:
         raise op_error(op, f"{PASS_NAME} needs a static {what}")
     return known
@@ -172,7 +117,7 @@ class MappedLoop:
 
     @property
     def is_exact(self) -> bool:
-        return isinstance(self.upper, int) or _constant_value(self.upper) is not None
+        return constant_int(self.upper) is not None
 
 
 def mapped_loops(forall: ForallOp) -> list[MappedLoop]:
@@ -186,7 +131,7 @@ def mapped_loops(forall: ForallOp) -> list[MappedLoop]:
         assert isinstance(attr, BlockMappingAttr | ThreadMappingAttr)
         low = _static(forall, lower, "lower bound")
         stride = _static(forall, step, "step")
-        bound = static_upper_bound(upper)
+        bound = upper_bound(upper)
         if bound is None:
             raise op_error(
                 forall, f"{PASS_NAME} needs a static bound on each upper bound"
@@ -445,7 +390,7 @@ def convert_parallel_loops_to_gpu(module: ModuleOp) -> None:
     for op in module.walk():
         if not isinstance(op, ForallOp) or op.mapping is None:
             continue
-        kinds = _mapping_kinds(op)
+        kinds = mapping_kinds(op)
         if kinds not in ({BlockMappingAttr}, {ThreadMappingAttr}, set()):
             raise op_error(op, f"{PASS_NAME}: a mapping mixes blocks and threads")
         if is_block_forall(op) and not any(g.is_ancestor(op) for g in grids):

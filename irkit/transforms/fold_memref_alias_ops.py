@@ -87,6 +87,7 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from irkit.analysis.constants import constant_int
 from irkit.diagnostics import op_error
 from irkit.dialects import affine, memref
 
@@ -97,14 +98,6 @@ _ALIAS_OPS = (memref.SubviewOp, memref.ExpandShapeOp, memref.CollapseShapeOp)
 # --------------------------------------------------------------------------
 # Index arithmetic: affine expressions over symbols, composed and folded
 # --------------------------------------------------------------------------
-
-
-def constant_index(value: SSAValue) -> int | None:
-    """The value of `value` when an integer `arith.constant` defines it."""
-    owner = value.owner
-    if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr):
-        return owner.value.value.data
-    return None
 
 
 def has_positive_divisors(expr: AffineExpr) -> bool:
@@ -137,7 +130,7 @@ class IndexBuilder:
     def value(self, value: SSAValue | int) -> AffineExpr:
         if isinstance(value, int):
             return AffineExpr.constant(value)
-        constant = constant_index(value)
+        constant = constant_int(value)
         if constant is not None:
             return AffineExpr.constant(constant)
         apply = value.owner
@@ -299,7 +292,7 @@ def _require_static_indices_in_bounds(
     """A constant index outside a view's static size would, once folded,
     silently touch a neighbouring element of the source: reject it."""
     for dim, (index, size) in enumerate(zip(indices, _shape(view), strict=True)):
-        constant = constant_index(index)
+        constant = constant_int(index)
         if constant is None or size == DYNAMIC_INDEX:
             continue
         if not 0 <= constant < size:
@@ -405,7 +398,7 @@ class FoldDimOfAlias(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: memref.DimOp, rewriter: PatternRewriter) -> None:
-        dim = constant_index(op.index)
+        dim = constant_int(op.index)
         if dim is None or not isinstance(op.source.type, MemRefType):
             return
         shape = op.source.type.get_shape()

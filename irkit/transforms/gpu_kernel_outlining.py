@@ -63,6 +63,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import PassFailedException
 
+from irkit.analysis.constants import constant_int
 from irkit.diagnostics import op_error
 from irkit.dialects import affine, memref
 from irkit.dialects.gpu import (
@@ -134,15 +135,8 @@ def is_sinkable(value: SSAValue) -> bool:
     return False
 
 
-def _constant_int(value: SSAValue) -> int | None:
-    owner = value.owner
-    if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr):
-        return owner.value.value.data
-    return None
-
-
 def _known_sizes(sizes: Sequence[SSAValue]) -> list[int] | None:
-    known = [_constant_int(size) for size in sizes]
+    known = [constant_int(size) for size in sizes]
     return None if None in known else [size for size in known if size is not None]
 
 

@@ -48,7 +48,7 @@ from 0 by 1 to a constant `n`, marked `irkit.unroll`, whose body holds ops
 free of effects without regions, one `memref.load` from memory that is not
 workgroup or private memory, and one `memref.store` of exactly that value
 into workgroup memory. Nothing in the launch may store to memory that may
-alias what a copy reads (`scf_for_hoist_accumulators.may_alias`) and no op of
+alias what a copy reads (`irkit.analysis.aliasing.may_alias`) and no op of
 the launch may write memory otherwise (declared effects; `gpu.barrier`,
 `cf.assert` write none), and every op of `K` is a load, a store, an `scf`
 op, `gpu.barrier` or free of effects.
@@ -79,11 +79,11 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import MemoryEffectKind, get_effects, is_side_effect_free
 
+from irkit.analysis.aliasing import may_alias
+from irkit.analysis.constants import constant_int
 from irkit.dialects import gpu
 from irkit.dialects.scf import UNROLL_ATTRIBUTE, ForOp, IfOp
-from irkit.transforms.gpu_promote_accumulators import erase_dead_values
-from irkit.transforms.scf_for_hoist_accumulators import may_alias
-from irkit.transforms.scf_for_unroll import constant_int
+from irkit.transforms.utils.builders import erase_dead_values
 
 PASS_NAME = "gpu-pipeline-copies"
 

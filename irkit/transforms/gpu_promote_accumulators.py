@@ -50,7 +50,7 @@ tile is promoted when all of the following hold:
 
 - every use of `M` inside `L` is the memref of a `memref.load` or
   `memref.store`, and nothing else in `L` may alias `M`
-  (`scf_for_hoist_accumulators.may_alias`; memory of another address space
+  (`irkit.analysis.aliasing.may_alias`; memory of another address space
   never does); every op in `L` is a load, a store, a view, an `scf` loop,
   `gpu.barrier` or free of side effects;
 - each access sits directly in a nest of `scf.for`s inside `L` with constant
@@ -82,8 +82,8 @@ floating-point operations, hence bit-identical results.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from math import prod
 
 from xdsl.context import Context
@@ -101,17 +101,12 @@ from xdsl.dialects.scf import ForOp, YieldOp
 from xdsl.ir import (
     Attribute,
     Block,
-    BlockArgument,
     Operation,
-    OpResult,
     Region,
     SSAValue,
 )
 from xdsl.ir.affine import (
-    AffineBinaryOpExpr,
-    AffineBinaryOpKind,
     AffineConstantExpr,
-    AffineDimExpr,
     AffineExpr,
     AffineMap,
     AffineSymExpr,
@@ -119,164 +114,19 @@ from xdsl.ir.affine import (
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import is_side_effect_free
-from xdsl.transforms.dead_code_elimination import is_trivially_dead
 from xdsl.utils.exceptions import PassFailedException
 
+from irkit.analysis.aliasing import may_alias
+from irkit.analysis.constants import constant_int
+from irkit.analysis.kernel_indices import KernelIndices, Key, Linear, defined_inside
 from irkit.dialects import affine, gpu
 from irkit.dialects.scf import UNROLL_ATTRIBUTE
-from irkit.transforms.scf_for_hoist_accumulators import may_alias
-from irkit.transforms.scf_for_unroll import constant_int
+from irkit.transforms.utils.builders import erase_dead_values
 
 PASS_NAME = "gpu-promote-accumulators"
 
-# A key names an index value up to recomputation: the same thread id, block
-# id or pure computation of them has one key wherever it is computed.
-Key = object
-
-_ID_OPS: dict[str, str] = {
-    "gpu.thread_id": "thread",
-    "gpu.block_id": "block",
-    "gpu.block_dim": "block_dim",
-    "gpu.grid_dim": "grid_dim",
-}
-# The launch body's first twelve arguments, in order.
-_LAUNCH_ARGUMENTS = ("block", "thread", "grid_dim", "block_dim")
-_DIMENSIONS = ("x", "y", "z")
 _STRUCTURE = frozenset({"scf.for", "scf.if", "scf.yield", "gpu.barrier"})
 _VIEW_OPS = frozenset({"memref.subview", "memref.cast", "memref.reinterpret_cast"})
-
-
-@dataclass
-class Linear:
-    """`constant + sum(coefficient * value)` over keys of index values."""
-
-    terms: dict[Key, int] = field(default_factory=dict)
-    constant: int = 0
-
-    def plus(self, other: Linear, scale: int = 1) -> Linear:
-        terms = dict(self.terms)
-        for key, coefficient in other.terms.items():
-            terms[key] = terms.get(key, 0) + scale * coefficient
-        constant = self.constant + scale * other.constant
-        return Linear({k: c for k, c in terms.items() if c}, constant)
-
-    def scaled(self, factor: int) -> Linear:
-        return Linear({}, 0).plus(self, factor)
-
-
-def _defined_inside(value: SSAValue, ancestor: Operation) -> bool:
-    """Whether `value` is computed in `ancestor` (a block argument of one of
-    its blocks included)."""
-    return ancestor.is_ancestor(value.owner)
-
-
-class KernelIndices:
-    """Keys and linear forms of the index values of one `gpu.launch` body."""
-
-    def __init__(self, launch: gpu.LaunchOp) -> None:
-        self.launch = launch
-        self._keys: dict[SSAValue, Key] = {}
-        # A value of each computed key, whose op can be cloned to recompute it.
-        self.examples: dict[Key, OpResult] = {}
-
-    def key(self, value: SSAValue) -> Key:
-        if value not in self._keys:
-            self._keys[value] = self._compute_key(value)
-        return self._keys[value]
-
-    def _compute_key(self, value: SSAValue) -> Key:
-        if isinstance(value, BlockArgument):
-            if value.block is self.launch.entry_block and value.index < 12:
-                kind = _LAUNCH_ARGUMENTS[value.index // 3]
-                return (kind, _DIMENSIONS[value.index % 3])
-            return value
-        assert isinstance(value, OpResult)
-        op = value.op
-        if op.name in _ID_OPS:
-            assert isinstance(op, gpu.ThreadIdOp | gpu.BlockIdOp | gpu.BlockDimOp)
-            return (_ID_OPS[op.name], op.dimension)
-        if op.regions or not is_side_effect_free(op):
-            return value
-        attributes = tuple(
-            sorted((k, str(v)) for k, v in (op.properties | op.attributes).items())
-        )
-        operands = tuple(self.key(operand) for operand in op.operands)
-        key = ("op", op.name, attributes, operands, value.index)
-        self.examples.setdefault(key, value)
-        return key
-
-    def thread_dependent(self, key: Key) -> bool:
-        """Whether the value of `key` may differ between threads of a block."""
-        if isinstance(key, tuple):
-            if key and key[0] == "thread":
-                return True
-            if key and key[0] == "op":
-                return any(self.thread_dependent(k) for k in key[3])
-            return False
-        assert isinstance(key, SSAValue)
-        if isinstance(key, BlockArgument) and isinstance(key.block.parent_op(), ForOp):
-            # A counter of a loop whose bounds every thread shares counts alike
-            # in every thread (a barrier inside it sees every thread at the same
-            # iteration; without one, two threads at different iterations
-            # touching one element would race in the program as given).
-            loop = key.block.parent_op()
-            assert isinstance(loop, ForOp)
-            if key.index == 0:
-                bounds = (loop.lb, loop.ub, loop.step)
-                return any(self.thread_dependent(self.key(b)) for b in bounds)
-        # Other block arguments and results of ops with effects inside the
-        # kernel (loads) may hold anything; values from outside are the same in
-        # every thread.
-        return _defined_inside(key, self.launch)
-
-    def linear(self, value: SSAValue) -> Linear:
-        constant = constant_int(value)
-        if constant is not None:
-            return Linear({}, constant)
-        if isinstance(value, OpResult):
-            op = value.op
-            if isinstance(op, arith.AddiOp | arith.SubiOp):
-                lhs, rhs = (self.linear(operand) for operand in op.operands)
-                return lhs.plus(rhs, 1 if isinstance(op, arith.AddiOp) else -1)
-            if isinstance(op, arith.MuliOp):
-                lhs, rhs = (self.linear(operand) for operand in op.operands)
-                if not rhs.terms:
-                    return lhs.scaled(rhs.constant)
-                if not lhs.terms:
-                    return rhs.scaled(lhs.constant)
-            if isinstance(op, affine.ApplyOp):
-                affine_map = op.map.data
-                if len(affine_map.results) == 1:
-                    operands = [self.linear(operand) for operand in op.operands]
-                    result = self._affine(
-                        affine_map.results[0], operands, affine_map.num_dims
-                    )
-                    if result is not None:
-                        return result
-        return Linear({self.key(value): 1})
-
-    def _affine(
-        self, expr: AffineExpr, operands: list[Linear], dims: int
-    ) -> Linear | None:
-        if isinstance(expr, AffineConstantExpr):
-            return Linear({}, expr.value)
-        if isinstance(expr, AffineDimExpr):
-            return operands[expr.position]
-        if isinstance(expr, AffineSymExpr):
-            return operands[dims + expr.position]
-        assert isinstance(expr, AffineBinaryOpExpr)
-        lhs = self._affine(expr.lhs, operands, dims)
-        rhs = self._affine(expr.rhs, operands, dims)
-        if lhs is None or rhs is None:
-            return None
-        if expr.kind == AffineBinaryOpKind.Add:
-            return lhs.plus(rhs)
-        if expr.kind == AffineBinaryOpKind.Mul:
-            if not rhs.terms:
-                return lhs.scaled(rhs.constant)
-            if not lhs.terms:
-                return rhs.scaled(lhs.constant)
-        return None  # floordiv, mod, ceildiv: the value stays one opaque key
 
 
 @dataclass
@@ -344,16 +194,12 @@ class _Planner:
     def __init__(self, kernel: KernelIndices, max_elements: int) -> None:
         self.kernel = kernel
         self.max_elements = max_elements
-        block_size = [constant_int(v) for v in kernel.launch.block_size]
+        block_size = kernel.block_size
         self.block_size = {
-            dim: size
-            for dim, size in zip(_DIMENSIONS, block_size, strict=True)
-            if size is not None
+            dim: size for dim, size in block_size.items() if size is not None
         }
         # An unknown block size may hold several threads.
-        self.thread_dims = [
-            dim for dim, size in zip(_DIMENSIONS, block_size, strict=True) if size != 1
-        ]
+        self.thread_dims = [dim for dim, size in block_size.items() if size != 1]
 
     def candidates(self, loop: ForOp) -> Iterator[SSAValue]:
         seen: set[SSAValue] = set()
@@ -467,7 +313,7 @@ class _Planner:
         if isinstance(key, tuple):
             return key[0] == "op" and any(self._varies_in(k, loop) for k in key[3])
         assert isinstance(key, SSAValue)
-        return _defined_inside(key, loop)
+        return defined_inside(key, loop)
 
     def _disjoint_between_threads(
         self, base: list[Linear], shape: list[int], strides: list[int]
@@ -531,11 +377,11 @@ class _Rewriter:
         if isinstance(key, SSAValue):
             return key
         assert isinstance(key, tuple)
-        if key[0] in _LAUNCH_ARGUMENTS and key[0] != "op":
-            position = _LAUNCH_ARGUMENTS.index(key[0]) * 3 + _DIMENSIONS.index(key[1])
-            return self.kernel.launch.entry_block.args[position]
+        argument = self.kernel.launch_argument(key)
+        if argument is not None:
+            return argument
         original = self._representatives.get(key)
-        if original is not None and not _defined_inside(original, self.loop):
+        if original is not None and not defined_inside(original, self.loop):
             return original
         original = self.kernel.examples[key]
         operands = [self.value_of(k) for k in key[3]]
@@ -586,22 +432,6 @@ class _Rewriter:
             assert yield_op is not None
             point = InsertPoint.before(yield_op)
         Rewriter.insert_op(body(counters), point)
-
-
-def erase_dead_values(values: Iterable[SSAValue]) -> None:
-    """Erase the ops computing `values`, then those computing their operands,
-    while nothing uses them and they have no effect (xDSL's
-    `is_trivially_dead`): index math or guards a rewrite left behind."""
-    pending = list(values)
-    while pending:
-        owner = pending.pop().owner
-        if (
-            isinstance(owner, Operation)
-            and owner.parent is not None
-            and is_trivially_dead(owner)
-        ):
-            pending += owner.operands
-            Rewriter.erase_op(owner)
 
 
 def _promote(

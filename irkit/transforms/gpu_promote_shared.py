@@ -11,7 +11,8 @@ Input: block-mapped `scf.forall`s (`mapping = [#gpu.block<...>]`) holding,
 possibly under `scf.for`s, thread-mapped `scf.forall`s whose bodies run
 `linalg` ops on memrefs (the contract's step 2). A thread forall's lower
 bounds and steps are static, its upper bounds static or bounded by a constant
-(an `affine.min` with a constant result). A thread forall outside a block
+(`irkit.analysis.ranges.upper_bound`: e.g. an `affine.min` with a constant
+result). A thread forall outside a block
 forall, or one whose trip count has no static bound, is an error at the op.
 
 A *reused tile* of a thread forall `T` is a memref value defined outside `T`
@@ -29,8 +30,8 @@ promoted when:
 - it is not in workgroup memory already (a buffer staged in the block
   forall);
 - it has more than one element, and a static bound on each dimension (a
-  static size, or an `affine.min` with a constant result; a dynamic size
-  without one is an error at the op);
+  static size, or `upper_bound`'s, e.g. an `affine.min` with a constant
+  result; a dynamic size without one is an error at the op);
 - the block's workgroup buffers, this one included, fit in
   `max-shared-bytes` (48 KiB, CUDA's static limit, by default); tiles beyond
   that stay in global memory, in program order.
@@ -104,11 +105,16 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.dialects.scf import YieldOp
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
-from xdsl.ir.affine import AffineConstantExpr, AffineExpr, AffineMap
+from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import PassFailedException
 
+from irkit.analysis.aliasing import root_buffer
+from irkit.analysis.constants import constant_int
+from irkit.analysis.gpu_mapping import is_block_forall, is_thread_forall, mapping_kinds
+from irkit.analysis.memory import DEFAULT_MAX_SHARED_BYTES, element_bytes
+from irkit.analysis.ranges import upper_bound
 from irkit.diagnostics import op_error
 from irkit.dialects import affine, memref
 from irkit.dialects.gpu import (
@@ -126,68 +132,17 @@ PASS_NAME = "gpu-promote-shared"
 # takes 8 rounds).
 MAX_COPY_UNROLL = 16
 
-# CUDA's static shared memory per block (more needs a dynamic opt-in).
-DEFAULT_MAX_SHARED_BYTES = 48 * 1024
-
 _Size = int | SSAValue
-
-# Ops that only rename memory: a write through them writes their source.
-_VIEW_OPS = (
-    memref.SubviewOp,
-    memref.ExpandShapeOp,
-    memref.CollapseShapeOp,
-    memref.CastOp,
-    memref.ReinterpretCastOp,
-)
-
 
 # --------------------------------------------------------------------------
 # Reading the loop nest
 # --------------------------------------------------------------------------
 
 
-def _mapping_kinds(op: Operation) -> set[type]:
-    if not isinstance(op, ForallOp) or op.mapping is None:
-        return set()
-    return {type(attr) for attr in op.mapping.data}
-
-
-def is_block_forall(op: Operation) -> bool:
-    return _mapping_kinds(op) == {BlockMappingAttr}
-
-
-def is_thread_forall(op: Operation) -> bool:
-    return _mapping_kinds(op) == {ThreadMappingAttr}
-
-
-def _constant_index(value: SSAValue) -> int | None:
-    owner = value.owner
-    if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr):
-        return owner.value.value.data
-    return None
-
-
 def _constant_index_op(op: Operation) -> int | None:
+    """The value of `op` when it is an `index` constant."""
     if isinstance(op, arith.ConstantOp) and isinstance(op.result.type, IndexType):
-        return _constant_index(op.result)
-    return None
-
-
-def static_bound(size: _Size) -> int | None:
-    """An integer no smaller than `size` wherever it runs, if one is visible."""
-    if isinstance(size, int):
-        return size
-    constant = _constant_index(size)
-    if constant is not None:
-        return constant
-    owner = size.owner
-    if isinstance(owner, affine.MinOp):
-        bounds = [
-            expr.value
-            for expr in owner.map.data.results
-            if isinstance(expr, AffineConstantExpr)
-        ]
-        return min(bounds) if bounds else None
+        return constant_int(op.result)
     return None
 
 
@@ -196,9 +151,9 @@ def thread_grid(forall: ForallOp) -> list[int]:
     lowers, uppers, steps = forall.mixed_bounds()
     trips: list[int] = []
     for lower, upper, step in zip(lowers, uppers, steps, strict=True):
-        low = lower if isinstance(lower, int) else _constant_index(lower)
-        stride = step if isinstance(step, int) else _constant_index(step)
-        bound = static_bound(upper)
+        low = constant_int(lower)
+        stride = constant_int(step)
+        bound = upper_bound(upper)
         if low is None or stride is None or bound is None:
             raise op_error(
                 forall,
@@ -232,13 +187,6 @@ def _iv_dependencies(
             found |= _iv_dependencies(operand, forall, memo)
     memo[value] = found
     return found
-
-
-def root_buffer(value: SSAValue) -> SSAValue:
-    """The buffer `value` views, through subviews, reshapes and casts."""
-    while isinstance(value.owner, _VIEW_OPS):
-        value = value.owner.operands[0]
-    return value
 
 
 def _linalg_operands(op: Operation) -> tuple[Sequence[SSAValue], Sequence[SSAValue]]:
@@ -394,7 +342,7 @@ def find_promotions(forall: ForallOp, trips: Sequence[int]) -> list[Promotion]:
         if not _is_reused(accesses, forall, trips):
             continue
         sizes = _mixed_sizes(tile)
-        bound = None if sizes is None else [static_bound(size) for size in sizes]
+        bound = None if sizes is None else [upper_bound(size) for size in sizes]
         if sizes is None or bound is None or None in bound:
             owner = tile.owner if isinstance(tile.owner, Operation) else forall
             raise op_error(
@@ -413,13 +361,11 @@ def find_promotions(forall: ForallOp, trips: Sequence[int]) -> list[Promotion]:
 # --------------------------------------------------------------------------
 
 
-def element_bytes(element_type: Attribute) -> int:
-    if isinstance(element_type, IndexType):
-        return 8
-    width = getattr(element_type, "bitwidth", None)
-    if not isinstance(width, int):
+def _element_bytes(element_type: Attribute) -> int:
+    size = element_bytes(element_type)
+    if size is None:
         raise ValueError(f"{PASS_NAME}: no size known for {element_type}")
-    return max(1, -(-width // 8))
+    return size
 
 
 def _identity_strides(shape: Sequence[int]) -> list[int]:
@@ -772,7 +718,7 @@ def promote_block(grid: ForallOp, padding: int, max_shared_bytes: int) -> int:
         for promotion in find_promotions(forall, trips):
             assert isinstance(promotion.tile.type, MemRefType)
             shape = workgroup_buffer_type(promotion.tile, promotion.bound, padding)
-            size = prod(shape.get_shape()) * element_bytes(
+            size = prod(shape.get_shape()) * _element_bytes(
                 promotion.tile.type.get_element_type()
             )
             if used + size <= max_shared_bytes:
@@ -795,7 +741,7 @@ def promote_shared(
     for op in module.walk():
         if not isinstance(op, ForallOp):
             continue
-        kinds = _mapping_kinds(op)
+        kinds = mapping_kinds(op)
         if BlockMappingAttr in kinds and ThreadMappingAttr in kinds:
             raise op_error(op, f"{PASS_NAME}: a mapping mixes blocks and threads")
         if is_block_forall(op) and not any(g.is_ancestor(op) for g in grids):

@@ -66,24 +66,18 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import PassFailedException
 
+from irkit.analysis.constants import constant_int
+from irkit.analysis.kernel_indices import KernelIndices, Key, Linear
+from irkit.analysis.memory import DEFAULT_MAX_SHARED_BYTES, element_bytes
+from irkit.analysis.ranges import Interval, value_range
 from irkit.dialects import affine, gpu
 from irkit.dialects.scf import UNROLL_ATTRIBUTE, ForOp
-from irkit.transforms.affine_fold_min_max import Interval, value_range
-from irkit.transforms.gpu_promote_accumulators import (
-    KernelIndices,
-    Key,
-    Linear,
-    erase_dead_values,
-)
-from irkit.transforms.gpu_promote_shared import DEFAULT_MAX_SHARED_BYTES, element_bytes
-from irkit.transforms.scf_for_unroll import constant_int
+from irkit.transforms.utils.builders import erase_dead_values
 
 PASS_NAME = "gpu-relayout-shared"
 
 # The widest load a thread issues: 16 bytes (`ld.shared.v4.f32`).
 CHUNK_BYTES = 16
-
-_DIMENSIONS = ("x", "y", "z")
 
 
 @dataclass(frozen=True)
@@ -118,8 +112,7 @@ class _Ranges:
 
     def __init__(self, kernel: KernelIndices) -> None:
         self.kernel = kernel
-        sizes = [constant_int(v) for v in kernel.launch.block_size]
-        self.block_size = dict(zip(_DIMENSIONS, sizes, strict=True))
+        self.block_size = kernel.block_size
 
     def _thread(self, value: SSAValue) -> Interval | None:
         key = self.kernel.key(value)
@@ -129,10 +122,9 @@ class _Ranges:
         return Interval(0, None if size is None else size - 1)
 
     def of_key(self, key: Key) -> Interval:
-        if isinstance(key, tuple) and key[0] == "thread":
-            value: SSAValue = self.kernel.launch.entry_block.args[
-                3 + _DIMENSIONS.index(str(key[1]))
-            ]
+        argument = self.kernel.launch_argument(key)
+        if isinstance(key, tuple) and key[0] == "thread" and argument is not None:
+            value: SSAValue = argument
         elif isinstance(key, tuple):
             value = self.kernel.examples[key]
         else:
@@ -197,7 +189,9 @@ class _Planner:
         assert isinstance(memref_type, MemRefType)
         shape = memref_type.get_shape()
         size = element_bytes(memref_type.get_element_type())
-        if not shape or any(d < 0 for d in shape) or CHUNK_BYTES % size:
+        if size is None or not shape or any(d < 0 for d in shape):
+            return None
+        if CHUNK_BYTES % size:
             return None
         chunk = CHUNK_BYTES // size
         if chunk < 2:
@@ -265,8 +259,7 @@ class _Rewriter:
 
     def _value_of(self, key: Key, known: dict[Key, SSAValue]) -> SSAValue | None:
         if isinstance(key, tuple) and key[0] == "thread":
-            position = 3 + _DIMENSIONS.index(str(key[1]))
-            return self.kernel.launch.entry_block.args[position]
+            return self.kernel.launch_argument(key)
         return known.get(key)
 
     def position(self, index: SSAValue, before: Operation) -> SSAValue:
@@ -306,14 +299,16 @@ class _Rewriter:
         return apply.result
 
 
-def _workgroup_bytes(launch: gpu.LaunchOp) -> int:
+def _workgroup_bytes(launch: gpu.LaunchOp) -> int | None:
+    """The launch's workgroup memory, None if an element size is unknown."""
     total = 0
     for attribution in launch.workgroup_attributions:
         memref_type = attribution.type
         assert isinstance(memref_type, MemRefType)
-        total += prod(memref_type.get_shape()) * element_bytes(
-            memref_type.get_element_type()
-        )
+        size = element_bytes(memref_type.get_element_type())
+        if size is None:
+            return None
+        total += prod(memref_type.get_shape()) * size
     return total
 
 
@@ -359,11 +354,13 @@ def relayout_shared(module: ModuleOp, max_shared_bytes: int) -> None:
             old_type = buffer.type
             assert isinstance(old_type, MemRefType)
             size = element_bytes(old_type.get_element_type())
+            assert size is not None  # `plan` checked it
             grown = (
                 prod(_new_type(old_type, layout).get_shape())
                 - prod(old_type.get_shape())
             ) * size
-            if _workgroup_bytes(launch) + grown > max_shared_bytes:
+            used = _workgroup_bytes(launch)
+            if used is None or used + grown > max_shared_bytes:
                 continue
             _rewrite(kernel, ranges, buffer, layout)
 

@@ -66,11 +66,10 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import is_side_effect_free
 
+from irkit.analysis.constants import constant_int
 from irkit.dialects import gpu
-from irkit.dialects.scf import IfOp
-from irkit.transforms.gpu_promote_accumulators import erase_dead_values
-from irkit.transforms.linalg_tile_rows_for_gpu import REDUCTION_STEP_ATTRIBUTE
-from irkit.transforms.scf_for_unroll import constant_int
+from irkit.dialects.scf import REDUCTION_STEP_ATTRIBUTE, IfOp
+from irkit.transforms.utils.builders import erase_dead_values
 
 PASS_NAME = "gpu-shuffle-reductions"
 

@@ -73,14 +73,15 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import PassFailedException
 
-from irkit.dialects import linalg, memref
-from irkit.transforms.convert_linalg_to_loops import (
+from irkit.analysis.gpu_mapping import in_gpu_loops
+from irkit.analysis.structured import (
     StructuredComputation,
+    is_contraction,
+    operand_loop_ranges,
     parallel_loop_dims,
 )
-from irkit.transforms.linalg_tile_contractions import is_contraction
-from irkit.transforms.linalg_tile_for_gpu import in_gpu_loops, operand_loop_ranges
-from irkit.transforms.linalg_tile_rows_for_gpu import strided_view
+from irkit.dialects import linalg, memref
+from irkit.transforms.utils.builders import strided_view
 
 PASS_NAME = "linalg-pad-contractions"
 

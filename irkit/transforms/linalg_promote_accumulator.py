@@ -28,7 +28,7 @@ other op; a contraction on tensors is rejected with a located error.
 
 Output: each contraction whose output has a static shape of at most
 `max-elements` elements, and whose output cannot alias any of its inputs
-(`irkit.transforms.scf_for_hoist_accumulators.may_alias`), computes into a
+(`irkit.analysis.aliasing.may_alias`), computes into a
 fresh `memref.alloca` of that shape with the identity layout, copied in
 before and out after, as above. An output larger than `max-elements` or of
 dynamic shape (a partial tile) is left in place.
@@ -49,9 +49,9 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import PassFailedException
 
+from irkit.analysis.aliasing import may_alias
+from irkit.analysis.structured import is_contraction, require_buffers
 from irkit.dialects import memref
-from irkit.transforms.linalg_tile_contractions import is_contraction, require_buffers
-from irkit.transforms.scf_for_hoist_accumulators import may_alias
 
 PASS_NAME = "linalg-promote-accumulator"
 

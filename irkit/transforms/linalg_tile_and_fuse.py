@@ -59,8 +59,6 @@ from dataclasses import dataclass, field
 from xdsl.context import Context
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
-    IndexType,
-    IntegerType,
     MemRefType,
     ModuleOp,
 )
@@ -72,21 +70,22 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import PassFailedException
 
+from irkit.analysis.aliasing import VIEW_OPS, root_buffer
+from irkit.analysis.memory import MAX_STACK_BYTES, element_bytes
+from irkit.analysis.structured import StructuredComputation, is_tileable_map
 from irkit.diagnostics import op_error
 from irkit.dialects import memref
-from irkit.transforms.convert_linalg_to_loops import StructuredComputation
-from irkit.transforms.linalg_generalize_named_ops import (
+from irkit.transforms.utils.builders import subview_type
+from irkit.transforms.utils.generalization import (
     generalize_named_op,
     is_named_linalg_op,
 )
-from irkit.transforms.linalg_tile import (
+from irkit.transforms.utils.tiling import (
     PARALLEL_LOOP_KINDS,
     MemrefTiling,
     Tile,
     effective_tile_sizes,
-    is_tileable_map,
     offset_indices,
-    subview_type,
     tile_linalg_op,
     tile_loop_order,
     tile_subview,
@@ -94,8 +93,6 @@ from irkit.transforms.linalg_tile import (
 
 PASS_NAME = "linalg-tile-and-fuse"
 
-# Tile buffers up to this size live on the stack (the C target's alloca limit).
-MAX_STACK_TILE_BYTES = 64 * 1024
 
 # The tile of one buffer dimension: the tile of a root loop, or all of it.
 FULL = -1
@@ -106,27 +103,13 @@ Box = tuple[int, ...]
 # Buffers and memory effects
 # --------------------------------------------------------------------------
 
-_VIEW_OPS = (
-    "memref.subview",
-    "memref.cast",
-    "memref.expand_shape",
-    "memref.collapse_shape",
-    "memref.reinterpret_cast",
-)
 _NO_MEMORY_EFFECT = (
-    *_VIEW_OPS,
+    *VIEW_OPS,
     "memref.alloc",
     "memref.alloca",
     "memref.get_global",
     "memref.dim",
 )
-
-
-def allocation_of(value: SSAValue) -> SSAValue:
-    """The buffer a memref value views: an alloc, argument or global."""
-    while isinstance(value.owner, Operation) and value.owner.name in _VIEW_OPS:
-        value = value.owner.operands[0]
-    return value
 
 
 @dataclass
@@ -139,7 +122,7 @@ class _Effects:
 
 
 def _memrefs(values: Sequence[SSAValue]) -> set[SSAValue]:
-    return {allocation_of(v) for v in values if isinstance(v.type, MemRefType)}
+    return {root_buffer(v) for v in values if isinstance(v.type, MemRefType)}
 
 
 def memory_effects(op: Operation) -> _Effects:
@@ -304,7 +287,7 @@ def _epilogue_of(
     consumed: set[Operation],
 ) -> _Member | None:
     """The op after `current` that reads its output tile, if it may fuse."""
-    produced = allocation_of(current.op.outputs[0])
+    produced = root_buffer(current.op.outputs[0])
     output_box = _box(current.op.indexing_maps.data[-1].data, current.assignment)
     start = block_ops.index(current.op)
     candidate = next(
@@ -324,9 +307,9 @@ def _epilogue_of(
     reads = [
         index
         for index, operand in enumerate(candidate.inputs)
-        if allocation_of(operand) is produced
+        if root_buffer(operand) is produced
     ]
-    if not reads or allocation_of(candidate.outputs[0]) is produced:
+    if not reads or root_buffer(candidate.outputs[0]) is produced:
         return None
     # The candidate's loops follow the root loops through the tile it reads.
     assignment = [FULL] * maps[0].num_dims
@@ -334,9 +317,9 @@ def _epilogue_of(
         if isinstance(expr, AffineDimExpr):
             assignment[expr.position] = tile
     member = _Member(candidate, assignment)
-    written = {allocation_of(m.op.outputs[0]): m for m in group.members}
+    written = {root_buffer(m.op.outputs[0]): m for m in group.members}
     for operand, box in member.boxes():
-        buffer = allocation_of(operand)
+        buffer = root_buffer(operand)
         if buffer in written:
             writer = written[buffer]
             expected = _box(writer.op.indexing_maps.data[-1].data, writer.assignment)
@@ -497,12 +480,8 @@ def plan_fusion(
 
 
 def _element_bytes(memref_type: MemRefType) -> int:
-    element = memref_type.get_element_type()
-    if isinstance(element, IntegerType):
-        return max(element.width.data // 8, 1)
-    if isinstance(element, IndexType):
-        return 8
-    return max(getattr(element, "bitwidth", 64) // 8, 1)
+    # A type without a known width counts as 8 bytes, the widest scalar.
+    return element_bytes(memref_type.get_element_type()) or 8
 
 
 def _tile_buffer(
@@ -529,7 +508,7 @@ def _tile_buffer(
     element = source.get_element_type()
     allocation: Operation
     dealloc: Operation | None = None
-    if count * _element_bytes(source) <= MAX_STACK_TILE_BYTES:
+    if count * _element_bytes(source) <= MAX_STACK_BYTES:
         allocation = memref.AllocaOp.get(element, shape=bound)
     else:
         allocation = memref.AllocOp.get(element, shape=bound)

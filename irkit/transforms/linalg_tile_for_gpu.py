@@ -85,8 +85,6 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     MemRefType,
     ModuleOp,
-    StridedLayoutAttr,
-    TensorType,
 )
 from xdsl.dialects.linalg.attrs import IteratorType, IteratorTypeAttr
 from xdsl.dialects.linalg.ops import GenericOp, IndexOp
@@ -98,20 +96,24 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import PassFailedException
 
+from irkit.analysis.gpu_mapping import in_gpu_loops
+from irkit.analysis.structured import (
+    StructuredComputation,
+    is_contraction,
+    operand_loop_ranges,
+    parallel_loop_dims,
+    require_buffers,
+)
 from irkit.diagnostics import op_error
 from irkit.dialects import affine, memref
 from irkit.dialects.gpu import BlockMappingAttr, DimensionEnum, ThreadMappingAttr
 from irkit.dialects.scf import ForallOp, ForOp, InParallelOp
-from irkit.transforms.convert_linalg_to_loops import (
-    StructuredComputation,
-    parallel_loop_dims,
-)
-from irkit.transforms.linalg_generalize_named_ops import (
+from irkit.transforms.utils.builders import subview_type
+from irkit.transforms.utils.generalization import (
     generalize_named_op,
     is_named_linalg_op,
 )
-from irkit.transforms.linalg_tile import Tile, subview_type
-from irkit.transforms.linalg_tile_contractions import is_contraction
+from irkit.transforms.utils.tiling import Tile
 
 PASS_NAME = "linalg-tile-for-gpu"
 
@@ -180,24 +182,6 @@ def box_tileable_loops(computation: StructuredComputation) -> list[int]:
             for expr in indexing_map.results
         )
     ]
-
-
-def operand_loop_ranges(computation: StructuredComputation) -> list[int | None] | None:
-    """Each loop's range, from the first memref dimension it indexes alone
-    (None where none does); None when a memref operand's shape is dynamic."""
-    ranges: list[int | None] = [None] * computation.num_loops
-    for operand, indexing_map in zip(
-        computation.operands, computation.indexing_maps, strict=True
-    ):
-        if not isinstance(operand.type, MemRefType):
-            continue
-        if not operand.type.has_static_shape():
-            return None
-        shape = operand.type.get_shape()
-        for position, expr in enumerate(indexing_map.results):
-            if isinstance(expr, AffineDimExpr) and ranges[expr.position] is None:
-                ranges[expr.position] = shape[position]
-    return ranges
 
 
 def static_loop_ranges(op: Operation, computation: StructuredComputation) -> list[int]:
@@ -372,30 +356,6 @@ def _forall(
     return forall, InsertPoint.before(terminator)
 
 
-def strided_subview_type(
-    source: MemRefType,
-    offsets: Sequence[_Size],
-    sizes: Sequence[_Size],
-    steps: Sequence[int],
-) -> MemRefType:
-    """MLIR's inferred type of a subview with static steps (strides multiply)."""
-    unit = subview_type(source, offsets, sizes)
-    if all(step == 1 for step in steps):
-        return unit
-    layout = unit.layout
-    assert isinstance(layout, StridedLayoutAttr)
-    strides = [
-        None if stride is None else stride * step
-        for stride, step in zip(layout.get_strides(), steps, strict=True)
-    ]
-    return MemRefType(
-        source.get_element_type(),
-        unit.get_shape(),
-        StridedLayoutAttr(strides, layout.get_offset()),
-        source.memory_space,
-    )
-
-
 def box_subview(
     operand: SSAValue,
     indexing_map: AffineMap,
@@ -436,7 +396,7 @@ def box_subview(
         offsets,
         sizes,
         strides,
-        strided_subview_type(source, offsets, sizes, strides),
+        subview_type(source, offsets, sizes, strides),
     )
     subview.result.name_hint = "tile"
     _insert(subview, insertion)
@@ -627,21 +587,9 @@ def copy_as_generic(copy: memref.CopyOp) -> GenericOp:
     return generic
 
 
-def in_gpu_loops(op: Operation) -> bool:
-    parent = op.parent_op()
-    while parent is not None:
-        if isinstance(parent, ForallOp) and parent.mapping is not None:
-            return True
-        parent = parent.parent_op()
-    return False
-
-
 def tile_linalg_op_for_gpu(op: Operation, options: GpuTilingOptions) -> ForallOp:
     """Tile one linalg op on memrefs (a named op through its generic form)."""
-    if op.results or any(isinstance(v.type, TensorType) for v in op.operands):
-        raise op_error(
-            op, f"{PASS_NAME} requires linalg on memrefs: run bufferize first"
-        )
+    require_buffers(op, PASS_NAME)
     generic = op if isinstance(op, GenericOp) else generalize_named_op(op)
     computation = StructuredComputation.of(generic)
     ranges = static_loop_ranges(op, computation)

@@ -4,7 +4,7 @@ A row group is what `linalg-tile-rows-for-gpu` turns into one GPU kernel:
 consecutive `linalg.generic`s on memrefs that walk the same rows and touch,
 for row `r`, only row `r` of what they write, with a row reduction among them
 (a softmax, a layer_norm, a `reduce_*` with its fill and the elementwise ops
-around it; `linalg_tile_rows_for_gpu.row_groups` finds them). On the CPU,
+around it; `irkit.analysis.row_groups` finds them). On the CPU,
 `lower-to-c` would run each op over the whole tensor in turn, so a 4096x1024
 softmax streams its input and a full-size `exp(x - max)` through memory six
 times. Tiled by rows and fused, every op runs on one row before the next row
@@ -57,19 +57,17 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import PassFailedException
 
-from irkit.dialects import memref
-from irkit.dialects.scf import ParallelOp, ReduceOp
-from irkit.targets.cstyle import MAX_STACK_BYTES
-from irkit.transforms.linalg_tile_rows_for_gpu import (
+from irkit.analysis.memory import MAX_STACK_BYTES
+from irkit.analysis.row_groups import (
     RowGroup,
-    finish_group,
-    hoist_movable,
-    index_constant,
     is_row_operand,
     private_buffers,
     row_groups,
-    strided_view,
 )
+from irkit.dialects import memref
+from irkit.dialects.scf import ParallelOp, ReduceOp
+from irkit.transforms.utils.builders import index_constant, strided_view
+from irkit.transforms.utils.row_groups import finish_group, hoist_movable
 
 PASS_NAME = "linalg-tile-rows"
 

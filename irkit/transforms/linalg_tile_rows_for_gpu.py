@@ -54,7 +54,9 @@ dimension 0 by loop 0 alone and no other dimension by it (a row operand), or
 does not use loop 0 (read only, never written by the group), every operand's
 root is an allocation or a function argument, and the group holds at least
 one reduction. Ops with `linalg.index`, or whose innermost loop appears in a
-compound index, end a group. Other ops are left alone.
+compound index, end a group (`irkit.analysis.row_groups` finds the groups;
+`linalg-tile-rows` runs the same groups on the CPU). Other ops are left
+alone.
 
 Output: one `scf.forall` over the rows mapped to `#gpu.block<x>`, holding
 per op the thread-mapped (`#gpu.thread<x>`) foralls above, for
@@ -72,39 +74,38 @@ non-negative, or the pass fails.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from math import prod
+from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import arith, func
 from xdsl.dialects.builtin import (
-    DYNAMIC_INDEX,
     AffineMapAttr,
-    AnyFloat,
     ArrayAttr,
-    FloatAttr,
     IndexType,
     IntegerAttr,
-    IntegerType,
     MemRefType,
     ModuleOp,
-    StridedLayoutAttr,
 )
-from xdsl.dialects.linalg.attrs import IteratorType
-from xdsl.dialects.linalg.ops import GenericOp, IndexOp
-from xdsl.dialects.linalg.ops import YieldOp as LinalgYieldOp
 from xdsl.ir import (
     Attribute,
     Block,
-    Operation,
     Region,
     SSAValue,
 )
-from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineExpr, AffineMap
+from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import PassFailedException
 
+from irkit.analysis.memory import DEFAULT_MAX_SHARED_BYTES
+from irkit.analysis.row_groups import (
+    RowGroup,
+    RowOp,
+    RowReduction,
+    is_row_operand,
+    private_buffers,
+    row_groups,
+)
 from irkit.dialects import affine, memref
 from irkit.dialects.gpu import (
     BlockMappingAttr,
@@ -112,293 +113,19 @@ from irkit.dialects.gpu import (
     ThreadMappingAttr,
     workgroup_memory_space,
 )
-from irkit.dialects.scf import ForallOp, InParallelOp
-from irkit.transforms.convert_linalg_to_loops import StructuredComputation
-from irkit.transforms.linalg_tile import memref_strides
-from irkit.transforms.scf_for_hoist_accumulators import has_known_root, may_alias
+from irkit.dialects.scf import REDUCTION_STEP_ATTRIBUTE, ForallOp, InParallelOp
+from irkit.transforms.utils.builders import index_constant, strided_view
+from irkit.transforms.utils.row_groups import finish_group, hoist_movable
 
 PASS_NAME = "linalg-tile-rows-for-gpu"
 
 # `reduction-block=0`: about this many elements of a row per thread.
 ELEMENTS_PER_THREAD = 8
 
-# On a tree step's thread forall: `partial[t] = partial[t + half] (op)
-# partial[t]` for t < half, the attribute's value.
-REDUCTION_STEP_ATTRIBUTE = "irkit.reduction_step"
-
-_FLOAT_IDENTITIES: dict[str, float] = {
-    # -0.0, not 0.0: -0.0 + x is x for every x, -0.0 included.
-    "arith.addf": -0.0,
-    "arith.mulf": 1.0,
-    "arith.maximumf": float("-inf"),
-    "arith.maxnumf": float("-inf"),
-    "arith.minimumf": float("inf"),
-    "arith.minnumf": float("inf"),
-}
-_INTEGER_IDENTITIES = {
-    "arith.addi": lambda width: 0,
-    "arith.ori": lambda width: 0,
-    "arith.xori": lambda width: 0,
-    "arith.muli": lambda width: 1,
-    "arith.andi": lambda width: -1,
-    "arith.maxsi": lambda width: -(1 << (width - 1)),
-    "arith.minsi": lambda width: (1 << (width - 1)) - 1,
-}
-_MOVABLE = frozenset({"arith.constant", "memref.alloc", "memref.dealloc"})
-
-
-@dataclass
-class _Reduction:
-    """How a reduction op folds one element into its output."""
-
-    combiner: Operation
-    # Which operand of the combiner is the output's running value.
-    accumulator_position: int
-
-    def identity(self, element_type: Attribute) -> FloatAttr | IntegerAttr:
-        name = self.combiner.name
-        if isinstance(element_type, AnyFloat):
-            return FloatAttr(_FLOAT_IDENTITIES[name], element_type)
-        assert isinstance(element_type, IntegerType)
-        width = element_type.width.data
-        return IntegerAttr(_INTEGER_IDENTITIES[name](width), element_type)
-
-
-@dataclass
-class RowOp:
-    op: GenericOp
-    computation: StructuredComputation
-    rows: int
-    # The loop spread over the threads (the innermost), None for an op that
-    # has only the row loop.
-    distributed: int | None
-    reduction: _Reduction | None
-
-
-@dataclass
-class RowGroup:
-    ops: list[RowOp] = field(default_factory=list)
-    movable: list[Operation] = field(default_factory=list)
-
-    @property
-    def rows(self) -> int:
-        return self.ops[0].rows
-
-
-def _uses_row(indexing_map: AffineMap) -> bool:
-    return any(0 in expr.used_dims() for expr in indexing_map.results)
-
-
-def is_row_operand(indexing_map: AffineMap) -> bool:
-    results = indexing_map.results
-    return (
-        bool(results)
-        and isinstance(results[0], AffineDimExpr)
-        and results[0].position == 0
-        and not any(0 in expr.used_dims() for expr in results[1:])
-    )
-
-
-def _reduction_of(computation: StructuredComputation) -> _Reduction | None:
-    """The combiner of a reduction whose output is the running value, if
-    every non-row loop reduces into one element per row."""
-    kinds = computation.iterator_types
-    if len(computation.outputs) != 1 or any(
-        k != IteratorType.REDUCTION for k in kinds[1:]
-    ):
-        return None
-    # One element per row: `(d0)`, or `(d0, 0, ...)` as `keepdims` writes it.
-    first, *rest = computation.output_maps[0].results or (None,)
-    if first != AffineDimExpr(0) or any(expr != AffineConstantExpr(0) for expr in rest):
-        return None
-    body = computation.body
-    accumulator = body.args[-1]
-    yield_op = body.last_op
-    if not isinstance(yield_op, LinalgYieldOp) or len(list(accumulator.uses)) != 1:
-        return None
-    (use,) = accumulator.uses
-    combiner = use.operation
-    element_type = accumulator.type
-    known = (
-        _FLOAT_IDENTITIES
-        if isinstance(element_type, AnyFloat)
-        else _INTEGER_IDENTITIES
-        if isinstance(element_type, IntegerType)
-        else {}
-    )
-    if (
-        combiner.name not in known
-        or len(combiner.operands) != 2
-        or combiner.operands[0] is combiner.operands[1]
-        or yield_op.operands[0] is not combiner.results[0]
-        or len(list(combiner.results[0].uses)) != 1
-    ):
-        return None
-    return _Reduction(combiner, use.index)
-
-
-def _row_count(
-    computation: StructuredComputation, distributed: int | None
-) -> int | None:
-    """The rows, if every operand is a row operand or a read-only one that
-    does not use the row loop, and `distributed` indexes operands plainly."""
-    rows: int | None = None
-    for position, (operand, indexing_map) in enumerate(
-        zip(computation.operands, computation.indexing_maps, strict=True)
-    ):
-        is_input = position < len(computation.inputs)
-        if not isinstance(operand.type, MemRefType):
-            if not is_input:
-                return None
-            continue
-        if not operand.type.has_static_shape() or not has_known_root(operand):
-            return None
-        if distributed is not None:
-            uses = [distributed in expr.used_dims() for expr in indexing_map.results]
-            plain = [
-                isinstance(expr, AffineDimExpr) and expr.position == distributed
-                for expr in indexing_map.results
-            ]
-            if sum(uses) > 1 or uses != plain:
-                return None
-        if is_row_operand(indexing_map):
-            rows = operand.type.get_shape()[0]
-        elif _uses_row(indexing_map) or not is_input:
-            return None
-    return rows
-
-
-def _row_op(op: Operation) -> RowOp | None:
-    if not isinstance(op, GenericOp) or op.results:
-        return None
-    computation = StructuredComputation.of(op)
-    kinds = computation.iterator_types
-    if not kinds or kinds[0] != IteratorType.PARALLEL:
-        return None
-    if any(isinstance(body_op, IndexOp) for body_op in computation.body.ops):
-        return None
-    distributed = len(kinds) - 1 if len(kinds) > 1 else None
-    rows = _row_count(computation, distributed)
-    if rows is None:
-        return None
-    reduction = _reduction_of(computation)
-    if reduction is None and any(k != IteratorType.PARALLEL for k in kinds):
-        return None
-    if reduction is None:
-        # Elementwise: each output element written once, by one iteration.
-        for output_map in computation.output_maps:
-            positions = {
-                expr.position
-                for expr in output_map.results
-                if isinstance(expr, AffineDimExpr)
-            }
-            if positions != set(range(len(kinds))):
-                return None
-    return RowOp(op, computation, rows, distributed, reduction)
-
-
-def _written(row_op: RowOp) -> list[SSAValue]:
-    return list(row_op.computation.outputs)
-
-
-def _broadcast_reads(row_op: RowOp) -> list[SSAValue]:
-    computation = row_op.computation
-    return [
-        operand
-        for operand, indexing_map in zip(
-            computation.inputs, computation.indexing_maps, strict=False
-        )
-        if isinstance(operand.type, MemRefType) and not is_row_operand(indexing_map)
-    ]
-
-
-def _joins(group: RowGroup, candidate: RowOp) -> bool:
-    """Whether `candidate` may run in the group's kernel after its ops: blocks
-    run rows independently, so nothing one row writes may be read by another."""
-    if candidate.rows != group.rows:
-        return False
-    written = [value for row_op in group.ops for value in _written(row_op)]
-    read = [value for row_op in group.ops for value in _broadcast_reads(row_op)]
-    return not any(
-        may_alias(a, b) for a in _broadcast_reads(candidate) for b in written
-    ) and not any(may_alias(a, b) for a in _written(candidate) for b in read)
-
-
-def row_groups(block: Block) -> list[RowGroup]:
-    groups: list[RowGroup] = []
-    current = RowGroup()
-    pending: list[Operation] = []
-
-    def close() -> None:
-        nonlocal current
-        if any(row_op.reduction is not None for row_op in current.ops):
-            used = {v for row_op in current.ops for v in row_op.computation.operands}
-            # A dealloc moves with the group only if it frees a buffer the
-            # group uses. Others stay where they are, after the kernel once the
-            # group's ops are gone: one that frees a buffer an earlier group
-            # made private is erased when that group is built, and moving it
-            # again crashed (`Cannot detach a toplevel operation`).
-            current.movable = [
-                op
-                for op in current.movable
-                if op.name != "memref.dealloc" or op.operands[0] in used
-            ]
-            groups.append(current)
-        current = RowGroup()
-
-    for op in block.ops:
-        if op.name in _MOVABLE and all(
-            not isinstance(r.type, MemRefType) or r.type.has_static_shape()
-            for r in op.results
-        ):
-            pending.append(op)
-            continue
-        row_op = _row_op(op)
-        if row_op is not None and current.ops and _joins(current, row_op):
-            current.ops.append(row_op)
-            current.movable += pending
-        else:
-            close()
-            if row_op is not None:
-                current.ops.append(row_op)
-                # Allocations just before the group may be private to it.
-                current.movable = list(pending)
-        pending = []
-    close()
-    return groups
-
 
 # --------------------------------------------------------------------------
 # Building the kernel
 # --------------------------------------------------------------------------
-
-
-def private_buffers(group: RowGroup, budget_bytes: int) -> list[SSAValue]:
-    """Allocations moved with `group` that only its ops use, and only as row
-    operands: each row's part is private to whoever computes that row. Taken
-    in order while their rows fit in `budget_bytes`."""
-    members = {id(row_op.op) for row_op in group.ops}
-    chosen: list[SSAValue] = []
-    for op in group.movable:
-        if op.name != "memref.alloc":
-            continue
-        buffer = op.results[0]
-        buffer_type = buffer.type
-        assert isinstance(buffer_type, MemRefType)
-        if not all(
-            use.operation.name == "memref.dealloc"
-            or (id(use.operation) in members and is_row_use(use.operation, use.index))
-            for use in buffer.uses
-        ):
-            continue
-        element_bits = bit_width(buffer_type.get_element_type())
-        if element_bits is None:
-            continue
-        size = prod(buffer_type.get_shape()[1:]) * element_bits // 8
-        if size <= budget_bytes:
-            budget_bytes -= size
-            chosen.append(buffer)
-    return chosen
 
 
 def _forall(count: int, mapping: Attribute, hint: str) -> tuple[ForallOp, InsertPoint]:
@@ -408,43 +135,6 @@ def _forall(count: int, mapping: Attribute, hint: str) -> tuple[ForallOp, Insert
     block.add_op(terminator)
     forall = ForallOp([0], [count], [1], Region(block), (), ArrayAttr([mapping]))
     return forall, InsertPoint.before(terminator)
-
-
-def index_constant(value: int, at: InsertPoint) -> SSAValue:
-    """An `index` constant inserted at `at`."""
-    constant = arith.ConstantOp(IntegerAttr(value, IndexType()))
-    Rewriter.insert_op(constant, at)
-    return constant.result
-
-
-def strided_view(
-    source: SSAValue,
-    offsets: Sequence[int | SSAValue],
-    sizes: Sequence[int | SSAValue],
-    strides: Sequence[int],
-    at: InsertPoint,
-) -> SSAValue:
-    """`memref.subview source[offsets][sizes][strides]` with MLIR's result type."""
-    source_type = source.type
-    assert isinstance(source_type, MemRefType)
-    source_strides, offset = memref_strides(source_type)
-    layout_strides: list[int | None] = []
-    for start, stride, step in zip(offsets, source_strides, strides, strict=True):
-        if offset is None or not isinstance(start, int) or stride is None:
-            offset = None
-        else:
-            offset += start * stride
-        layout_strides.append(None if stride is None else stride * step)
-    shape = [size if isinstance(size, int) else DYNAMIC_INDEX for size in sizes]
-    result_type = MemRefType(
-        source_type.get_element_type(),
-        shape,
-        StridedLayoutAttr(layout_strides, offset),
-        source_type.memory_space,
-    )
-    view = memref.SubviewOp.get(source, offsets, sizes, strides, result_type)
-    Rewriter.insert_op(view, at)
-    return view.result
 
 
 def _thread_share(
@@ -624,7 +314,11 @@ class _KernelBuilder:
         self._finish(reduction, partial, output)
 
     def _combined(
-        self, reduction: _Reduction, value: SSAValue, running: SSAValue, at: InsertPoint
+        self,
+        reduction: RowReduction,
+        value: SSAValue,
+        running: SSAValue,
+        at: InsertPoint,
     ) -> SSAValue:
         combiner = reduction.combiner.clone()
         operands = (
@@ -636,7 +330,7 @@ class _KernelBuilder:
         Rewriter.insert_op(combiner, at)
         return combiner.results[0]
 
-    def _combine(self, reduction: _Reduction, partial: SSAValue, half: int) -> None:
+    def _combine(self, reduction: RowReduction, partial: SSAValue, half: int) -> None:
         """`partial[t] = partial[t] (op) partial[t + half]` for t < half."""
         threads, at = _forall(half, ThreadMappingAttr(DimensionEnum("x")), "t")
         # Marks the step for gpu-shuffle-reductions (through the thread guard
@@ -654,7 +348,7 @@ class _KernelBuilder:
         Rewriter.insert_op(memref.StoreOp.get(total, partial, [thread, *zeros]), at)
 
     def _finish(
-        self, reduction: _Reduction, partial: SSAValue, output: SSAValue
+        self, reduction: RowReduction, partial: SSAValue, output: SSAValue
     ) -> None:
         """The row's output (its initial value) combined with the partials' total."""
         threads, at = _forall(1, ThreadMappingAttr(DimensionEnum("x")), "t")
@@ -683,49 +377,6 @@ class _KernelBuilder:
         for buffer in self.workgroup:
             Rewriter.insert_op(memref.DeallocOp.get(buffer), self.body)
         finish_group(self.group, self.grid, self.private)
-
-
-def hoist_movable(group: RowGroup) -> None:
-    """Constants and allocations between the group's ops go before its first."""
-    first = group.ops[0].op
-    for op in group.movable:
-        if op.name != "memref.dealloc":
-            op.detach()
-            Rewriter.insert_op(op, InsertPoint.before(first))
-
-
-def finish_group(group: RowGroup, loop: Operation, private: list[SSAValue]) -> None:
-    """Erase the group's ops (now inside `loop`), move its deallocations after
-    `loop`, and drop the buffers made private per row."""
-    for row_op in group.ops:
-        Rewriter.erase_op(row_op.op)
-    anchor: Operation = loop
-    for op in group.movable:
-        if op.name == "memref.dealloc":
-            op.detach()
-            Rewriter.insert_op(op, InsertPoint.after(anchor))
-            anchor = op
-    for buffer in private:
-        for use in list(buffer.uses):
-            if use.operation.name == "memref.dealloc":
-                Rewriter.erase_op(use.operation)
-        owner = buffer.owner
-        assert isinstance(owner, Operation)
-        Rewriter.erase_op(owner)
-
-
-def is_row_use(op: Operation, index: int) -> bool:
-    """Whether operand `index` of generic `op` is a row operand."""
-    assert isinstance(op, GenericOp)
-    return is_row_operand(op.get_indexing_maps().data[index].data)
-
-
-def bit_width(element_type: Attribute) -> int | None:
-    if isinstance(element_type, AnyFloat):
-        return element_type.bitwidth
-    if isinstance(element_type, IntegerType):
-        return max(element_type.width.data, 8)
-    return None
 
 
 def _row_length(row_op: RowOp) -> int:
@@ -780,7 +431,7 @@ class LinalgTileRowsForGpuPass(ModulePass):
 
     reduction_block: int = 256
     # CUDA's static shared-memory limit per block.
-    max_shared_bytes: int = 49152
+    max_shared_bytes: int = DEFAULT_MAX_SHARED_BYTES
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         tile_rows_for_gpu(op, self.reduction_block, self.max_shared_bytes)

@@ -43,10 +43,11 @@ nest) that satisfies all of the following is rewritten as above:
   `memref.load %m[%idx]` and later a `memref.store %v, %m[%idx]` on the same
   memref value and the same index values, all defined outside the loop;
 - nothing else in the loop (nested regions included) touches a memref that
-  may alias `%m`: memrefs with the same root (through views) may alias, as
-  may two function arguments neither of which is an `{irkit.output}` buffer
-  (`docs/abi.md`: outputs alias nothing) and any memref whose root is not an
-  allocation, a GPU workgroup or private attribution, or a function argument;
+  may alias `%m` (`irkit.analysis.aliasing.may_alias`): memrefs with the
+  same root (through views) may alias, as may two function arguments neither
+  of which is an `{irkit.output}` buffer (`docs/abi.md`: outputs alias
+  nothing) and any memref whose root is not an allocation, a GPU workgroup
+  or private attribution, or a function argument;
 - every op in the loop is a load, a store, a view, an `scf` loop or `if`, or
   free of memory effects (`arith`, `math`, `index`); a call or a copy could
   read or write the element unseen;
@@ -64,31 +65,20 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import arith, func
-from xdsl.dialects.builtin import IntegerAttr, MemRefType, ModuleOp, TensorType
+from xdsl.dialects.builtin import MemRefType, ModuleOp, TensorType
 from xdsl.dialects.memref import LoadOp, StoreOp
 from xdsl.dialects.scf import YieldOp
 from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from irkit.analysis.aliasing import VIEW_OPS, may_alias
+from irkit.analysis.constants import constant_int
 from irkit.diagnostics import op_error
-from irkit.dialects import gpu
 from irkit.dialects.scf import ForOp
 
 PASS_NAME = "scf-for-hoist-accumulators"
 
-# Ops that read or write memory only through their operands' views, or not at all.
-_VIEW_OPS = frozenset(
-    {
-        "memref.subview",
-        "memref.cast",
-        "memref.reinterpret_cast",
-        "memref.collapse_shape",
-        "memref.expand_shape",
-    }
-)
-_ALLOCATIONS = frozenset({"memref.alloc", "memref.alloca"})
 _STRUCTURED_OPS = frozenset(
     {
         "scf.for",
@@ -103,7 +93,7 @@ _PURE_DIALECTS = ("arith.", "math.", "index.")
 
 
 # --------------------------------------------------------------------------
-# Helpers: loop invariance, aliasing, memory effects
+# Helpers: loop invariance, memory effects
 # --------------------------------------------------------------------------
 
 
@@ -124,68 +114,11 @@ def _defined_outside(value: SSAValue, loop: Operation) -> bool:
     return owner is None or not _is_inside(owner, loop)
 
 
-def _root(value: SSAValue) -> SSAValue:
-    """The allocation or argument a memref view is taken of."""
-    while isinstance(value, OpResult) and value.op.name in _VIEW_OPS:
-        value = value.op.operands[0]
-    return value
-
-
-def _is_output_argument(value: SSAValue) -> bool:
-    if not isinstance(value, BlockArgument):
-        return False
-    function = value.block.parent_op()
-    if not isinstance(function, func.FuncOp) or function.arg_attrs is None:
-        return False
-    return "irkit.output" in function.arg_attrs.data[value.index].data
-
-
-def _is_function_argument(value: SSAValue) -> bool:
-    return isinstance(value, BlockArgument) and isinstance(
-        value.block.parent_op(), func.FuncOp
-    )
-
-
-def _is_attribution(value: SSAValue) -> bool:
-    """Whether `value` is a workgroup or private attribution of a `gpu.launch`
-    or `gpu.func`: memory of its own, as an allocation is."""
-    if not isinstance(value, BlockArgument):
-        return False
-    owner = value.block.parent_op()
-    if isinstance(owner, gpu.LaunchOp | gpu.FuncOp):
-        attributions = owner.workgroup_attributions + owner.private_attributions
-        return any(value is attribution for attribution in attributions)
-    return False
-
-
-def has_known_root(value: SSAValue) -> bool:
-    """Whether memref `value` views an allocation, a GPU attribution or a
-    function argument, the roots `may_alias` can tell apart."""
-    root = _root(value)
-    return (
-        (isinstance(root, OpResult) and root.op.name in _ALLOCATIONS)
-        or _is_attribution(root)
-        or _is_function_argument(root)
-    )
-
-
-def may_alias(a: SSAValue, b: SSAValue) -> bool:
-    """Whether memrefs `a` and `b` may share elements (see the module doc)."""
-    root_a, root_b = _root(a), _root(b)
-    if root_a is root_b:
-        return True
-    if not (has_known_root(root_a) and has_known_root(root_b)):
-        return True
-    if _is_function_argument(root_a) and _is_function_argument(root_b):
-        return not (_is_output_argument(root_a) or _is_output_argument(root_b))
-    return False  # an allocation is distinct from every other root
-
-
 def _memory_is_visible(op: Operation) -> bool:
     """Whether every memory access of `op` is a load or store this pass sees."""
     return (
         isinstance(op, LoadOp | StoreOp)
-        or op.name in _VIEW_OPS
+        or op.name in VIEW_OPS
         or op.name in _STRUCTURED_OPS
         or op.name.startswith(_PURE_DIALECTS)
     )
@@ -196,17 +129,8 @@ def _memref_uses(op: Operation) -> Iterator[SSAValue]:
 
 
 def _runs_at_least_once(loop: ForOp) -> bool:
-    bounds = []
-    for value in (loop.lb, loop.ub):
-        if not isinstance(value, OpResult) or not isinstance(
-            value.op, arith.ConstantOp
-        ):
-            return False
-        attribute = value.op.value
-        if not isinstance(attribute, IntegerAttr):
-            return False
-        bounds.append(attribute.value.data)
-    return bounds[0] < bounds[1]
+    lower, upper = constant_int(loop.lb), constant_int(loop.ub)
+    return lower is not None and upper is not None and lower < upper
 
 
 # --------------------------------------------------------------------------

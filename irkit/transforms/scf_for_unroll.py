@@ -61,6 +61,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import PassFailedException
 
+from irkit.analysis.constants import constant_int
 from irkit.diagnostics import op_error
 
 PASS_NAME = "scf-for-unroll"
@@ -68,14 +69,6 @@ PASS_NAME = "scf-for-unroll"
 # --------------------------------------------------------------------------
 # Helpers
 # --------------------------------------------------------------------------
-
-
-def constant_int(value: SSAValue) -> int | None:
-    """The value of `value` when an integer `arith.constant` defines it."""
-    owner = value.owner
-    if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr):
-        return owner.value.value.data
-    return None
 
 
 class _Emitter:

@@ -16,10 +16,8 @@ from hypothesis import strategies as st
 
 from irkit.testing import assert_pass_preserves_semantics, check_pass
 from irkit.testing.strategies import linalg_programs
-from irkit.transforms.linalg_generalize_named_ops import (
-    LinalgGeneralizeNamedOpsPass,
-    is_named_linalg_op,
-)
+from irkit.transforms.linalg_generalize_named_ops import LinalgGeneralizeNamedOpsPass
+from irkit.transforms.utils.generalization import is_named_linalg_op
 
 _FLOAT_BINARY = ["add", "sub", "mul", "div", "max", "min", "powf"]
 _INT_BINARY = ["add", "sub", "mul", "div", "div_unsigned", "max", "min"]

@@ -18,6 +18,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.dialects.linalg.ops import GenericOp
 from xdsl.passes import ModulePass
 
+from irkit.analysis.structured import StructuredComputation
 from irkit.dialects import memref
 from irkit.dialects.scf import ForallOp
 from irkit.testing import (
@@ -27,7 +28,6 @@ from irkit.testing import (
     nn_programs,
 )
 from irkit.testing.strategies import lowered
-from irkit.transforms.convert_linalg_to_loops import StructuredComputation
 from irkit.transforms.linalg_tile_for_gpu import (
     GpuTilingPlan,
     LinalgTileForGpuPass,

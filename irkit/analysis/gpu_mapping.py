@@ -1,0 +1,45 @@
+"""Which loops run on GPU blocks and threads: `scf.forall` mappings.
+
+`linalg-tile-for-gpu` and `linalg-tile-rows-for-gpu` mark the loops they
+build with `mapping = [#gpu.block<...>]` or `[#gpu.thread<...>]`; the GPU
+passes before `convert-parallel-loops-to-gpu` ask:
+
+- `mapping_kinds(op)`: the mapping attribute classes of a forall (empty for
+  any other op, or a forall without a mapping);
+- `is_block_forall` / `is_thread_forall`: a forall mapped to blocks only /
+  threads only;
+- `in_gpu_loops(op)`: whether `op` is inside a mapped forall (already
+  distributed, so the tiling passes leave it alone).
+"""
+
+from __future__ import annotations
+
+from xdsl.ir import Operation
+
+from irkit.dialects.gpu import BlockMappingAttr, ThreadMappingAttr
+from irkit.dialects.scf import ForallOp
+
+
+def mapping_kinds(op: Operation) -> set[type]:
+    """The classes of the mapping attributes of forall `op`."""
+    if not isinstance(op, ForallOp) or op.mapping is None:
+        return set()
+    return {type(attr) for attr in op.mapping.data}
+
+
+def is_block_forall(op: Operation) -> bool:
+    return mapping_kinds(op) == {BlockMappingAttr}
+
+
+def is_thread_forall(op: Operation) -> bool:
+    return mapping_kinds(op) == {ThreadMappingAttr}
+
+
+def in_gpu_loops(op: Operation) -> bool:
+    """Whether some forall around `op` has a mapping (to blocks or threads)."""
+    parent = op.parent_op()
+    while parent is not None:
+        if isinstance(parent, ForallOp) and parent.mapping is not None:
+            return True
+        parent = parent.parent_op()
+    return False

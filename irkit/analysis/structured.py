@@ -1,0 +1,225 @@
+"""Structured-op facts: a linalg op seen as loops over its operands.
+
+MLIR answers these in `Dialect/Linalg/Utils/Utils.cpp` and the
+`LinalgStructuredInterface`; irkit's passes ask them of `linalg.generic`s
+(named ops through their generic form, `irkit.transforms.utils.generalization`):
+
+- `StructuredComputation`: an op's operands, indexing maps, iterator types
+  and body, in the terms the lowerings use;
+- `parallel_loop_dims`: the parallel loops whose iterations write disjoint
+  output elements (they may run concurrently);
+- `is_tileable_map`: a projected permutation (constant-0 results allowed),
+  the maps `linalg-tile` can tile;
+- `is_contraction`: a matmul-class op (`out + a * b` over a reduction);
+- `loop_dimensions` / `operand_loop_ranges`: which operand dimension gives
+  each loop its range, and the static ranges;
+- `is_on_tensors` / `require_buffers`: value or buffer semantics.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import MemRefType, TensorType
+from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
+from xdsl.dialects.linalg.attrs import IteratorType
+from xdsl.dialects.linalg.ops import GenericOp
+from xdsl.dialects.linalg.ops import YieldOp as LinalgYieldOp
+from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue
+from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
+
+from irkit.diagnostics import op_error
+
+# --------------------------------------------------------------------------
+# The op as loops
+# --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class StructuredComputation:
+    """A linalg op seen as loops: operands, their maps, loop kinds, body.
+
+    `op` is the op being replaced; errors point at it.
+    """
+
+    op: Operation
+    inputs: Sequence[SSAValue]
+    outputs: Sequence[SSAValue]
+    indexing_maps: Sequence[AffineMap]
+    iterator_types: Sequence[IteratorType]
+    body: Block
+
+    @staticmethod
+    def of(op: LinalgStructuredOperation) -> StructuredComputation:
+        return StructuredComputation(
+            op=op,
+            inputs=tuple(op.inputs),
+            outputs=tuple(op.outputs),
+            indexing_maps=tuple(attr.data for attr in op.get_indexing_maps()),
+            iterator_types=tuple(kind.data for kind in op.get_iterator_types()),
+            body=op.body.block,
+        )
+
+    @property
+    def operands(self) -> Sequence[SSAValue]:
+        return (*self.inputs, *self.outputs)
+
+    @property
+    def output_maps(self) -> Sequence[AffineMap]:
+        return self.indexing_maps[len(self.inputs) :]
+
+    @property
+    def num_loops(self) -> int:
+        return len(self.iterator_types)
+
+
+def parallel_loop_dims(computation: StructuredComputation) -> list[int]:
+    """The parallel loops that may run concurrently.
+
+    A parallel loop that is a plain result of every output map makes
+    different iterations write different elements of every output; any other
+    parallel loop would write one element from several iterations.
+    """
+    written_by_all = [
+        {expr.position for expr in m.results if isinstance(expr, AffineDimExpr)}
+        for m in computation.output_maps
+    ]
+    return [
+        loop
+        for loop, kind in enumerate(computation.iterator_types)
+        if kind == IteratorType.PARALLEL
+        and all(loop in written for written in written_by_all)
+    ]
+
+
+def is_tileable_map(indexing_map: AffineMap) -> bool:
+    """A projected permutation whose results may also be the constant 0."""
+    seen: set[int] = set()
+    for expr in indexing_map.results:
+        if isinstance(expr, AffineConstantExpr) and expr.value == 0:
+            continue
+        if not isinstance(expr, AffineDimExpr) or expr.position in seen:
+            return False
+        seen.add(expr.position)
+    return indexing_map.num_symbols == 0
+
+
+# --------------------------------------------------------------------------
+# Loop ranges from operand shapes
+# --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class LoopDimension:
+    """The operand dimension that gives `loop` its range.
+
+    `size` is the dimension's static size, or `DYNAMIC_INDEX`.
+    """
+
+    loop: int
+    operand: SSAValue
+    position: int
+    size: int
+
+
+def loop_dimensions(computation: StructuredComputation) -> list[LoopDimension]:
+    """For each loop that some shaped operand dimension is indexed by alone
+    (a plain `d_i` result of its map), the first such dimension.
+
+    Listed in the order they are found (operands in order, each operand's
+    dimensions in order), which is the order lowerings materialise the
+    ranges in; a loop no such dimension indexes is missing.
+    """
+    found: list[LoopDimension] = []
+    seen: set[int] = set()
+    for operand, indexing_map in zip(
+        computation.operands, computation.indexing_maps, strict=True
+    ):
+        if not isinstance(operand.type, MemRefType | TensorType):
+            continue
+        shape = operand.type.get_shape()
+        for position, expr in enumerate(indexing_map.results):
+            if isinstance(expr, AffineDimExpr) and expr.position not in seen:
+                seen.add(expr.position)
+                found.append(
+                    LoopDimension(expr.position, operand, position, shape[position])
+                )
+    return found
+
+
+def operand_loop_ranges(computation: StructuredComputation) -> list[int | None] | None:
+    """Each loop's range, from the first memref dimension it indexes alone
+    (None where none does); None when a memref operand's shape is dynamic."""
+    if any(
+        isinstance(operand.type, MemRefType) and not operand.type.has_static_shape()
+        for operand in computation.operands
+    ):
+        return None
+    ranges: list[int | None] = [None] * computation.num_loops
+    for dimension in loop_dimensions(computation):
+        if isinstance(dimension.operand.type, MemRefType):
+            ranges[dimension.loop] = dimension.size
+    return ranges
+
+
+# --------------------------------------------------------------------------
+# Kinds of ops
+# --------------------------------------------------------------------------
+
+_MULTIPLY_ACCUMULATE = ((arith.MulfOp, arith.AddfOp), (arith.MuliOp, arith.AddiOp))
+
+
+def _is_input_argument(value: SSAValue, generic: GenericOp) -> bool:
+    return isinstance(value, BlockArgument) and value.index < len(generic.inputs)
+
+
+def _is_multiply_accumulate(generic: GenericOp) -> bool:
+    """Whether the body is `yield(out + a * b)` with `a`, `b` input elements."""
+    body = generic.body.block
+    ops = list(body.ops)
+    if len(ops) != 3 or not isinstance(ops[2], LinalgYieldOp):
+        return False
+    multiply, add, yield_op = ops
+    accumulator = body.args[-1]
+    for multiply_type, add_type in _MULTIPLY_ACCUMULATE:
+        if not isinstance(multiply, multiply_type) or not isinstance(add, add_type):
+            continue
+        product = multiply.results[0]
+        if set(add.operands) != {product, accumulator}:
+            return False
+        if not all(_is_input_argument(v, generic) for v in multiply.operands):
+            return False
+        (yielded,) = yield_op.operands
+        return isinstance(yielded, OpResult) and yielded.op is add
+    return False
+
+
+def is_contraction(generic: GenericOp) -> bool:
+    """A matmul-class op: reductions, one output, `out + a * b`, tileable maps.
+
+    Matmul, batch_matmul, matvec, dot and their transposed forms; not
+    convolutions (window maps `d0 + d2` are not tileable).
+    """
+    return (
+        len(generic.outputs) == 1
+        and any(
+            kind.data == IteratorType.REDUCTION for kind in generic.get_iterator_types()
+        )
+        and all(is_tileable_map(attr.data) for attr in generic.indexing_maps)
+        and _is_multiply_accumulate(generic)
+    )
+
+
+def is_on_tensors(op: Operation) -> bool:
+    """Whether a linalg op has value semantics (tensor operands, results)."""
+    return bool(op.results) or any(isinstance(v.type, TensorType) for v in op.operands)
+
+
+def require_buffers(op: Operation, pass_name: str) -> None:
+    """Reject a linalg op on tensors: `pass_name` works after `bufferize`."""
+    if is_on_tensors(op):
+        raise op_error(
+            op, f"{pass_name} requires linalg on memrefs: run bufferize first"
+        )

@@ -1,0 +1,101 @@
+"""IR builders that several passes share: index constants, memref views,
+and cleaning up what a rewrite leaves behind.
+
+- `index_constant`: an `arith.constant ... : index` at an insertion point;
+- `subview_type`: MLIR's inferred result type of a `memref.subview`
+  (`SubViewOp::inferResultType`), strides multiplied by the view's steps;
+- `strided_view`: a `memref.subview` of that type, inserted;
+- `erase_dead_values`: erase the unused, effect-free ops that computed
+  values a rewrite stopped using.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    IndexType,
+    IntegerAttr,
+    MemRefType,
+    StridedLayoutAttr,
+)
+from xdsl.ir import Operation, SSAValue
+from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.transforms.dead_code_elimination import is_trivially_dead
+
+from irkit.analysis.memory import memref_strides
+from irkit.dialects import memref
+
+# A static size or offset, or an SSA `index` value.
+Size = int | SSAValue
+
+
+def index_constant(value: int, at: InsertPoint) -> SSAValue:
+    """An `index` constant inserted at `at`."""
+    constant = arith.ConstantOp(IntegerAttr(value, IndexType()))
+    Rewriter.insert_op(constant, at)
+    return constant.result
+
+
+def subview_type(
+    source: MemRefType,
+    offsets: Sequence[Size],
+    sizes: Sequence[Size],
+    strides: Sequence[int] | None = None,
+) -> MemRefType:
+    """MLIR's inferred type of `memref.subview source[offsets][sizes][strides]`.
+
+    Static where known: the offset while every offset and stride is, each
+    stride the source's times the step (1 when `strides` is None), the sizes
+    that are integers; the source's memory space.
+    """
+    source_strides, offset = memref_strides(source)
+    steps = [1] * len(sizes) if strides is None else strides
+    layout_strides: list[int | None] = []
+    for start, stride, step in zip(offsets, source_strides, steps, strict=True):
+        if offset is None or not isinstance(start, int) or stride is None:
+            offset = None
+        else:
+            offset += start * stride
+        layout_strides.append(None if stride is None else stride * step)
+    shape = [size if isinstance(size, int) else DYNAMIC_INDEX for size in sizes]
+    return MemRefType(
+        source.get_element_type(),
+        shape,
+        StridedLayoutAttr(layout_strides, offset),
+        source.memory_space,
+    )
+
+
+def strided_view(
+    source: SSAValue,
+    offsets: Sequence[Size],
+    sizes: Sequence[Size],
+    strides: Sequence[int],
+    at: InsertPoint,
+) -> SSAValue:
+    """`memref.subview source[offsets][sizes][strides]` with MLIR's result type."""
+    source_type = source.type
+    assert isinstance(source_type, MemRefType)
+    result_type = subview_type(source_type, offsets, sizes, strides)
+    view = memref.SubviewOp.get(source, offsets, sizes, strides, result_type)
+    Rewriter.insert_op(view, at)
+    return view.result
+
+
+def erase_dead_values(values: Iterable[SSAValue]) -> None:
+    """Erase the ops computing `values`, then those computing their operands,
+    while nothing uses them and they have no effect (xDSL's
+    `is_trivially_dead`): index math or guards a rewrite left behind."""
+    pending = list(values)
+    while pending:
+        owner = pending.pop().owner
+        if (
+            isinstance(owner, Operation)
+            and owner.parent is not None
+            and is_trivially_dead(owner)
+        ):
+            pending += owner.operands
+            Rewriter.erase_op(owner)
