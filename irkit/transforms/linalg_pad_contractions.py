@@ -81,6 +81,7 @@ from irkit.analysis.structured import (
     parallel_loop_dims,
 )
 from irkit.dialects import linalg, memref
+from irkit.transforms.pipelines import GPU_MATMUL_BLOCK
 from irkit.transforms.utils.builders import strided_view
 
 PASS_NAME = "linalg-pad-contractions"
@@ -207,7 +208,8 @@ class LinalgPadContractionsPass(ModulePass):
 
     name = PASS_NAME
 
-    multiples: tuple[int, ...] = (128, 128, 16)
+    # `lower-to-cuda`'s block tile: the sizes `linalg-tile-for-gpu` divides.
+    multiples: tuple[int, ...] = GPU_MATMUL_BLOCK
     # Padded iterations at most this many percent of the original ones.
     max_growth_percent: int = 25
 

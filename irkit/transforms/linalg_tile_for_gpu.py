@@ -135,7 +135,12 @@ _Size = int | SSAValue
 @dataclass(frozen=True)
 class GpuTilingOptions:
     """Tile sizes per kind of op (see the module docstring); `matmul_cyclic`
-    deals matmul thread tiles round-robin (strided) instead of in blocks."""
+    deals matmul thread tiles round-robin (strided) instead of in blocks.
+
+    These defaults are the pass's own when run alone. `lower-to-cuda` passes
+    its tuned tiles (`irkit.transforms.pipelines.GPU_MATMUL_BLOCK`, `_THREAD`,
+    `_CYCLIC`: 128x128x16, 8x8, cyclic) explicitly.
+    """
 
     matmul_block: tuple[int, int, int] = (64, 64, 16)
     matmul_thread: tuple[int, int] = (4, 4)
@@ -628,10 +633,10 @@ class LinalgTileForGpuPass(ModulePass):
 
     name = PASS_NAME
 
-    matmul_block: tuple[int, ...] = (64, 64, 16)
-    matmul_thread: tuple[int, ...] = (4, 4)
-    elementwise_block: int = 256
-    matmul_cyclic: bool = False
+    matmul_block: tuple[int, ...] = GpuTilingOptions.matmul_block
+    matmul_thread: tuple[int, ...] = GpuTilingOptions.matmul_thread
+    elementwise_block: int = GpuTilingOptions.elementwise_block
+    matmul_cyclic: bool = GpuTilingOptions.matmul_cyclic
 
     def options(self) -> GpuTilingOptions:
         if len(self.matmul_block) != 3 or len(self.matmul_thread) != 2:

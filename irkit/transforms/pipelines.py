@@ -1,4 +1,4 @@
-"""Named pipelines: `lower-to-c` (and, later, `lower-to-cuda`).
+"""Named pipelines: `lower-to-c` and `lower-to-cuda`, and their tile sizes.
 
 A named pipeline is a pass whose options choose a list of stages. `irkit-opt`
 and `irkit.compile` expand it into those stages (`NamedPipeline.stages`), so
@@ -17,6 +17,15 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
 from irkit.transforms import get_irkit_passes
+
+# The GPU matmul tiles, the fastest of a sweep at 4096^3 on the H100
+# (docs/benchmarks.md): 128x128 block tiles with K steps of 16, and 8x8
+# accumulators per thread spread cyclically over 16x16 threads.
+# `lower-to-cuda` tiles with them (`linalg-tile-for-gpu`), and
+# `linalg-pad-contractions` pads to multiples of the block tile by default.
+GPU_MATMUL_BLOCK: tuple[int, int, int] = (128, 128, 16)
+GPU_MATMUL_THREAD: tuple[int, int] = (8, 8)
+GPU_MATMUL_CYCLIC = True
 
 
 def _stage(name: str, **options: object) -> ModulePass:
@@ -132,11 +141,9 @@ class LowerToCudaPipeline(NamedPipeline):
     # 0: per row group, about 8 elements per thread (512 threads for rows of
     # 4096, the fastest for softmax and layer_norm on the H100).
     reduction_block: int = 0
-    # The fastest of a sweep at 4096^3 on the H100 (docs/benchmarks.md): 8x8
-    # accumulators per thread, spread cyclically over 16x16 threads.
-    matmul_block: tuple[int, ...] = (128, 128, 16)
-    matmul_thread: tuple[int, ...] = (8, 8)
-    matmul_cyclic: bool = True
+    matmul_block: tuple[int, ...] = GPU_MATMUL_BLOCK
+    matmul_thread: tuple[int, ...] = GPU_MATMUL_THREAD
+    matmul_cyclic: bool = GPU_MATMUL_CYCLIC
     elementwise_block: int = 256
 
     def stages(self) -> list[ModulePass]:
