@@ -38,6 +38,7 @@ lint: setup
 	$(BIN)/ruff check irkit tests examples benchmarks
 	$(BIN)/ruff format --check irkit tests examples benchmarks
 	$(BIN)/mypy
+	$(BIN)/lint-imports
 
 format: setup
 	$(BIN)/ruff check --fix irkit tests examples benchmarks

@@ -2,11 +2,11 @@
 
 Analyses read IR and never change it; passes (`irkit.transforms`) import
 them, and a pass never imports another pass. Layering: `irkit.dialects` <
-`irkit.analysis` < `irkit.transforms` (`constants` imports nothing from
-irkit, so the `scf` dialect's verifier uses it too).
+`irkit.analysis` < `irkit.transforms`. The integer an `arith.constant` holds
+(`constant_int`, MLIR's `getConstantIntValue`) lives below them all, in
+`irkit.dialects.static_values`, since the `scf` dialect's verifier asks it
+too.
 
-- `constants`: `constant_int`, the integer an `arith.constant` holds (MLIR's
-  `getConstantIntValue`).
 - `ranges`: the integer range analysis: `value_range` (an `Interval` through
   loop bounds, affine and `arith` index math, `memref.dim`), `upper_bound`
   (its `hi`, for sizing grids and buffers), `expr_range` (an affine

@@ -35,8 +35,8 @@ from xdsl.ir.affine import (
 )
 from xdsl.traits import is_side_effect_free
 
-from irkit.analysis.constants import constant_int
 from irkit.dialects import affine, gpu
+from irkit.dialects.static_values import constant_int
 
 # A key names an index value up to recomputation: the same thread id, block
 # id or pure computation of them has one key wherever it is computed.

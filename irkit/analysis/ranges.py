@@ -5,7 +5,7 @@ value lies in on every execution of the code that can see it (a bound is
 None where unknown). Each producer it looks through costs one level of
 `depth` (`MAX_DEPTH` by default):
 
-- `arith.constant`s (`irkit.analysis.constants`): the point itself;
+- `arith.constant`s (`irkit.dialects.static_values`): the point itself;
 - induction variables of `scf.for`, `scf.parallel` and `scf.forall`:
   `[lo(lb), hi(ub) - 1]`, tightened to the last point of the step lattice
   `lb + k * step` when `lb` and `step` are constants (a loop that never runs
@@ -48,9 +48,9 @@ from xdsl.ir.affine import (
     AffineSymExpr,
 )
 
-from irkit.analysis.constants import constant_int
 from irkit.dialects import affine, memref
 from irkit.dialects.scf import ForallOp
+from irkit.dialects.static_values import constant_int
 
 # How many producers deep a range looks through (a tile size is an
 # `affine.min` of a loop variable: two or three levels cover tiled code).

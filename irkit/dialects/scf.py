@@ -72,7 +72,7 @@ from xdsl.traits import (
 )
 from xdsl.utils.exceptions import VerifyException
 
-from irkit.analysis.constants import constant_int
+from irkit.dialects.static_values import constant_int
 
 # --------------------------------------------------------------------------
 # Shared syntax helpers

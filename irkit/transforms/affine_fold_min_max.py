@@ -76,10 +76,10 @@ from xdsl.pattern_rewriter import (
     op_type_rewrite_pattern,
 )
 
-from irkit.analysis.constants import constant_int
 from irkit.analysis.ranges import Interval, expr_range, value_range
 from irkit.diagnostics import op_error
 from irkit.dialects import affine
+from irkit.dialects.static_values import constant_int
 
 PASS_NAME = "affine-fold-min-max"
 

@@ -63,7 +63,6 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import is_side_effect_free
 
-from irkit.analysis.constants import constant_int
 from irkit.analysis.gpu_mapping import is_block_forall, is_thread_forall, mapping_kinds
 from irkit.analysis.ranges import upper_bound
 from irkit.diagnostics import op_error
@@ -79,6 +78,7 @@ from irkit.dialects.gpu import (
     is_workgroup_memref,
 )
 from irkit.dialects.scf import ForallOp, ForOp, IfOp, InParallelOp, ParallelOp
+from irkit.dialects.static_values import constant_int
 
 PASS_NAME = "convert-parallel-loops-to-gpu"
 

@@ -87,9 +87,9 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from irkit.analysis.constants import constant_int
 from irkit.diagnostics import op_error
 from irkit.dialects import affine, memref
+from irkit.dialects.static_values import constant_int
 
 PASS_NAME = "fold-memref-alias-ops"
 

@@ -63,7 +63,6 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import PassFailedException
 
-from irkit.analysis.constants import constant_int
 from irkit.diagnostics import op_error
 from irkit.dialects import affine, memref
 from irkit.dialects.gpu import (
@@ -80,6 +79,7 @@ from irkit.dialects.gpu import (
     ThreadIdOp,
 )
 from irkit.dialects.gpu import ModuleOp as GpuModuleOp
+from irkit.dialects.static_values import constant_int
 
 PASS_NAME = "gpu-kernel-outlining"
 

@@ -80,9 +80,9 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import MemoryEffectKind, get_effects, is_side_effect_free
 
 from irkit.analysis.aliasing import may_alias
-from irkit.analysis.constants import constant_int
 from irkit.dialects import gpu
 from irkit.dialects.scf import UNROLL_ATTRIBUTE, ForOp, IfOp
+from irkit.dialects.static_values import constant_int
 from irkit.transforms.utils.builders import erase_dead_values
 
 PASS_NAME = "gpu-pipeline-copies"

@@ -117,10 +117,10 @@ from xdsl.traits import is_side_effect_free
 from xdsl.utils.exceptions import PassFailedException
 
 from irkit.analysis.aliasing import may_alias
-from irkit.analysis.constants import constant_int
 from irkit.analysis.kernel_indices import KernelIndices, Key, Linear, defined_inside
 from irkit.dialects import affine, gpu
 from irkit.dialects.scf import UNROLL_ATTRIBUTE
+from irkit.dialects.static_values import constant_int
 from irkit.transforms.utils.builders import erase_dead_values
 
 PASS_NAME = "gpu-promote-accumulators"

@@ -111,7 +111,6 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import PassFailedException
 
 from irkit.analysis.aliasing import root_buffer
-from irkit.analysis.constants import constant_int
 from irkit.analysis.gpu_mapping import is_block_forall, is_thread_forall, mapping_kinds
 from irkit.analysis.memory import DEFAULT_MAX_SHARED_BYTES, element_bytes
 from irkit.analysis.ranges import upper_bound
@@ -124,6 +123,7 @@ from irkit.dialects.gpu import (
     workgroup_memory_space,
 )
 from irkit.dialects.scf import UNROLL_ATTRIBUTE, ForallOp, ForOp, IfOp, InParallelOp
+from irkit.dialects.static_values import constant_int
 
 PASS_NAME = "gpu-promote-shared"
 

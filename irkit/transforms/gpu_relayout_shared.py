@@ -66,12 +66,12 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import PassFailedException
 
-from irkit.analysis.constants import constant_int
 from irkit.analysis.kernel_indices import KernelIndices, Key, Linear
 from irkit.analysis.memory import DEFAULT_MAX_SHARED_BYTES, element_bytes
 from irkit.analysis.ranges import Interval, value_range
 from irkit.dialects import affine, gpu
 from irkit.dialects.scf import UNROLL_ATTRIBUTE, ForOp
+from irkit.dialects.static_values import constant_int
 from irkit.transforms.utils.builders import erase_dead_values
 
 PASS_NAME = "gpu-relayout-shared"

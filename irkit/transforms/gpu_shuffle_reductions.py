@@ -66,9 +66,9 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import is_side_effect_free
 
-from irkit.analysis.constants import constant_int
 from irkit.dialects import gpu
 from irkit.dialects.scf import REDUCTION_STEP_ATTRIBUTE, IfOp
+from irkit.dialects.static_values import constant_int
 from irkit.transforms.utils.builders import erase_dead_values
 
 PASS_NAME = "gpu-shuffle-reductions"

@@ -73,9 +73,9 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from irkit.analysis.aliasing import VIEW_OPS, may_alias
-from irkit.analysis.constants import constant_int
 from irkit.diagnostics import op_error
 from irkit.dialects.scf import ForOp
+from irkit.dialects.static_values import constant_int
 
 PASS_NAME = "scf-for-hoist-accumulators"
 

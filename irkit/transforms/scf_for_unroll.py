@@ -61,8 +61,8 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import PassFailedException
 
-from irkit.analysis.constants import constant_int
 from irkit.diagnostics import op_error
+from irkit.dialects.static_values import constant_int
 
 PASS_NAME = "scf-for-unroll"
 

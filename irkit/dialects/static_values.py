@@ -1,12 +1,13 @@
 """The integer constant of a value: MLIR's `getConstantIntValue`.
 
-The one place that answers "is this SSA value a known integer?" for every
-pass (and for the `scf` dialect's verifiers). It looks at the defining op
-only: an `arith.constant` with an integer attribute (`index` or any
-`iN`); it does not fold arithmetic (that is `irkit.analysis.ranges`).
+The one place that answers "is this SSA value a known integer?" for the
+dialects' verifiers, the analyses, the passes and the printers. It looks at
+the defining op only: an `arith.constant` with an integer attribute (`index`
+or any `iN`); it does not fold arithmetic (that is `irkit.analysis.ranges`).
 
-It imports nothing from irkit, so dialects may use it too (MLIR keeps
-`getConstantIntValue` in `Dialect/Utils/StaticValueUtils`).
+It lives with the dialects, the lowest of irkit's layers, so every layer
+may use it (MLIR keeps `getConstantIntValue` in
+`Dialect/Utils/StaticValueUtils`); it imports nothing from irkit.
 """
 
 from __future__ import annotations
