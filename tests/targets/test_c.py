@@ -23,6 +23,7 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from hypothesis.vendor.pretty import pretty
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Operation
 
@@ -443,6 +444,13 @@ class ScalarUnit:
         with np.errstate(all="ignore"):
             (result,) = self.interpreter.run_op(self.ops[case.symbol], operands)
         return np.asarray(result).astype(DTYPES[case.result_type])
+
+
+@needs_cc
+def test_the_scalar_unit_prints_small(scalar_unit: ScalarUnit) -> None:
+    # Hypothesis prints it with a failing example: once, the C source and
+    # every op's object graph, for 10 minutes and more (issue 23).
+    assert pretty(scalar_unit) == f"ScalarUnit(<{len(SCALAR_CASES)} scalar functions>)"
 
 
 @needs_cc
