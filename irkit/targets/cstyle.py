@@ -77,11 +77,7 @@ from irkit.diagnostics import DiagnosticError, location_of
 from irkit.dtypes import dense_resource_to_array, dense_to_array
 from irkit.targets.cstyle_arith import ARITH_PRINTERS
 from irkit.targets.cstyle_control import CONTROL_PRINTERS
-from irkit.targets.cstyle_memory import (
-    ALLOCATION_FAILURE_STATUS,
-    MAX_STACK_BYTES,
-    MEMORY_PRINTERS,
-)
+from irkit.targets.cstyle_memory import MEMORY_PRINTERS
 from irkit.targets.language import (
     HELPER_PREFIX,
     IDENTIFIER,
@@ -95,11 +91,7 @@ from irkit.targets.language import (
 from irkit.targets.semantics import helper_body
 from irkit.targets.views import DYNAMIC, Index, View, index_literal
 
-# The memref printers' limits are re-exported: `linalg-tile-rows` sizes its
-# stack rows by MAX_STACK_BYTES.
 __all__ = [
-    "ALLOCATION_FAILURE_STATUS",
-    "MAX_STACK_BYTES",
     "CStyleEmitter",
     "CodeWriter",
     "EmittedFunction",

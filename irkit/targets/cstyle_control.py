@@ -19,12 +19,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from xdsl.dialects.builtin import IntegerAttr, MemRefType
+from xdsl.dialects.builtin import MemRefType
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.traits import IsTerminator
 
 from irkit.abi import is_output_argument
 from irkit.dialects.scf import UNROLL_ATTRIBUTE
+from irkit.dialects.static_values import constant_int
 from irkit.targets.views import index_text
 
 if TYPE_CHECKING:
@@ -33,18 +34,6 @@ if TYPE_CHECKING:
 # Ops whose C form returns from the function: they cannot sit inside an
 # OpenMP loop (a structured block may not be left by `return`).
 _EARLY_EXIT_OPS = frozenset({"cf.assert", "func.call", "memref.alloc"})
-
-
-def _constant_int(value: SSAValue) -> int | None:
-    owner = value.owner
-    if not isinstance(owner, Operation):
-        return None
-    if owner.name == "arith.constant" and isinstance(
-        attribute := owner.attributes.get("value") or owner.properties.get("value"),
-        IntegerAttr,
-    ):
-        return attribute.value.data
-    return None
 
 
 # ---------------------------------------------------------------------------
@@ -163,7 +152,7 @@ def _unroll_pragma(emitter: CStyleEmitter, op: Operation) -> None:
     pragma = emitter.language.unroll_pragma
     if pragma is None or UNROLL_ATTRIBUTE not in op.attributes:
         return
-    lower, upper, step = (_constant_int(v) for v in op.operands[:3])
+    lower, upper, step = (constant_int(v) for v in op.operands[:3])
     if lower is None or upper is None or step is None or step <= 0:
         return  # only a constant trip count can be unrolled fully
     count = max(-(-(upper - lower) // step), 1)

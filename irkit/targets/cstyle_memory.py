@@ -23,12 +23,13 @@ import numpy as np
 from xdsl.dialects.builtin import (
     ArrayAttr,
     IndexType,
-    IntegerAttr,
     MemRefType,
     NoneAttr,
 )
 from xdsl.ir import Operation
 
+from irkit.analysis.memory import MAX_STACK_BYTES
+from irkit.dialects.static_values import constant_int
 from irkit.targets.language import width_of
 from irkit.targets.views import (
     DYNAMIC,
@@ -44,9 +45,6 @@ if TYPE_CHECKING:
 
 # The status a function returns when `malloc` fails (assertions use 1..k).
 ALLOCATION_FAILURE_STATUS = -1
-
-# Larger `memref.alloca`s are refused rather than risking the stack.
-MAX_STACK_BYTES = 64 * 1024
 
 
 def _load(emitter: CStyleEmitter, op: Operation) -> None:
@@ -67,6 +65,8 @@ def _store(emitter: CStyleEmitter, op: Operation) -> None:
 def _allocation(
     emitter: CStyleEmitter, op: Operation
 ) -> tuple[MemRefType, str, list[Index]]:
+    """The type, element key and sizes of an `alloc`/`alloca` (identity
+    layouts only: the buffer is a fresh row-major array)."""
     memref_type = op.results[0].type
     assert isinstance(memref_type, MemRefType)
     if not isinstance(memref_type.layout, NoneAttr):
@@ -80,6 +80,7 @@ def _allocation(
 def _bind_allocation(
     emitter: CStyleEmitter, op: Operation, name: str, key: str, sizes: list[Index]
 ) -> None:
+    """Bind the allocation's result to a row-major view of buffer `name`."""
     strides: list[Index] = []
     stride: Index = 1
     for size in reversed(sizes):
@@ -145,15 +146,10 @@ def _get_global(emitter: CStyleEmitter, op: Operation) -> None:
 
 def _dim(emitter: CStyleEmitter, op: Operation) -> None:
     view = emitter.view_of(op.operands[0], op)
-    index_op = op.operands[1].owner
-    value = (
-        index_op.properties.get("value")
-        if isinstance(index_op, Operation) and index_op.name == "arith.constant"
-        else None
-    )
-    if not isinstance(value, IntegerAttr):
+    dimension = constant_int(op.operands[1])
+    if dimension is None:
         raise emitter.error(op, "memref.dim needs a constant dimension")
-    emitter.declare(op.results[0], index_text(view.sizes[value.value.data]), op)
+    emitter.declare(op.results[0], index_text(view.sizes[dimension]), op)
 
 
 def _cast(emitter: CStyleEmitter, op: Operation) -> None:

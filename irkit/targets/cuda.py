@@ -31,6 +31,7 @@ from xdsl.dialects.func import FuncOp as HostFuncOp
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from irkit.dialects import gpu
+from irkit.dialects.static_values import constant_int
 from irkit.targets.c import C_MATH_FUNCTIONS
 from irkit.targets.cstyle import CStyleEmitter
 from irkit.targets.language import HELPER_PREFIX, Language, mangle_symbol
@@ -44,7 +45,6 @@ from irkit.targets.launch_plan import (
     LaunchStep,
     ScalarArgument,
     StatusArgument,
-    _constant_value,
     describe_plan,
     plan_launches,
 )
@@ -447,17 +447,17 @@ def _shuffle(emitter: CudaEmitter, op: Operation) -> None:
     emitter.writer.line(f"int64_t {source} = {source_expr};")
     # A constant offset in [0, 32) reads the same lane through the mode's
     # own intrinsic; any other offset through the computed source lane.
-    constant_offset = _constant_value(op.offset)
+    constant_offset = constant_int(op.offset)
     intrinsic = _SHUFFLE_INTRINSICS[op.mode]
-    if not (isinstance(constant_offset, int) and 0 <= constant_offset < 32):
+    if not (constant_offset is not None and 0 <= constant_offset < 32):
         intrinsic, offset = "__shfl_sync", f"(int32_t){source}"
     mask = f"{emitter.device_helper('lane_mask')}({width})"
     emitter.writer.line(f"{emitter.type_name(key)} {shuffled} = {value};")
     with emitter.writer.block(f"if ({lane} < {width})"):
         emitter.writer.line(f"{shuffled} = {intrinsic}({mask}, {value}, {offset});")
     conditions = [f"{lane} < {width}", f"{source} >= 0", f"{source} < {width}"]
-    constant_width = _constant_value(op.width)
-    if not (isinstance(constant_width, int) and constant_width <= 32):
+    constant_width = constant_int(op.width)
+    if not (constant_width is not None and constant_width <= 32):
         conditions.append(f"{source} < 32")
     valid = emitter.fresh_name(op.valid.name_hint or "valid")
     emitter.writer.line(f"bool {valid} = {' && '.join(conditions)};")

@@ -19,12 +19,13 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from xdsl.dialects.builtin import FloatAttr, IntegerAttr, MemRefType, NoneAttr
+from xdsl.dialects.builtin import FloatAttr, MemRefType, NoneAttr
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Operation, SSAValue
 
 from irkit.diagnostics import DiagnosticError
 from irkit.dialects import gpu
+from irkit.dialects.static_values import constant_int
 from irkit.dtypes import numpy_dtype
 from irkit.targets.c import CArgument, c_argument
 
@@ -127,12 +128,15 @@ class LaunchPlan:
 # ---------------------------------------------------------------------------
 
 
-def _constant_value(value: SSAValue) -> int | float | None:
+def _scalar_constant(value: SSAValue) -> int | float | None:
+    """The number an `arith.constant` gives `value` (a scalar kernel operand
+    may be a float), else None."""
+    integer = constant_int(value)
+    if integer is not None:
+        return integer
     owner = value.owner
     if isinstance(owner, Operation) and owner.name == "arith.constant":
         attr = owner.properties.get("value")
-        if isinstance(attr, IntegerAttr):
-            return int(attr.value.data)
         if isinstance(attr, FloatAttr):
             return float(attr.value.data)
     return None
@@ -194,13 +198,13 @@ def plan_launches(  # noqa: C901 (one branch per host op kind)
         elif op.name == "memref.dealloc":
             steps.append(FreeBuffer(names[op.operands[0]]))
         elif isinstance(op, gpu.LaunchFuncOp):
-            sizes = [_constant_value(v) for v in (*op.grid_size, *op.block_size)]
-            if any(not isinstance(size, int) for size in sizes):
+            sizes = [constant_int(v) for v in (*op.grid_size, *op.block_size)]
+            if any(size is None for size in sizes):
                 raise error(op, "grid and block sizes must be constants")
             shared = 0
             if op.dynamicSharedMemorySize is not None:
-                value = _constant_value(op.dynamicSharedMemorySize)
-                if not isinstance(value, int):
+                value = constant_int(op.dynamicSharedMemorySize)
+                if value is None:
                     raise error(op, "dynamic shared memory size must be a constant")
                 shared = value
             launch_arguments: list[KernelArgument] = []
@@ -212,7 +216,7 @@ def plan_launches(  # noqa: C901 (one branch per host op kind)
                         )
                     launch_arguments.append(BufferArgument(names[operand]))
                 else:
-                    constant = _constant_value(operand)
+                    constant = _scalar_constant(operand)
                     if constant is None:
                         raise error(op, "scalar kernel arguments must be constants")
                     launch_arguments.append(
