@@ -21,7 +21,7 @@ from xdsl.ir import Attribute
 # CUDA's static shared memory per block (more needs a dynamic opt-in).
 DEFAULT_MAX_SHARED_BYTES = 48 * 1024
 
-# The largest `memref.alloca` the C target prints (`irkit/targets/cstyle.py`
+# The largest `memref.alloca` the C target prints (`irkit/targets/cstyle_memory.py`
 # refuses larger ones rather than risk the stack).
 MAX_STACK_BYTES = 64 * 1024
 
