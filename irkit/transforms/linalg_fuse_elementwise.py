@@ -34,6 +34,14 @@ producer map composed as `producer_map o inverse(P's output map) o C's map for
 %x`, and one operand for a (value, map) pair that occurs twice. Its body is
 `P`'s body (its `linalg.index` renumbered through the same permutation) then
 `C`'s, with `C`'s argument for `%x` replaced by `P`'s yielded value.
+
+A splat constant read by a `linalg.generic` on tensors (`arith.constant
+dense<true> : tensor<512x512xi1>`, as torch-mlir writes a causal mask's
+fill) is folded into it, as MLIR's `FoldScalarOrSplatConstant` does: the
+operand is dropped and its block argument becomes one scalar
+`arith.constant` before the op, provided the other operands still read
+every loop. Nothing then materialises the tensor (the printers wrote every
+element of it: 27 MB of CUDA C for a 2048x2048 mask).
 """
 
 from __future__ import annotations
@@ -42,7 +50,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import AffineMapAttr, IntegerAttr, ModuleOp, TensorType, i64
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import (
+    AffineMapAttr,
+    DenseIntOrFPElementsAttr,
+    FloatAttr,
+    IntegerAttr,
+    ModuleOp,
+    TensorType,
+    i64,
+)
 from xdsl.dialects.linalg import ops as upstream
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap
@@ -54,9 +71,11 @@ from xdsl.pattern_rewriter import (
     RewritePattern,
     op_type_rewrite_pattern,
 )
+from xdsl.rewriter import InsertPoint
 from xdsl.transforms.dead_code_elimination import would_be_trivially_dead
 
 from irkit.dialects.linalg import GenericOp
+from irkit.dtypes import dense_to_array
 
 # --------------------------------------------------------------------------
 # Helpers
@@ -283,10 +302,94 @@ class FuseElementwiseProducer(RewritePattern):
             return
 
 
+def splat_scalar(value: SSAValue) -> IntegerAttr | FloatAttr | None:
+    """The one element of a splat `arith.constant` tensor, as a scalar
+    attribute (None for anything else, and for a NaN splat)."""
+    owner = value.owner
+    if not isinstance(owner, arith.ConstantOp):
+        return None
+    attr = owner.value
+    if not isinstance(attr, DenseIntOrFPElementsAttr):
+        return None
+    if not isinstance(attr.type, TensorType):
+        return None
+    array = dense_to_array(attr)
+    if array.size == 0 or not bool((array == array.flat[0]).all()):
+        return None
+    element_type = attr.get_element_type()
+    first = array.flat[0]
+    if array.dtype.kind == "f":
+        return FloatAttr(float(first), element_type)
+    return IntegerAttr(int(first), element_type)
+
+
+def fold_splat_input(op: GenericOp, operand_index: int) -> GenericOp | None:
+    """`op` without input `operand_index` (a splat constant), its block
+    argument replaced by a scalar constant inserted before `op` by the
+    caller; None when that input is no splat, or the only reader of a loop."""
+    scalar = splat_scalar(op.inputs[operand_index])
+    if scalar is None:
+        return None
+    maps = _maps(op)
+    kept_maps = [m for i, m in enumerate(maps) if i != operand_index]
+    read = {dim for m in kept_maps for expr in m.results for dim in expr.used_dims()}
+    if read != set(range(len(op.iterator_types))):
+        return None
+    args = op.body.block.args
+    block = Block(arg_types=[a.type for i, a in enumerate(args) if i != operand_index])
+    value_map: dict[SSAValue, SSAValue] = {}
+    kept_args = [a for i, a in enumerate(args) if i != operand_index]
+    for old, new in zip(kept_args, block.args, strict=True):
+        new.name_hint = old.name_hint
+        value_map[old] = new
+    constant = arith.ConstantOp(scalar)
+    value_map[args[operand_index]] = constant.result
+    block.add_op(constant)
+    for body_op in op.body.block.ops:
+        block.add_op(body_op.clone(value_mapper=value_map))
+    folded = GenericOp(
+        [v for i, v in enumerate(op.inputs) if i != operand_index],
+        op.outputs,
+        Region(block),
+        [AffineMapAttr(m) for m in kept_maps],
+        op.iterator_types,
+        [result.type for result in op.res],
+        op.doc,
+        op.library_call,
+    )
+    folded.location = op.location
+    return folded
+
+
+class FoldSplatConstantInput(RewritePattern):
+    """Fold the first splat-constant input of a `linalg.generic` on tensors
+    into its body (MLIR's `FoldScalarOrSplatConstant`)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: GenericOp, rewriter: PatternRewriter) -> None:
+        if not _on_tensors(op):
+            return
+        for operand_index in range(len(op.inputs)):
+            folded = fold_splat_input(op, operand_index)
+            if folded is None:
+                continue
+            # The scalar is the body's first op: hoist it before the generic,
+            # where every iteration shares it (MLIR creates it there).
+            constant = folded.body.block.first_op
+            assert isinstance(constant, arith.ConstantOp)
+            constant.detach()
+            rewriter.insert(constant, InsertPoint.before(op))
+            rewriter.replace(op, folded)
+            return
+
+
 def fuse_elementwise_ops(module: ModuleOp) -> None:
-    """Fuse producer generics into consumers in `module` until none is left."""
+    """Fold splat-constant inputs and fuse producer generics into consumers
+    in `module` until neither applies."""
     PatternRewriteWalker(
-        GreedyRewritePatternApplier([FuseElementwiseProducer()])
+        GreedyRewritePatternApplier(
+            [FoldSplatConstantInput(), FuseElementwiseProducer()]
+        )
     ).rewrite_module(module)
 
 
@@ -301,7 +404,8 @@ class LinalgFuseElementwisePass(ModulePass):
 
     Output: each fused producer/consumer pair is one `linalg.generic` with the
     consumer's results, outputs and iterators; chains fuse fully; fused
-    producers are erased.
+    producers are erased; a splat-constant input is a scalar `arith.constant`
+    before the op instead (unless it alone reads a loop).
 
     Preserves: semantics (each producer element is still computed exactly
     once, in the same element type); unfused ops; the consumer's location.

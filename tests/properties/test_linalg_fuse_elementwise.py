@@ -291,3 +291,55 @@ def test_fusion_keeps_meaning_on_nn_programs() -> None:
         "convert-nn-to-linalg,linalg-generalize-named-ops",
     )
     check_pass(LinalgFuseElementwisePass(), programs)
+
+
+# Splat constants read by a generic: the fold must fire (no constant tensor
+# left) and keep meaning, for every element type, map and position.
+_SPLAT_TYPES = {
+    "f32": ("arith.addf", "2.500000e-01"),
+    "f16": ("arith.mulf", "-1.500000e+00"),
+    "i32": ("arith.addi", "-7"),
+    "i1": ("arith.andi", "true"),
+}
+
+
+@st.composite
+def splat_reads(draw: st.DrawFn) -> str:
+    """A generic reading an argument and a splat constant (first or second,
+    the same map or a broadcast of it) over a rows x cols space."""
+    rows, cols = draw(st.integers(1, 5)), draw(st.integers(1, 5))
+    element = draw(st.sampled_from(sorted(_SPLAT_TYPES)))
+    combine, literal = _SPLAT_TYPES[element]
+    broadcast = draw(st.booleans())
+    constant_first = draw(st.booleans())
+    full = f"tensor<{rows}x{cols}x{element}>"
+    splat_type = f"tensor<{cols}x{element}>" if broadcast else full
+    splat_map = "(d0, d1) -> (d1)" if broadcast else "(d0, d1) -> (d0, d1)"
+    identity = "(d0, d1) -> (d0, d1)"
+    ins = [("%a", full, identity), ("%cst", splat_type, splat_map)]
+    if constant_first:
+        ins.reverse()
+    values = ", ".join(v for v, _, _ in ins)
+    types = ", ".join(t for _, t, _ in ins)
+    maps = ", ".join(f"affine_map<{m}>" for _, _, m in [*ins, ("", "", identity)])
+    return f"""
+func.func @main(%a: {full}) -> {full} {{
+  %cst = arith.constant dense<{literal}> : {splat_type}
+  %e = tensor.empty() : {full}
+  %r = linalg.generic {{indexing_maps = [{maps}], iterator_types = ["parallel", "parallel"]}} ins({values} : {types}) outs(%e : {full}) {{
+  ^bb0(%x: {element}, %y: {element}, %o: {element}):
+    %s = {combine} %x, %y : {element}
+    linalg.yield %s : {element}
+  }} -> {full}
+  return %r : {full}
+}}"""
+
+
+@given(splat_reads())
+def test_splat_constants_fold_into_the_generic(text: str) -> None:
+    folded = assert_pass_preserves_semantics(
+        LinalgFuseElementwisePass(), text, trials=2
+    )
+    (generic,) = [op for op in folded.walk() if isinstance(op, GenericOp)]
+    assert len(generic.inputs) == 1
+    assert "dense<" not in str(folded)

@@ -316,3 +316,42 @@ func.func @broadcast_into_a_reduction_read_elsewhere(%e: tensor<4xf32>, %w: tens
   } -> tensor<4xf32>
   return %r : tensor<4xf32>
 }
+
+// -----
+
+// A splat constant (torch-mlir's causal-mask fill) folds into the generic
+// that reads it: one scalar constant before the op, no tensor constant.
+// CHECK-LABEL: func.func @splat_mask
+// CHECK-NOT: dense<
+// CHECK: %[[TRUE:.*]] = arith.constant true
+// CHECK: linalg.generic {{.*}} ins(%{{.*}} : tensor<4x4xi1>)
+// CHECK-NEXT: ^{{.*}}(%[[IN:.*]]: i1, %{{.*}}: i1):
+// CHECK-NEXT: arith.andi %[[IN]], %[[TRUE]] : i1
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @splat_mask(%a: tensor<4x4xi1>) -> tensor<4x4xi1> {
+  %cst = arith.constant dense<true> : tensor<4x4xi1>
+  %0 = tensor.empty() : tensor<4x4xi1>
+  %1 = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]} ins(%a, %cst : tensor<4x4xi1>, tensor<4x4xi1>) outs(%0 : tensor<4x4xi1>) {
+  ^bb0(%in: i1, %in_1: i1, %out: i1):
+    %2 = arith.andi %in, %in_1 : i1
+    linalg.yield %2 : i1
+  } -> tensor<4x4xi1>
+  return %1 : tensor<4x4xi1>
+}
+
+// -----
+
+// A splat that alone reads a loop (the reduced axis here) stays: without
+// it the generic would not know the loop's extent.
+// CHECK-LABEL: func.func @splat_sum
+// CHECK: arith.constant dense<2.000000e+00> : tensor<3xf32>
+// CHECK: linalg.generic {{.*}} ins(%{{.*}} : tensor<3xf32>)
+func.func @splat_sum(%init: tensor<f32>) -> tensor<f32> {
+  %cst = arith.constant dense<2.000000e+00> : tensor<3xf32>
+  %1 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>], iterator_types = ["reduction"]} ins(%cst : tensor<3xf32>) outs(%init : tensor<f32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %2 = arith.addf %in, %acc : f32
+    linalg.yield %2 : f32
+  } -> tensor<f32>
+  return %1 : tensor<f32>
+}
