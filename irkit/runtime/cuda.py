@@ -572,17 +572,27 @@ class _CallArrays:
     originals: list[Any]  # the caller's out= objects, returned as given
 
 
+def _allocate_for_any_stream(function: CudaCompiledFunction, nbytes: int) -> Any:
+    """Device memory that lives as long as `function` and that any stream may
+    use: allocated (and later freed) on the function's own stream, which is
+    waited for once, so a caller's stream that goes away first takes nothing
+    with it."""
+    buffer = function._device.allocate(max(nbytes, 1), stream=function._stream)
+    function._stream.sync()
+    return buffer
+
+
 class _Workspace:
     """The device memory a function uses on one stream: the plan's buffers
     (allocated once, at the first call on that stream), staging buffers for
     host arrays (at the first call with one), and the executable graphs
     captured for that stream's argument pointers."""
 
-    def __init__(self, function: CudaCompiledFunction, stream: Any) -> None:
+    def __init__(self, function: CudaCompiledFunction) -> None:
         self.lock = threading.Lock()
         layout = function._layout
         cc = function._cc
-        self.scratch = function._device.allocate(max(layout.nbytes, 1), stream=stream)
+        self.scratch = _allocate_for_any_stream(function, layout.nbytes)
         self.base = int(self.scratch.handle)
         self.status: Any = None
         if layout.status_offset is not None:
@@ -591,7 +601,7 @@ class _Workspace:
         self.staging_pointers: dict[str, int] = {}
         self.graphs: OrderedDict[tuple[int, ...], Any] = OrderedDict()
 
-    def stage(self, function: CudaCompiledFunction, stream: Any) -> dict[str, int]:
+    def stage(self, function: CudaCompiledFunction) -> dict[str, int]:
         """Device buffers for every parameter passed as a host array."""
         if self.staging is None:
             offsets: dict[str, int] = {}
@@ -599,7 +609,7 @@ class _Workspace:
             for parameter in function.parameters:
                 offsets[parameter.argument.name] = total
                 total += _aligned(parameter.buffer_bytes)
-            self.staging = function._device.allocate(max(total, 1), stream=stream)
+            self.staging = _allocate_for_any_stream(function, total)
             base = int(self.staging.handle)
             self.staging_pointers = {name: base + o for name, o in offsets.items()}
         return self.staging_pointers
@@ -845,7 +855,7 @@ class CudaCompiledFunction:
         with self._lock:
             workspace = self._workspaces.get(handle)
             if workspace is None:
-                workspace = _Workspace(self, stream)
+                workspace = _Workspace(self)
                 self._workspaces[handle] = workspace
         return workspace
 
@@ -1067,7 +1077,7 @@ class CudaCompiledFunction:
         copies_back: list[tuple[int, np.ndarray]] = []
 
         def stage(parameter: Parameter) -> int:
-            return workspace.stage(self, stream)[parameter.argument.name]
+            return workspace.stage(self)[parameter.argument.name]
 
         for parameter, value in zip(self.inputs, arrays.inputs, strict=True):
             if isinstance(value, GpuArray):
@@ -1138,7 +1148,7 @@ class CudaCompiledFunction:
         with self._cuda_errors("timing the launch plan"):
             workspace = self._workspace(stream)
             with workspace.lock:
-                staging = workspace.stage(self, stream)
+                staging = workspace.stage(self)
                 keep_alive: list[Any] = []
                 pointers = [staging[p.argument.name] for p in self.parameters]
                 for parameter, value in zip(self.inputs, checked_inputs, strict=True):
