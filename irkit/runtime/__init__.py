@@ -59,8 +59,11 @@ def lower(module: ModuleOp, pipeline: str | None, target: str = "c") -> None:
     from irkit.context import make_context
     from irkit.pass_manager import Pipeline
 
+    chosen = get_target(target)
     if pipeline is None:
-        pipeline = get_target(target).pipeline if holds_tensors(module) else ""
+        pipeline = chosen.pipeline if holds_tensors(module) else ""
+    # The device's facts reach the passes as options of the target's pipeline.
+    pipeline = chosen.with_hardware(pipeline)
     Pipeline.parse(pipeline).run(make_context(), module)
 
 

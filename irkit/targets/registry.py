@@ -55,6 +55,11 @@ CUDA = Target(
     machine="irkit.runtime.cuda:device_identity",
     hardware="irkit.runtime.cuda:device_hardware",
     uses_graphs=True,
+    hardware_options=(
+        ("warp-size", "warp_size"),
+        ("max-threads-per-block", "max_threads_per_block"),
+        ("max-shared-bytes", "shared_memory_per_block"),
+    ),
 )
 
 TARGETS: dict[str, Target] = {target.name: target for target in (C, CUDA)}

@@ -90,6 +90,10 @@ class Target:
     # () -> GpuHardware of the device (or the default device's).
     hardware: str | None = None
     uses_graphs: bool = False  # takes the `graphs` option of irkit.compile
+    # Options of the target's pipeline that carry the device's facts:
+    # (option name, `GpuHardware` field). Passes read hardware facts from
+    # these options, never from constants of their own.
+    hardware_options: tuple[tuple[str, str], ...] = ()
 
     def load(self, unit: Any, symbol: str, **options: Any) -> Any:
         """Build (or find) `unit`'s code and return `@symbol`, callable."""
@@ -105,3 +109,28 @@ class Target:
 
     def hardware_facts(self) -> GpuHardware | None:
         return None if self.hardware is None else resolve(self.hardware)()
+
+    def with_hardware(self, pipeline: str) -> str:
+        """`pipeline` with the device's facts as options of the target's
+        named pipeline (`lower-to-cuda{... warp-size=32 ...}`) where it does
+        not set them itself; any other pipeline is returned as it is."""
+        if not self.hardware_options:
+            return pipeline
+        text = pipeline.strip()
+        name = self.pipeline
+        if text == name:
+            options: list[str] = []
+        elif text.startswith(name + "{") and text.endswith("}"):
+            options = text[len(name) + 1 : -1].split()
+        else:
+            return pipeline
+        facts = self.hardware_facts()
+        if facts is None:
+            return pipeline
+        given = {option.split("=")[0] for option in options}
+        filled = [
+            f"{option}={getattr(facts, field)}"
+            for option, field in self.hardware_options
+            if option not in given
+        ]
+        return f"{name}{{{' '.join([*options, *filled])}}}" if filled else pipeline

@@ -65,6 +65,7 @@ from xdsl.ir import Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import is_side_effect_free
+from xdsl.utils.exceptions import PassFailedException
 
 from irkit.dialects import gpu
 from irkit.dialects.scf import REDUCTION_STEP_ATTRIBUTE, IfOp
@@ -73,8 +74,19 @@ from irkit.transforms.utils.builders import erase_dead_values
 
 PASS_NAME = "gpu-shuffle-reductions"
 
+# A warp of NVIDIA GPUs; the target's `GpuHardware.warp_size` reaches the
+# pass as its `warp-size` option (lower-to-cuda fills it in).
 WARP = 32
-_HALVES = (16, 8, 4, 2, 1)
+
+
+def tree_halves(warp_size: int) -> tuple[int, ...]:
+    """The tree steps one warp finishes: warp_size / 2, ..., 2, 1."""
+    halves: list[int] = []
+    half = warp_size // 2
+    while half >= 1:
+        halves.append(half)
+        half //= 2
+    return tuple(halves)
 
 
 @dataclass(frozen=True)
@@ -139,12 +151,14 @@ def _step(op: Operation, half: int, launch: gpu.LaunchOp) -> _Step | None:
 
 
 def _run_at(
-    ops: Sequence[Operation], start: int, launch: gpu.LaunchOp
+    ops: Sequence[Operation], start: int, launch: gpu.LaunchOp, warp_size: int
 ) -> list[_Step] | None:
-    """The five steps starting at `ops[start]`, barriers between them."""
+    """The steps of one warp's share of a tree (five for a warp of 32)
+    starting at `ops[start]`, barriers between them."""
     steps: list[_Step] = []
     index = start
-    for number, half in enumerate(_HALVES):
+    halves = tree_halves(warp_size)
+    for number, half in enumerate(halves):
         if index >= len(ops):
             return None
         step = _step(ops[index], half, launch)
@@ -158,7 +172,7 @@ def _run_at(
             return None
         steps.append(step)
         index += 1
-        if number < len(_HALVES) - 1:
+        if number < len(halves) - 1:
             if index >= len(ops) or not isinstance(ops[index], gpu.BarrierOp):
                 return None
             index += 1
@@ -176,11 +190,11 @@ def _index(value: int) -> arith.ConstantOp:
     return arith.ConstantOp(IntegerAttr(value, IndexType()))
 
 
-def _shuffled(steps: list[_Step]) -> list[Operation]:
+def _shuffled(steps: list[_Step], warp_size: int) -> list[Operation]:
     """The warp-shuffle replacement of `steps` (see the module doc)."""
     first = steps[0]
     thread = gpu.ThreadIdOp("x")
-    warp = _index(WARP)
+    warp = _index(warp_size)
     in_warp = arith.CmpiOp(thread.result, warp.result, "slt")
     zero = _index(0)
     rest = [_index(0) for _ in first.rest]
@@ -188,9 +202,9 @@ def _shuffled(steps: list[_Step]) -> list[Operation]:
     load = LoadOp.get(first.buffer, [thread.result, *(r.result for r in rest)])
     body.append(load)
     value: SSAValue = load.res
-    width = arith.ConstantOp(IntegerAttr(WARP, i32))
+    width = arith.ConstantOp(IntegerAttr(warp_size, i32))
     body.append(width)
-    for half in _HALVES:
+    for half in tree_halves(warp_size):
         offset = arith.ConstantOp(IntegerAttr(half, i32))
         shuffle = gpu.ShuffleOp(value, offset.result, width.result, "xor")
         combined = first.combiner.clone()
@@ -206,9 +220,9 @@ def _shuffled(steps: list[_Step]) -> list[Operation]:
     return [thread, warp, in_warp, IfOp(in_warp.result, [], Region(Block(body)))]
 
 
-def _rewrite(steps: list[_Step]) -> None:
+def _rewrite(steps: list[_Step], warp_size: int) -> None:
     first = steps[0].guard
-    Rewriter.insert_op(_shuffled(steps), InsertPoint.before(first))
+    Rewriter.insert_op(_shuffled(steps, warp_size), InsertPoint.before(first))
     for step in steps:
         following = step.guard.next_op
         if step is not steps[-1]:
@@ -219,15 +233,21 @@ def _rewrite(steps: list[_Step]) -> None:
         erase_dead_values([condition])
 
 
-def _whole_warps(launch: gpu.LaunchOp) -> bool:
+def _whole_warps(launch: gpu.LaunchOp, warp_size: int) -> bool:
     x, y, z = (constant_int(size) for size in launch.block_size)
-    return x is not None and x % WARP == 0 and y == 1 and z == 1
+    return x is not None and x % warp_size == 0 and y == 1 and z == 1
 
 
-def shuffle_reductions(module: ModuleOp) -> None:
-    """Rewrite every eligible run of tree steps in `module` (see the module doc)."""
+def shuffle_reductions(module: ModuleOp, warp_size: int = WARP) -> None:
+    """Rewrite every eligible run of tree steps in `module` (see the module
+    doc), for warps of `warp_size` threads (a power of two)."""
+    if warp_size < 2 or warp_size & (warp_size - 1):
+        raise PassFailedException(
+            f"{PASS_NAME}: warp-size must be a power of two of at least 2, "
+            f"not {warp_size}"
+        )
     for launch in [op for op in module.walk() if isinstance(op, gpu.LaunchOp)]:
-        if not _whole_warps(launch):
+        if not _whole_warps(launch, warp_size):
             continue
         for region_op in [launch, *launch.body.walk()]:
             for region in region_op.regions:
@@ -235,11 +255,11 @@ def shuffle_reductions(module: ModuleOp) -> None:
                     ops = list(block.ops)
                     start = 0
                     while start < len(ops):
-                        steps = _run_at(ops, start, launch)
+                        steps = _run_at(ops, start, launch, warp_size)
                         if steps is None:
                             start += 1
                             continue
-                        _rewrite(steps)
+                        _rewrite(steps, warp_size)
                         ops = list(block.ops)
                         start = 0
 
@@ -250,5 +270,8 @@ class GpuShuffleReductionsPass(ModulePass):
 
     name = PASS_NAME
 
+    # Threads per warp: the target's (`GpuHardware.warp_size`).
+    warp_size: int = WARP
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        shuffle_reductions(op)
+        shuffle_reductions(op, self.warp_size)

@@ -146,6 +146,8 @@ class GpuTilingOptions:
     matmul_thread: tuple[int, int] = (4, 4)
     elementwise_block: int = 256
     matmul_cyclic: bool = False
+    # The target's limit (`GpuHardware.max_threads_per_block`).
+    max_threads_per_block: int = MAX_THREADS_PER_BLOCK
 
 
 @dataclass(frozen=True)
@@ -450,18 +452,23 @@ def _offset_indices(
         )
 
 
-def check_plan(op: Operation, plan: GpuTilingPlan, ranges: Sequence[int]) -> None:
-    """Reject a plan CUDA cannot launch; errors point at `op`."""
+def check_plan(
+    op: Operation,
+    plan: GpuTilingPlan,
+    ranges: Sequence[int],
+    max_threads_per_block: int = MAX_THREADS_PER_BLOCK,
+) -> None:
+    """Reject a plan the target cannot launch; errors point at `op`."""
     if len(plan.block_loops) > 3 or len(plan.thread_loops) > 3:
         raise op_error(op, f"{PASS_NAME} maps at most 3 loops to blocks or threads")
     threads = 1
     for loop in plan.thread_loops:
         threads *= _thread_count(plan, ranges, loop)
-    if threads > MAX_THREADS_PER_BLOCK:
+    if threads > max_threads_per_block:
         raise op_error(
             op,
             f"{PASS_NAME}: the tile sizes give {threads} threads per block, "
-            f"more than {MAX_THREADS_PER_BLOCK}",
+            f"more than {max_threads_per_block}",
         )
 
 
@@ -599,7 +606,7 @@ def tile_linalg_op_for_gpu(op: Operation, options: GpuTilingOptions) -> ForallOp
     computation = StructuredComputation.of(generic)
     ranges = static_loop_ranges(op, computation)
     plan = plan_tiling(generic, computation, ranges, options)
-    check_plan(op, plan, ranges)
+    check_plan(op, plan, ranges, options.max_threads_per_block)
     if generic is not op:
         Rewriter.replace_op(op, generic)
     return tile_generic_for_gpu(generic, computation, ranges, plan)
@@ -637,6 +644,7 @@ class LinalgTileForGpuPass(ModulePass):
     matmul_thread: tuple[int, ...] = GpuTilingOptions.matmul_thread
     elementwise_block: int = GpuTilingOptions.elementwise_block
     matmul_cyclic: bool = GpuTilingOptions.matmul_cyclic
+    max_threads_per_block: int = GpuTilingOptions.max_threads_per_block
 
     def options(self) -> GpuTilingOptions:
         if len(self.matmul_block) != 3 or len(self.matmul_thread) != 2:
@@ -651,6 +659,7 @@ class LinalgTileForGpuPass(ModulePass):
             (thread_m, thread_n),
             self.elementwise_block,
             self.matmul_cyclic,
+            self.max_threads_per_block,
         )
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:

@@ -16,6 +16,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
+from irkit.analysis.memory import DEFAULT_MAX_SHARED_BYTES
 from irkit.transforms import get_irkit_passes
 
 # The GPU matmul tiles, the fastest of a sweep at 4096^3 on the H100
@@ -145,6 +146,11 @@ class LowerToCudaPipeline(NamedPipeline):
     matmul_thread: tuple[int, ...] = GPU_MATMUL_THREAD
     matmul_cyclic: bool = GPU_MATMUL_CYCLIC
     elementwise_block: int = 256
+    # The device's facts (`GpuHardware`): `irkit.compile` fills them in from
+    # the target; these defaults are every NVIDIA GPU's since Kepler.
+    warp_size: int = 32
+    max_threads_per_block: int = 1024
+    max_shared_bytes: int = DEFAULT_MAX_SHARED_BYTES
 
     def stages(self) -> list[ModulePass]:
         stages = [_stage("convert-nn-to-linalg"), _stage("linalg-generalize-named-ops")]
@@ -153,7 +159,11 @@ class LowerToCudaPipeline(NamedPipeline):
         stages.append(_stage("bufferize"))
         if self.rows:
             stages.append(
-                _stage("linalg-tile-rows-for-gpu", reduction_block=self.reduction_block)
+                _stage(
+                    "linalg-tile-rows-for-gpu",
+                    reduction_block=self.reduction_block,
+                    max_shared_bytes=self.max_shared_bytes,
+                )
             )
         if self.pad:
             padding = _stage("linalg-pad-contractions", multiples=self.matmul_block)
@@ -165,21 +175,26 @@ class LowerToCudaPipeline(NamedPipeline):
                 matmul_thread=self.matmul_thread,
                 matmul_cyclic=self.matmul_cyclic,
                 elementwise_block=self.elementwise_block,
+                max_threads_per_block=self.max_threads_per_block,
             ),
         ]
         if self.promote:
-            stages.append(_stage("gpu-promote-shared"))
+            stages.append(
+                _stage("gpu-promote-shared", max_shared_bytes=self.max_shared_bytes)
+            )
         stages += [
             _stage("convert-linalg-to-loops"),
             _stage("fold-memref-alias-ops"),
             _stage("convert-parallel-loops-to-gpu"),
         ]
         if self.shuffles:
-            stages.append(_stage("gpu-shuffle-reductions"))
+            stages.append(_stage("gpu-shuffle-reductions", warp_size=self.warp_size))
         if self.promote_accumulators:
             stages.append(_stage("gpu-promote-accumulators"))
         if self.relayout_shared:
-            stages.append(_stage("gpu-relayout-shared"))
+            stages.append(
+                _stage("gpu-relayout-shared", max_shared_bytes=self.max_shared_bytes)
+            )
         if self.pipeline_copies:
             stages.append(_stage("gpu-pipeline-copies"))
         stages.append(

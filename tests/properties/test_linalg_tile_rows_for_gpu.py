@@ -8,12 +8,13 @@ give threads with no elements and cyclic shares that do not divide."""
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import strategies as st
 from xdsl.dialects.builtin import ModuleOp
 
 from irkit.context import make_context
 from irkit.parsing import parse_module
-from irkit.pass_manager import Pipeline
+from irkit.pass_manager import PassFailure, Pipeline
 from irkit.testing import assert_pass_preserves_semantics, check_pass, nn_programs
 from irkit.testing.strategies import lowered
 from irkit.transforms.linalg_tile_rows_for_gpu import LinalgTileRowsForGpuPass
@@ -160,3 +161,25 @@ def test_shuffled_reduction_trees_keep_meaning() -> None:
     assert text.count("gpu.shuffle xor") == 10  # five per reduction, two of them
     assert "irkit.reduction_step = 16" not in text
     assert "irkit.reduction_step = 32" in text
+
+
+def test_the_warp_size_comes_from_the_option() -> None:
+    # A 16-lane warp (what a target with narrower warps would pass through
+    # lower-to-cuda's warp-size): four shuffle steps, 16 left to the
+    # workgroup tree; still the same results on the emulator.
+    from irkit.transforms.gpu_shuffle_reductions import GpuShuffleReductionsPass
+
+    up_to = f"linalg-tile-rows-for-gpu{{reduction-block=64}},{AFTER}"
+    check_pass(GpuShuffleReductionsPass(warp_size=16), lowered(row_programs(), up_to))
+    module = parse_module(SOFTMAX, make_context())
+    Pipeline.parse(f"{FRONT_END},{up_to},gpu-shuffle-reductions{{warp-size=16}}").run(
+        make_context(), module
+    )
+    text = str(module)
+    assert text.count("gpu.shuffle xor") == 8  # four per reduction, two of them
+    assert "irkit.reduction_step = 16" in text
+    assert "irkit.reduction_step = 8" not in text
+    with pytest.raises(PassFailure, match="warp-size must be a power of two"):
+        Pipeline.parse("gpu-shuffle-reductions{warp-size=12}").run(
+            make_context(), parse_module(SOFTMAX, make_context())
+        )

@@ -61,3 +61,23 @@ def test_a_new_target_is_one_registry_entry(
     (expected,) = irkit.interpret(MLP, "main", *args)
     np.testing.assert_allclose(compiled(*args)[0], expected, rtol=1e-5, atol=1e-6)
     LOADED.clear()
+
+
+def test_the_devices_facts_fill_the_targets_pipeline() -> None:
+    facts = registry.CUDA.hardware_facts()
+    assert facts is not None
+    filled = registry.CUDA.with_hardware("lower-to-cuda")
+    assert filled == (
+        f"lower-to-cuda{{warp-size={facts.warp_size} "
+        f"max-threads-per-block={facts.max_threads_per_block} "
+        f"max-shared-bytes={facts.shared_memory_per_block}}}"
+    )
+    Pipeline.parse(filled)
+    # Options the caller gives win; other pipelines are left as they are.
+    tuned = registry.CUDA.with_hardware(
+        "lower-to-cuda{warp-size=16 reduction-block=128}"
+    )
+    assert tuned.startswith("lower-to-cuda{warp-size=16 reduction-block=128 ")
+    assert "warp-size=32" not in tuned
+    assert registry.CUDA.with_hardware("bufferize,cse") == "bufferize,cse"
+    assert registry.C.with_hardware("lower-to-c") == "lower-to-c"
