@@ -432,7 +432,19 @@ def test_run_maps_a_failed_cuda_compile_to_exit_1(
     (compute capability 3.5; CUDA 12 dropped it): nvcc refuses the
     architecture. Only the device is simulated: everything else, the
     lowering, the CUDA target, the cache and nvcc, is real."""
-    kepler = SimpleNamespace(compute_capability=SimpleNamespace(major=3, minor=5))
+    kepler = SimpleNamespace(
+        name="Tesla K20",
+        compute_capability=SimpleNamespace(major=3, minor=5),
+        # What the CUDA target reads of a device (`GpuHardware`).
+        properties=SimpleNamespace(
+            warp_size=32,
+            max_threads_per_block=1024,
+            max_shared_memory_per_block=48 * 1024,
+            max_shared_memory_per_block_optin=48 * 1024,
+            max_registers_per_block=65536,
+            multiprocessor_count=13,
+        ),
+    )
     monkeypatch.setattr(cuda_runtime, "_open_device", lambda: kepler)
     monkeypatch.setenv(cuda_runtime.COMPILER_VARIABLE, "nvcc")
     monkeypatch.setenv("IRKIT_CACHE_DIR", str(tmp_path / "cache"))
