@@ -82,7 +82,12 @@ def test_fails(unit, seed):
 def _run_failing(name: str, tmp_path: Path) -> str:
     test_file = tmp_path / f"test_{name}.py"
     test_file.write_text(PREAMBLE + textwrap.dedent(FAILING_TESTS[name]))
-    environment = {**os.environ, "PYTHONPATH": str(ROOT)}
+    # The repository first, then whatever the caller's environment needs
+    # (a machine whose dependencies live on PYTHONPATH).
+    search_path = os.pathsep.join(
+        part for part in (str(ROOT), os.environ.get("PYTHONPATH", "")) if part
+    )
+    environment = {**os.environ, "PYTHONPATH": search_path}
     try:
         run = subprocess.run(
             [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", test_file],
