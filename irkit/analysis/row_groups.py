@@ -3,8 +3,9 @@
 A row group is what `linalg-tile-rows-for-gpu` turns into one kernel (a
 block per row) and `linalg-tile-rows` into one parallel loop (a row per
 iteration): a maximal run of `linalg.generic`s on memrefs with static shapes
-in one block, with only `arith.constant`, `memref.alloc` and `memref.dealloc`
-between them, where
+in one block, with only `arith.constant`, `memref.alloc`, `memref.dealloc`
+and views (`memref.collapse_shape`, `expand_shape`, `subview`) between
+them, where
 
 - every op's loop 0 is parallel and walks the same rows: every operand is a
   *row operand* (dimension 0 indexed by loop 0 alone, no other dimension by
@@ -66,7 +67,11 @@ _INTEGER_IDENTITIES = {
     "arith.maxsi": lambda width: -(1 << (width - 1)),
     "arith.minsi": lambda width: (1 << (width - 1)) - 1,
 }
-_MOVABLE = frozenset({"arith.constant", "memref.alloc", "memref.dealloc"})
+# Ops between a group's ops that move with it: allocations before the
+# kernel, deallocations after it, and views (pure: a view computed earlier
+# is the same view) before it, in their order.
+_VIEWS = frozenset({"memref.collapse_shape", "memref.expand_shape", "memref.subview"})
+_MOVABLE = frozenset({"arith.constant", "memref.alloc", "memref.dealloc"}) | _VIEWS
 
 
 @dataclass
@@ -104,7 +109,7 @@ class RowOp:
 @dataclass
 class RowGroup:
     """Consecutive row ops of one block, and the ops between them that move
-    with the group (`arith.constant`, `memref.alloc` / `dealloc`)."""
+    with the group (`arith.constant`, `memref.alloc` / `dealloc`, views)."""
 
     ops: list[RowOp] = field(default_factory=list)
     movable: list[Operation] = field(default_factory=list)
@@ -255,6 +260,15 @@ def _joins(group: RowGroup, candidate: RowOp) -> bool:
     ) and not any(may_alias(a, b) for a in _written(candidate) for b in read)
 
 
+def _view_sources(value: SSAValue) -> list[SSAValue]:
+    """`value` and, through the views it is one of, what it views."""
+    chain = [value]
+    while isinstance(value.owner, Operation) and value.owner.name in _VIEWS:
+        value = value.owner.operands[0]
+        chain.append(value)
+    return chain
+
+
 def row_groups(block: Block) -> list[RowGroup]:
     """The row groups of `block`, each with at least one reduction, in order."""
     groups: list[RowGroup] = []
@@ -264,7 +278,12 @@ def row_groups(block: Block) -> list[RowGroup]:
     def close() -> None:
         nonlocal current
         if any(row_op.reduction is not None for row_op in current.ops):
-            used = {v for row_op in current.ops for v in row_op.computation.operands}
+            used = {
+                root
+                for row_op in current.ops
+                for v in row_op.computation.operands
+                for root in _view_sources(v)
+            }
             # A dealloc moves with the group only if it frees a buffer the
             # group uses. Others stay where they are, after the kernel once the
             # group's ops are gone: one that frees a buffer an earlier group

@@ -18,6 +18,7 @@ _PASSES: dict[str, str] = {
     "convert-nn-to-linalg": "ConvertNnToLinalgPass",
     "linalg-generalize-named-ops": "LinalgGeneralizeNamedOpsPass",
     "linalg-fuse-elementwise": "LinalgFuseElementwisePass",
+    "linalg-collapse-dims": "LinalgCollapseDimsPass",
     "bufferize": "BufferizePass",
     "convert-linalg-to-loops": "ConvertLinalgToLoopsPass",
     "linalg-tile": "LinalgTilePass",

@@ -33,6 +33,21 @@ def _stage(name: str, **options: object) -> ModulePass:
     return get_irkit_passes()[name]()(**options)
 
 
+def _tensor_stages(*, fuse: bool, collapse: bool) -> list[ModulePass]:
+    """The tensor-level stages both pipelines share after generalization:
+    fusion, then collapsing loops that every operand reads together (a layer
+    norm over `8x128x768` becomes one over `1024x768` rows), then fusion
+    again across the reshapes that collapsing cancelled."""
+    stages: list[ModulePass] = []
+    if fuse:
+        stages.append(_stage("linalg-fuse-elementwise"))
+    if collapse:
+        stages.append(_stage("linalg-collapse-dims"))
+        if fuse:
+            stages.append(_stage("linalg-fuse-elementwise"))
+    return stages
+
+
 class NamedPipeline(ModulePass, ABC):
     """A pass that stands for a list of passes chosen by its options."""
 
@@ -51,17 +66,18 @@ class LowerToCPipeline(NamedPipeline):
 
     Stages: `convert-nn-to-linalg` (a no-op on upstream input),
     `linalg-generalize-named-ops`, `linalg-fuse-elementwise` (unless
-    `fuse=false`), `bufferize`; `linalg-tile-rows` (unless `rows=false`: a
-    softmax, layer_norm or reduction with its neighbours runs row by row in
-    one OpenMP loop); then, unless `tile=false`, matmul-class ops
-    are tiled twice by `linalg-tile-contractions` (cache tiles of
-    `matmul-tile-sizes`, the outer parallel tile loop an `scf.parallel` that
-    OpenMP runs, then register tiles of `register-tile-sizes`) and
-    `linalg-promote-accumulator` moves each register tile's output to the
-    stack; `convert-linalg-to-loops`; `scf-for-hoist-accumulators` (unless
-    `hoist=false`) carries reductions in registers. The output is what the C
-    target prints: `func.func`s over memrefs following `docs/abi.md`, with
-    `scf` loops, `memref` and `arith`/`math` ops.
+    `fuse=false`), `linalg-collapse-dims` and fusion again (unless
+    `collapse=false`: rows of any rank become one row loop), `bufferize`;
+    `linalg-tile-rows` (unless `rows=false`: a softmax, layer_norm or reduction
+    with its neighbours runs row by row in one OpenMP loop); then, unless
+    `tile=false`, matmul-class ops are tiled twice by `linalg-tile-contractions`
+    (cache tiles of `matmul-tile-sizes`, the outer parallel tile loop an
+    `scf.parallel` that OpenMP runs, then register tiles of
+    `register-tile-sizes`) and `linalg-promote-accumulator` moves each register
+    tile's output to the stack; `convert-linalg-to-loops`;
+    `scf-for-hoist-accumulators` (unless `hoist=false`) carries reductions in
+    registers. The output is what the C target prints: `func.func`s over memrefs
+    following `docs/abi.md`, with `scf` loops, `memref` and `arith`/`math` ops.
 
     The default sizes are for (batched) matmul on AVX2 (`docs/benchmarks.md`):
     64x256x64 cache tiles (a 64 KiB panel of B, a 16 KiB panel of A) and
@@ -72,6 +88,7 @@ class LowerToCPipeline(NamedPipeline):
     name = "lower-to-c"
 
     fuse: bool = True
+    collapse: bool = True
     rows: bool = True
     tile: bool = True
     hoist: bool = True
@@ -80,8 +97,7 @@ class LowerToCPipeline(NamedPipeline):
 
     def stages(self) -> list[ModulePass]:
         stages = [_stage("convert-nn-to-linalg"), _stage("linalg-generalize-named-ops")]
-        if self.fuse:
-            stages.append(_stage("linalg-fuse-elementwise"))
+        stages += _tensor_stages(fuse=self.fuse, collapse=self.collapse)
         stages.append(_stage("bufferize"))
         if self.rows:
             stages.append(_stage("linalg-tile-rows"))
@@ -103,7 +119,8 @@ class LowerToCudaPipeline(NamedPipeline):
 
     Stages: the front end of `lower-to-c` (`convert-nn-to-linalg`,
     `linalg-generalize-named-ops`, `linalg-fuse-elementwise` unless
-    `fuse=false`, `bufferize`); `linalg-tile-rows-for-gpu` (unless
+    `fuse=false`, `linalg-collapse-dims` and fusion again unless
+    `collapse=false`, `bufferize`); `linalg-tile-rows-for-gpu` (unless
     `rows=false`: row reductions and their neighbours as one kernel, a block
     of `reduction-block` threads per row, by default chosen per row length);
     `linalg-pad-contractions` (unless `pad=false`: matmuls whose extents the
@@ -128,6 +145,7 @@ class LowerToCudaPipeline(NamedPipeline):
     name = "lower-to-cuda"
 
     fuse: bool = True
+    collapse: bool = True
     pad: bool = True
     promote: bool = True
     promote_accumulators: bool = True
@@ -154,8 +172,7 @@ class LowerToCudaPipeline(NamedPipeline):
 
     def stages(self) -> list[ModulePass]:
         stages = [_stage("convert-nn-to-linalg"), _stage("linalg-generalize-named-ops")]
-        if self.fuse:
-            stages.append(_stage("linalg-fuse-elementwise"))
+        stages += _tensor_stages(fuse=self.fuse, collapse=self.collapse)
         stages.append(_stage("bufferize"))
         if self.rows:
             stages.append(

@@ -31,6 +31,8 @@ def test_named_pipeline_expands_into_its_stages() -> None:
         "convert-nn-to-linalg",
         "linalg-generalize-named-ops",
         "linalg-fuse-elementwise",
+        "linalg-collapse-dims",
+        "linalg-fuse-elementwise",
         "bufferize",
         "linalg-tile-rows",
         "linalg-tile-contractions",
@@ -45,3 +47,7 @@ def test_named_pipeline_expands_into_its_stages() -> None:
     assert untiled[-2:] == ["bufferize", "convert-linalg-to-loops"]
     unfused = [p.name for p in build_pipeline("lower-to-c{fuse=false}")]
     assert "linalg-fuse-elementwise" not in unfused
+    assert "linalg-collapse-dims" in unfused
+    uncollapsed = [p.name for p in build_pipeline("lower-to-c{collapse=false}")]
+    assert "linalg-collapse-dims" not in uncollapsed
+    assert uncollapsed.count("linalg-fuse-elementwise") == 1
