@@ -75,6 +75,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from math import prod
 
 from xdsl.context import Context
 from xdsl.dialects import arith
@@ -148,6 +149,10 @@ class GpuTilingOptions:
     matmul_cyclic: bool = False
     # The target's limit (`GpuHardware.max_threads_per_block`).
     max_threads_per_block: int = MAX_THREADS_PER_BLOCK
+    # The device's multiprocessors (`GpuHardware.multiprocessors`); 0: keep
+    # `matmul_block` for every matmul. Otherwise a matmul whose grid would
+    # leave multiprocessors idle gets smaller block tiles (`fill_the_grid`).
+    multiprocessors: int = 0
 
 
 @dataclass(frozen=True)
@@ -221,6 +226,58 @@ def _innermost_output_loop(
     return candidates[-1]
 
 
+def _ceil_div(a: int, b: int) -> int:
+    return -(-a // b)
+
+
+def fill_the_grid(
+    block: tuple[int, int],
+    thread: tuple[int, int],
+    extents: tuple[int, int],
+    batches: int,
+    multiprocessors: int,
+) -> tuple[int, int]:
+    """A matmul's block tile (BM, BN), halved side by side, the larger first,
+    while its grid has fewer blocks than `multiprocessors` (0: never): a
+    1024x768 output in 128x128 tiles is 48 blocks on the H100's 132
+    multiprocessors, in 64x64 tiles 192. A side is halved only while it stays
+    a multiple of its thread tile and the block keeps a warp of threads (or
+    as many as it had, if fewer), and only if that adds blocks."""
+
+    def blocks(tile: tuple[int, int]) -> int:
+        return _ceil_div(extents[0], tile[0]) * _ceil_div(extents[1], tile[1]) * batches
+
+    def threads(tile: tuple[int, int]) -> int:
+        clamped = [
+            min(size, extent) for size, extent in zip(tile, extents, strict=True)
+        ]
+        return prod(
+            _ceil_div(size, min(per_thread, size))
+            for size, per_thread in zip(clamped, thread, strict=True)
+        )
+
+    while multiprocessors and blocks(block) < multiprocessors:
+        halved = [
+            tile
+            for tile in ((block[0] // 2, block[1]), (block[0], block[1] // 2))
+            if all(
+                size % per_thread == 0
+                for size, per_thread in zip(tile, thread, strict=True)
+            )
+            and all(
+                size >= per_thread
+                for size, per_thread in zip(tile, thread, strict=True)
+            )
+            and threads(tile) >= min(32, threads(block))
+            and blocks(tile) > blocks(block)
+        ]
+        if not halved:
+            break
+        # Keep the tile as square as possible: halve the larger side first.
+        block = max(halved, key=min)
+    return block
+
+
 def plan_tiling(
     generic: GenericOp,
     computation: StructuredComputation,
@@ -241,6 +298,13 @@ def plan_tiling(
         block_m, block_n, block_k = options.matmul_block
         thread_m, thread_n = options.matmul_thread
         *batch, i, j = concurrent
+        block_m, block_n = fill_the_grid(
+            (block_m, block_n),
+            (thread_m, thread_n),
+            (ranges[i], ranges[j]),
+            ranges[batch[-1]] if batch else 1,
+            options.multiprocessors,
+        )
         block[i], block[j] = min(block_m, ranges[i]), min(block_n, ranges[j])
         thread[i], thread[j] = min(thread_m, block[i]), min(thread_n, block[j])
         if batch:
@@ -616,6 +680,11 @@ def _check_options(options: GpuTilingOptions) -> None:
     sizes = (*options.matmul_block, *options.matmul_thread, options.elementwise_block)
     if any(size <= 0 for size in sizes):
         raise PassFailedException(f"{PASS_NAME}: tile sizes must be positive")
+    if options.multiprocessors < 0:
+        raise PassFailedException(
+            f"{PASS_NAME}: multiprocessors must be 0 (off) or positive, "
+            f"not {options.multiprocessors}"
+        )
 
 
 def tile_for_gpu(module: ModuleOp, options: GpuTilingOptions) -> None:
@@ -645,6 +714,7 @@ class LinalgTileForGpuPass(ModulePass):
     elementwise_block: int = GpuTilingOptions.elementwise_block
     matmul_cyclic: bool = GpuTilingOptions.matmul_cyclic
     max_threads_per_block: int = GpuTilingOptions.max_threads_per_block
+    multiprocessors: int = GpuTilingOptions.multiprocessors
 
     def options(self) -> GpuTilingOptions:
         if len(self.matmul_block) != 3 or len(self.matmul_thread) != 2:
@@ -660,6 +730,7 @@ class LinalgTileForGpuPass(ModulePass):
             self.elementwise_block,
             self.matmul_cyclic,
             self.max_threads_per_block,
+            self.multiprocessors,
         )
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:

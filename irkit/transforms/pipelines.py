@@ -169,6 +169,10 @@ class LowerToCudaPipeline(NamedPipeline):
     warp_size: int = 32
     max_threads_per_block: int = 1024
     max_shared_bytes: int = DEFAULT_MAX_SHARED_BYTES
+    # 0 (no device to ask): every matmul keeps `matmul-block`. With the
+    # device's count, a matmul whose grid leaves multiprocessors idle gets
+    # smaller block tiles (`linalg-tile-for-gpu`).
+    multiprocessors: int = 0
 
     def stages(self) -> list[ModulePass]:
         stages = [_stage("convert-nn-to-linalg"), _stage("linalg-generalize-named-ops")]
@@ -193,6 +197,7 @@ class LowerToCudaPipeline(NamedPipeline):
                 matmul_cyclic=self.matmul_cyclic,
                 elementwise_block=self.elementwise_block,
                 max_threads_per_block=self.max_threads_per_block,
+                multiprocessors=self.multiprocessors,
             ),
         ]
         if self.promote:

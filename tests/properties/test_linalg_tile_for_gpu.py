@@ -13,6 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.dialects.linalg.ops import GenericOp
@@ -31,6 +33,7 @@ from irkit.testing.strategies import lowered
 from irkit.transforms.linalg_tile_for_gpu import (
     GpuTilingPlan,
     LinalgTileForGpuPass,
+    fill_the_grid,
     static_loop_ranges,
     tile_generic_for_gpu,
 )
@@ -151,3 +154,62 @@ def test_cyclic_tiles_count_linalg_index_from_the_origin() -> None:
     tiled = assert_pass_preserves_semantics(_CyclicPlanPass(), INDEXED, trials=2)
     (forall,) = _thread_foralls(tiled)
     assert _thread_subview_strides(forall) == [(2, 2), (2, 2)]
+
+
+@CYCLIC
+@given(
+    m=st.integers(1, 40),
+    n=st.integers(1, 40),
+    k=st.integers(1, 6),
+    batch=st.integers(1, 3),
+    multiprocessors=st.integers(1, 48),
+)
+def test_grid_filling_tiles_keep_meaning(
+    cyclic: bool, m: int, n: int, k: int, batch: int, multiprocessors: int
+) -> None:
+    """With `multiprocessors`, a matmul whose grid is too small gets smaller
+    block tiles (`fill_the_grid`); the tiles it picks must still compute the
+    same product, and the block foralls must step by them."""
+    block, thread = (16, 16, 2), (2, 2)
+    tiling = LinalgTileForGpuPass(
+        matmul_block=block,
+        matmul_thread=thread,
+        matmul_cyclic=cyclic,
+        multiprocessors=multiprocessors,
+    )
+    text = f"""
+func.func @main(%a: memref<{batch}x{m}x{k}xf32>, %b: memref<{batch}x{k}x{n}xf32>,
+                %c: memref<{batch}x{m}x{n}xf32> {{irkit.output}}) {{
+  %z = arith.constant 0.0 : f32
+  linalg.fill ins(%z : f32) outs(%c : memref<{batch}x{m}x{n}xf32>)
+  linalg.batch_matmul ins(%a, %b : memref<{batch}x{m}x{k}xf32>, memref<{batch}x{k}x{n}xf32>)
+      outs(%c : memref<{batch}x{m}x{n}xf32>)
+  return
+}}
+"""
+    after = assert_pass_preserves_semantics(tiling, text)
+    chosen = fill_the_grid(block[:2], thread, (m, n), batch, multiprocessors)
+    (matmul_blocks,) = [
+        op
+        for op in after.walk()
+        if isinstance(op, ForallOp)
+        and "block" in str(op.mapping)
+        and any(
+            isinstance(inner, GenericOp) and "reduction" in str(inner.iterator_types)
+            for inner in op.walk()
+        )
+    ]
+    steps = tuple(matmul_blocks.staticStep.get_values())[-2:]
+    assert steps == tuple(min(size, extent) for size, extent in zip(chosen, (m, n)))
+
+
+def test_fill_the_grid_halves_the_larger_side_while_the_grid_is_short() -> None:
+    # The GPT-2 block's attention projection on the H100: 48 -> 192 blocks.
+    assert fill_the_grid((128, 128), (8, 8), (1024, 768), 1, 132) == (64, 64)
+    # Enough blocks already, or no multiprocessor count: unchanged.
+    assert fill_the_grid((128, 128), (8, 8), (1024, 2304), 1, 132) == (128, 128)
+    assert fill_the_grid((128, 128), (8, 8), (1024, 768), 1, 0) == (128, 128)
+    # A batch counts: 96 heads of 128x128 scores are 96 blocks, then 192.
+    assert fill_the_grid((128, 128), (8, 8), (128, 128), 96, 132) == (64, 128)
+    # A vector (M = 1) keeps its tile: halving N would leave half a warp.
+    assert fill_the_grid((128, 128), (8, 8), (1, 4096), 1, 132) == (128, 128)

@@ -70,7 +70,8 @@ def test_the_devices_facts_fill_the_targets_pipeline() -> None:
     assert filled == (
         f"lower-to-cuda{{warp-size={facts.warp_size} "
         f"max-threads-per-block={facts.max_threads_per_block} "
-        f"max-shared-bytes={facts.shared_memory_per_block}}}"
+        f"max-shared-bytes={facts.shared_memory_per_block} "
+        f"multiprocessors={facts.multiprocessors}}}"
     )
     Pipeline.parse(filled)
     # Options the caller gives win; other pipelines are left as they are.

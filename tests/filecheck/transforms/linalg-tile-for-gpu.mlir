@@ -1,6 +1,7 @@
 // RUN: irkit-opt %s --split-input-file -p 'linalg-tile-for-gpu' | filecheck %s
 // RUN: irkit-opt %s --split-input-file -p 'linalg-tile-for-gpu{matmul-block=32,16,8 matmul-thread=4,2 elementwise-block=128}' | filecheck %s --check-prefix=SMALL
 // RUN: irkit-opt %s --split-input-file -p 'linalg-tile-for-gpu{matmul-block=32,16,8 matmul-thread=4,2 elementwise-block=128 matmul-cyclic=true}' | filecheck %s --check-prefix=CYCLIC
+// RUN: irkit-opt %s --split-input-file -p 'linalg-tile-for-gpu{matmul-block=32,32,8 matmul-thread=4,4 multiprocessors=8}' | filecheck %s --check-prefix=GRID
 
 // Matmul class: a block forall over BMxBN tiles on blocks y, x, the BK
 // reduction tile in an scf.for, block tiles, and a thread forall over
@@ -218,5 +219,19 @@ func.func @window(%x: memref<2x6xf32>, %k: memref<3xf32>, %o: memref<2x4xf32> {i
     %s = arith.addf %p, %acc : f32
     linalg.yield %s : f32
   }
+  return
+}
+
+// -----
+
+// multiprocessors=8: a 64x48 matmul in 32x32 tiles is 2x2 = 4 blocks, too few;
+// 16x32 tiles (32 threads of 4x4) make 4x2 = 8.
+
+// GRID-LABEL: func.func @fills_the_grid
+// GRID:         scf.forall (%{{.*}}, %{{.*}}) = (0, 0) to (64, 48) step (16, 32) {
+// GRID:           scf.forall (%{{.*}}, %{{.*}}) = (0, 0) to (16, %{{.*}}) step (4, 4) {
+// GRID:         } {mapping = [#gpu.block<y>, #gpu.block<x>]}
+func.func @fills_the_grid(%a: memref<64x16xf32>, %b: memref<16x48xf32>, %c: memref<64x48xf32> {irkit.output}) {
+  linalg.matmul ins(%a, %b : memref<64x16xf32>, memref<16x48xf32>) outs(%c : memref<64x48xf32>)
   return
 }
