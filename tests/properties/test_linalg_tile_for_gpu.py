@@ -158,19 +158,21 @@ def test_cyclic_tiles_count_linalg_index_from_the_origin() -> None:
 
 @CYCLIC
 @given(
-    m=st.integers(1, 40),
-    n=st.integers(1, 40),
-    k=st.integers(1, 6),
-    batch=st.integers(1, 3),
+    m=st.integers(1, 72),
+    n=st.integers(1, 72),
+    k=st.integers(1, 4),
+    batch=st.integers(1, 2),
     multiprocessors=st.integers(1, 48),
 )
 def test_grid_filling_tiles_keep_meaning(
     cyclic: bool, m: int, n: int, k: int, batch: int, multiprocessors: int
 ) -> None:
     """With `multiprocessors`, a matmul whose grid is too small gets smaller
-    block tiles (`fill_the_grid`); the tiles it picks must still compute the
-    same product, and the block foralls must step by them."""
-    block, thread = (16, 16, 2), (2, 2)
+    block and thread tiles (`fill_the_grid`); the tiles it picks must still
+    compute the same product, and the block foralls must step by them.
+    64x64 blocks of 8x8 thread tiles (64 threads) can halve BN to 32 with TN
+    4, then BM; outputs up to 72x72 make the grid short for most counts."""
+    block, thread = (64, 64, 2), (8, 8)
     tiling = LinalgTileForGpuPass(
         matmul_block=block,
         matmul_thread=thread,
@@ -188,7 +190,7 @@ func.func @main(%a: memref<{batch}x{m}x{k}xf32>, %b: memref<{batch}x{k}x{n}xf32>
 }}
 """
     after = assert_pass_preserves_semantics(tiling, text)
-    chosen = fill_the_grid(block[:2], thread, (m, n), batch, multiprocessors)
+    chosen, _ = fill_the_grid(block[:2], thread, (m, n), batch, multiprocessors)
     (matmul_blocks,) = [
         op
         for op in after.walk()
@@ -203,13 +205,22 @@ func.func @main(%a: memref<{batch}x{m}x{k}xf32>, %b: memref<{batch}x{k}x{n}xf32>
     assert steps == tuple(min(size, extent) for size, extent in zip(chosen, (m, n)))
 
 
-def test_fill_the_grid_halves_the_larger_side_while_the_grid_is_short() -> None:
-    # The GPT-2 block's attention projection on the H100: 48 -> 192 blocks.
-    assert fill_the_grid((128, 128), (8, 8), (1024, 768), 1, 132) == (64, 64)
+def test_fill_the_grid_shrinks_tiles_while_the_grid_is_short() -> None:
+    def fill(extents: tuple[int, int], batches: int = 1) -> object:
+        return fill_the_grid((128, 128), (8, 8), extents, batches, 132)
+
+    # The GPT-2 block's 1024x768 projections on the H100: 48 blocks of
+    # 128x128, 192 of 64x64 with 8x4 thread tiles (128 threads).
+    assert fill((1024, 768)) == ((64, 64), (8, 4))
+    # 1024x2304: 144 blocks, under 1.5 per multiprocessor; 288 of 128x64.
+    assert fill((1024, 2304)) == ((128, 64), (8, 8))
     # Enough blocks already, or no multiprocessor count: unchanged.
-    assert fill_the_grid((128, 128), (8, 8), (1024, 2304), 1, 132) == (128, 128)
-    assert fill_the_grid((128, 128), (8, 8), (1024, 768), 1, 0) == (128, 128)
-    # A batch counts: 96 heads of 128x128 scores are 96 blocks, then 192.
-    assert fill_the_grid((128, 128), (8, 8), (128, 128), 96, 132) == (64, 128)
-    # A vector (M = 1) keeps its tile: halving N would leave half a warp.
-    assert fill_the_grid((128, 128), (8, 8), (1, 4096), 1, 132) == (128, 128)
+    assert fill((2048, 2048)) == ((128, 128), (8, 8))
+    assert fill_the_grid((128, 128), (8, 8), (1024, 768), 1, 0) == (
+        (128, 128),
+        (8, 8),
+    )
+    # A batch counts: 96 heads of 128x128 scores, 96 blocks, then 384.
+    assert fill((128, 128), 96) == ((64, 64), (8, 4))
+    # Thread tiles stop at 4 wide and blocks at four warps.
+    assert fill((64, 1024)) == ((128, 64), (8, 4))

@@ -1,7 +1,7 @@
 // RUN: irkit-opt %s --split-input-file -p 'linalg-tile-for-gpu' | filecheck %s
 // RUN: irkit-opt %s --split-input-file -p 'linalg-tile-for-gpu{matmul-block=32,16,8 matmul-thread=4,2 elementwise-block=128}' | filecheck %s --check-prefix=SMALL
 // RUN: irkit-opt %s --split-input-file -p 'linalg-tile-for-gpu{matmul-block=32,16,8 matmul-thread=4,2 elementwise-block=128 matmul-cyclic=true}' | filecheck %s --check-prefix=CYCLIC
-// RUN: irkit-opt %s --split-input-file -p 'linalg-tile-for-gpu{matmul-block=32,32,8 matmul-thread=4,4 multiprocessors=8}' | filecheck %s --check-prefix=GRID
+// RUN: irkit-opt %s --split-input-file -p 'linalg-tile-for-gpu{matmul-block=64,64,8 matmul-thread=8,8 multiprocessors=8}' | filecheck %s --check-prefix=GRID
 
 // Matmul class: a block forall over BMxBN tiles on blocks y, x, the BK
 // reduction tile in an scf.for, block tiles, and a thread forall over
@@ -224,12 +224,14 @@ func.func @window(%x: memref<2x6xf32>, %k: memref<3xf32>, %o: memref<2x4xf32> {i
 
 // -----
 
-// multiprocessors=8: a 64x48 matmul in 32x32 tiles is 2x2 = 4 blocks, too few;
-// 16x32 tiles (32 threads of 4x4) make 4x2 = 8.
+// multiprocessors=8 asks for 12 blocks (1.5 per multiprocessor): a 64x48
+// matmul in 64x64 tiles of 8x8 thread tiles is one block of 48 threads.
+// BN halves to 32 and TN to 4 (the block keeps its threads): 2 blocks. Any
+// further halving would leave fewer threads or thread tiles under 4 wide.
 
 // GRID-LABEL: func.func @fills_the_grid
-// GRID:         scf.forall (%{{.*}}, %{{.*}}) = (0, 0) to (64, 48) step (16, 32) {
-// GRID:           scf.forall (%{{.*}}, %{{.*}}) = (0, 0) to (16, %{{.*}}) step (4, 4) {
+// GRID:         scf.forall (%{{.*}}, %{{.*}}) = (0, 0) to (64, 48) step (64, 32) {
+// GRID:           scf.forall (%{{.*}}, %{{.*}}) = (0, 0) to (64, %{{.*}}) step (8, 4) {
 // GRID:         } {mapping = [#gpu.block<y>, #gpu.block<x>]}
 func.func @fills_the_grid(%a: memref<64x16xf32>, %b: memref<16x48xf32>, %c: memref<64x48xf32> {irkit.output}) {
   linalg.matmul ins(%a, %b : memref<64x16xf32>, memref<16x48xf32>) outs(%c : memref<64x48xf32>)
