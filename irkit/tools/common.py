@@ -78,8 +78,25 @@ def write_output_atomically(path: str, text: str) -> None:
 
 
 def write_output_atomically_bytes(path: str, data: bytes) -> None:
-    """Write `data` to `path` via a temporary file and a rename."""
+    """Write `data` to `path` via a temporary file and a rename.
+
+    Only a regular file (or a new one) is replaced that way. A symbolic link
+    is followed (the file it names is replaced, the link stays), and
+    anything else that exists, a device such as `/dev/null` or a pipe, is
+    written to in place: renaming over it would replace the device node
+    itself (as root, `-o /dev/null` once turned the machine's `/dev/null`
+    into a regular file).
+    """
     target = Path(path)
+    if target.is_symlink():
+        target = target.resolve()
+    if target.exists() and not target.is_file():
+        try:
+            with open(target, "wb") as handle:
+                handle.write(data)
+        except OSError as error:
+            raise UsageError(f"cannot write '{path}': {error.strerror}") from None
+        return
     directory = target.parent if str(target.parent) else Path(".")
     try:
         fd, temp = tempfile.mkstemp(prefix=f".{target.name}.", dir=directory)

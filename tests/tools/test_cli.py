@@ -275,3 +275,41 @@ def test_opt_bad_plugin_is_a_user_error(valid_file: Path, tmp_path: Path) -> Non
     result = run_tool("irkit-opt", str(valid_file), "--load-pass-plugin", str(plugin))
     assert result.returncode == 1
     assert f"error: cannot load pass plugin '{plugin}': SyntaxError" in result.stderr
+
+
+def test_opt_output_to_a_pipe_writes_through_it(
+    valid_file: Path, tmp_path: Path
+) -> None:
+    """A path that is not a regular file (a pipe here, `/dev/null` in a lit
+    test) is written to, never renamed over: as root, the rename replaced the
+    machine's `/dev/null` with a regular file."""
+    import os
+    import stat
+    import threading
+
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    received: list[bytes] = []
+    reader = threading.Thread(
+        target=lambda: received.append(pipe.read_bytes()), daemon=True
+    )
+    reader.start()
+    result = run_tool("irkit-opt", str(valid_file), "-o", str(pipe))
+    reader.join(timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert stat.S_ISFIFO(pipe.lstat().st_mode)
+    assert b"func.func" in received[0]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["pipe", "valid.mlir"]
+
+
+def test_opt_output_through_a_symlink_keeps_the_link(
+    valid_file: Path, tmp_path: Path
+) -> None:
+    target = tmp_path / "real.mlir"
+    target.write_text("old")
+    link = tmp_path / "link.mlir"
+    link.symlink_to(target)
+    result = run_tool("irkit-opt", str(valid_file), "-o", str(link))
+    assert result.returncode == 0, result.stderr
+    assert link.is_symlink()
+    assert "func.func" in target.read_text()
