@@ -62,6 +62,38 @@ def reassociation_attr(groups: Sequence[Sequence[int]]) -> Reassociation:
     )
 
 
+def reassociation(
+    longer: Sequence[int], shorter: Sequence[int]
+) -> list[list[int]] | None:
+    """Groups of contiguous dims of `longer` whose products are `shorter`'s
+    dims (what collapsing `longer` into `shorter` needs), or None.
+
+    Trailing size-1 dims join the last group. `shorter` of rank 0 needs no
+    groups (`[]`) when `longer` has only size-1 dims.
+    """
+    if not shorter:
+        return [] if all(size == 1 for size in longer) else None
+    groups: list[list[int]] = []
+    dim = 0
+    for size in shorter:
+        group = [dim] if dim < len(longer) else []
+        product = longer[dim] if dim < len(longer) else 0
+        dim += 1
+        while product != size and dim < len(longer) and product < size:
+            product *= longer[dim]
+            group.append(dim)
+            dim += 1
+        if product != size or not group:
+            return None
+        groups.append(group)
+    while dim < len(longer):
+        if longer[dim] != 1:
+            return None
+        groups[-1].append(dim)
+        dim += 1
+    return groups
+
+
 def reassociation_groups(attr: Reassociation) -> list[list[int]]:
     """The groups of a reassociation property as lists of ints."""
     return [[dim.value.data for dim in group.data] for group in attr.data]

@@ -78,6 +78,7 @@ from xdsl.rewriter import InsertPoint
 
 from irkit.diagnostics import op_error
 from irkit.dialects import linalg, nn, tensor
+from irkit.dialects.tensor import reassociation
 
 PASS_NAME = "convert-nn-to-linalg"
 
@@ -608,38 +609,6 @@ class LowerTranspose(RewritePattern):
 # ---------------------------------------------------------------------------
 # Patterns: layout (reshape, concat, slice)
 # ---------------------------------------------------------------------------
-
-
-def reassociation(
-    longer: Sequence[int], shorter: Sequence[int]
-) -> list[list[int]] | None:
-    """Groups of contiguous dims of `longer` whose products are `shorter`'s
-    dims (what collapsing `longer` into `shorter` needs), or None.
-
-    Trailing size-1 dims join the last group. `shorter` of rank 0 needs no
-    groups (`[]`) when `longer` has only size-1 dims.
-    """
-    if not shorter:
-        return [] if all(size == 1 for size in longer) else None
-    groups: list[list[int]] = []
-    dim = 0
-    for size in shorter:
-        group = [dim] if dim < len(longer) else []
-        product = longer[dim] if dim < len(longer) else 0
-        dim += 1
-        while product != size and dim < len(longer) and product < size:
-            product *= longer[dim]
-            group.append(dim)
-            dim += 1
-        if product != size or not group:
-            return None
-        groups.append(group)
-    while dim < len(longer):
-        if longer[dim] != 1:
-            return None
-        groups[-1].append(dim)
-        dim += 1
-    return groups
 
 
 def _collapse(emit: _Emitter, value: SSAValue, shape: Sequence[int]) -> SSAValue:

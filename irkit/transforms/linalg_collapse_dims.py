@@ -53,6 +53,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import cast
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import (
@@ -77,6 +78,7 @@ from xdsl.rewriter import InsertPoint
 
 from irkit.dialects import linalg, tensor
 from irkit.dialects.linalg import GenericOp
+from irkit.dialects.tensor import reassociation
 
 # --------------------------------------------------------------------------
 # Which loops collapse
@@ -171,22 +173,28 @@ def maximal_runs(op: GenericOp) -> list[list[int]]:
 
 
 def runs_for_reshape(
-    op: GenericOp, map_: AffineMap, groups: Sequence[Sequence[int]]
+    op: GenericOp,
+    map_: AffineMap,
+    shape: Sequence[int],
+    groups: Sequence[Sequence[int]],
 ) -> list[list[int]] | None:
-    """The runs that make the operand `op` reads or writes through `map_`
-    collapse by `groups` (a reshape's reassociation of that operand), or None
-    when a group is not a run of joinable loops read in order."""
+    """The runs that make the operand of `shape` that `op` reads or writes
+    through `map_` collapse by `groups` (a reshape's reassociation of that
+    operand), or None when a group's loops are not a run of joinable loops
+    read in order. A group may hold size-1 dimensions read at index 0 (the
+    `keepdims` of a reduction): they need no loop."""
     if not _eligible(op):
         return None
     joined: set[int] = set()
     for group in groups:
-        if len(group) == 1:
-            continue
-        exprs = [map_.results[dim] for dim in group]
-        if not all(isinstance(expr, AffineDimExpr) for expr in exprs):
-            return None
-        loops = [expr.position for expr in exprs if isinstance(expr, AffineDimExpr)]
-        if loops != list(range(loops[0], loops[0] + len(loops))):
+        loops: list[int] = []
+        for dim in group:
+            expr = map_.results[dim]
+            if isinstance(expr, AffineDimExpr):
+                loops.append(expr.position)
+            elif not (expr == AffineConstantExpr(0) and shape[dim] == 1):
+                return None
+        if loops and loops != list(range(loops[0], loops[0] + len(loops))):
             return None
         for loop in loops[:-1]:
             if not _joinable(op, loop):
@@ -243,6 +251,28 @@ def _collapsed_type(
     return TensorType(type_.get_element_type(), sizes)
 
 
+def _collapse_op(
+    value: SSAValue, groups: list[list[int]], result_type: TensorType[Attribute]
+) -> tensor.CollapseShapeOp:
+    return tensor.CollapseShapeOp.build(
+        operands=[value],
+        result_types=[result_type],
+        properties={"reassociation": tensor.reassociation_attr(groups)},
+    )
+
+
+def _expand_op(
+    value: SSAValue, groups: list[list[int]], result_type: TensorType[Attribute]
+) -> tensor.ExpandShapeOp:
+    return tensor.ExpandShapeOp(
+        value,
+        [],
+        tensor.reassociation_attr(groups),
+        list(result_type.get_shape()),
+        result_type,
+    )
+
+
 def _is_identity(groups: list[list[int]]) -> bool:
     return all(len(group) == 1 for group in groups)
 
@@ -269,11 +299,7 @@ def collapse_generic(
             operands.append(value)
             continue
         assert isinstance(value.type, TensorType)
-        collapse = tensor.CollapseShapeOp.build(
-            operands=[value],
-            result_types=[_collapsed_type(value.type, groups)],
-            properties={"reassociation": tensor.reassociation_attr(groups)},
-        )
+        collapse = _collapse_op(value, groups, _collapsed_type(value.type, groups))
         rewriter.insert(collapse, InsertPoint.before(op))
         operands.append(collapse.result)
 
@@ -299,13 +325,7 @@ def collapse_generic(
             replacements.append(new_result)
             continue
         assert isinstance(result.type, TensorType)
-        expand = tensor.ExpandShapeOp(
-            new_result,
-            [],
-            tensor.reassociation_attr(groups),
-            list(result.type.get_shape()),
-            result.type,
-        )
+        expand = _expand_op(new_result, groups, result.type)
         rewriter.insert(expand, InsertPoint.before(op))
         replacements.append(expand.result)
     rewriter.replace(op, [], replacements)
@@ -336,7 +356,8 @@ class CollapseToProducerReshape(RewritePattern):
             expand = value.owner
             if not isinstance(expand, tensor.ExpandShapeOp):
                 continue
-            runs = runs_for_reshape(op, map_, _groups(expand))
+            shape = cast(TensorType[Attribute], value.type).get_shape()
+            runs = runs_for_reshape(op, map_, shape, _groups(expand))
             if runs is not None and collapse_generic(op, runs, rewriter):
                 return
 
@@ -357,7 +378,8 @@ class CollapseToConsumerReshape(RewritePattern):
             return
         result_index = producer.res.index(op.src)
         map_ = _maps(producer)[len(producer.inputs) + result_index]
-        runs = runs_for_reshape(producer, map_, _groups(op))
+        shape = cast(TensorType[Attribute], op.src.type).get_shape()
+        runs = runs_for_reshape(producer, map_, shape, _groups(op))
         if runs is not None:
             collapse_generic(producer, runs, rewriter)
 
@@ -366,19 +388,36 @@ def _groups(op: tensor.CollapseShapeOp | tensor.ExpandShapeOp) -> list[list[int]
     return [[dim.value.data for dim in group.data] for group in op.reassociation.data]
 
 
-class FoldCollapseOfExpand(RewritePattern):
-    """`collapse_shape(expand_shape(x))` with one reassociation is `x`."""
+class ComposeReshapes(RewritePattern):
+    """A reshape of a reshape is one reshape of the first's source, or that
+    source itself when the shapes agree (MLIR's `ComposeCollapseOfExpandOp`
+    and `ComposeReassociativeReshapeOps`): every reshape keeps row-major
+    order, so two compose into whichever one goes from the source's shape to
+    the result's, when one does."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(
-        self, op: tensor.CollapseShapeOp, rewriter: PatternRewriter
+        self,
+        op: tensor.CollapseShapeOp | tensor.ExpandShapeOp,
+        rewriter: PatternRewriter,
     ) -> None:
-        source = op.src.owner
-        if not isinstance(source, tensor.ExpandShapeOp):
+        inner = op.src.owner
+        if not isinstance(inner, tensor.CollapseShapeOp | tensor.ExpandShapeOp):
             return
-        if _groups(op) != _groups(source) or op.result.type != source.src.type:
-            return
-        rewriter.replace(op, [], [source.src])
+        source = inner.src
+        source_type = cast(TensorType[Attribute], source.type)
+        result_type = op.result.type
+        before, after = source_type.get_shape(), result_type.get_shape()
+        if source_type == result_type:
+            rewriter.replace(op, [], [source])
+        elif len(after) < len(before):
+            groups = reassociation(before, after)
+            if groups is not None:
+                rewriter.replace(op, _collapse_op(source, groups, result_type))
+        elif len(after) > len(before):
+            groups = reassociation(after, before)
+            if groups is not None:
+                rewriter.replace(op, _expand_op(source, groups, result_type))
 
 
 class CollapseEmpty(RewritePattern):
@@ -455,7 +494,7 @@ def collapse_dims(module: ModuleOp) -> None:
                 CollapseReductionDims(),
                 CollapseToProducerReshape(),
                 CollapseToConsumerReshape(),
-                FoldCollapseOfExpand(),
+                ComposeReshapes(),
                 CollapseEmpty(),
                 CollapseFill(),
             ]

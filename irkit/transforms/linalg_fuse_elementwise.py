@@ -383,12 +383,110 @@ class FoldSplatConstantInput(RewritePattern):
             return
 
 
+def _needed_ops(block: Block, results: Sequence[SSAValue]) -> set[Operation]:
+    """The ops of `block` that `results` (values yielded) depend on."""
+    needed: set[Operation] = set()
+    pending = list(results)
+    while pending:
+        owner = pending.pop().owner
+        if not isinstance(owner, Operation) or owner in needed:
+            continue
+        if owner.parent_block() is not block:
+            continue
+        needed.add(owner)
+        for nested in owner.walk():  # the op and any region inside it
+            pending += nested.operands
+    return needed
+
+
+def without_unused_result(op: GenericOp, result_index: int) -> GenericOp | None:
+    """`op` without result `result_index`, which nothing uses, and without
+    the body ops that only computed it; None when the other results read
+    that result's output value (its init would then have to become an input),
+    or when it is the only result."""
+    if len(op.res) < 2 or op.res[result_index].uses or not _on_tensors(op):
+        return None
+    block = op.body.block
+    yield_op = block.last_op
+    assert isinstance(yield_op, upstream.YieldOp)
+    kept = [v for i, v in enumerate(yield_op.operands) if i != result_index]
+    needed = _needed_ops(block, kept)
+    out_arg = block.args[len(op.inputs) + result_index]
+    if any(use.operation in needed for use in out_arg.uses) or out_arg in kept:
+        return None
+    dropped_position = len(op.inputs) + result_index
+    new_block = Block(
+        arg_types=[a.type for i, a in enumerate(block.args) if i != dropped_position]
+    )
+    value_map: dict[SSAValue, SSAValue] = {}
+    old_args = [a for i, a in enumerate(block.args) if i != dropped_position]
+    for old, new in zip(old_args, new_block.args, strict=True):
+        new.name_hint = old.name_hint
+        value_map[old] = new
+    for body_op in block.ops:
+        if body_op in needed:
+            new_block.add_op(body_op.clone(value_mapper=value_map))
+    new_block.add_op(upstream.YieldOp(*(value_map.get(v, v) for v in kept)))
+    maps = [m for i, m in enumerate(_maps(op)) if i != dropped_position]
+    reduced = GenericOp(
+        op.inputs,
+        [v for i, v in enumerate(op.outputs) if i != result_index],
+        Region(new_block),
+        [AffineMapAttr(m) for m in maps],
+        op.iterator_types,
+        [r.type for i, r in enumerate(op.res) if i != result_index],
+        op.doc,
+        op.library_call,
+    )
+    reduced.location = op.location
+    return reduced
+
+
+class EraseUnusedResult(RewritePattern):
+    """Drop a `linalg.generic`'s unused result, its output and the body ops
+    that only computed it (MLIR's `EraseUnusedOperandsAndResults`, part of
+    its elementwise-fusion patterns): torch-mlir's softmax takes `max` with
+    `argmax` beside it and never reads the indices, and a reduction with one
+    result is a row reduction. The output's producer goes too if nothing
+    else reads it."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: GenericOp, rewriter: PatternRewriter) -> None:
+        for result_index in range(len(op.res)):
+            reduced = without_unused_result(op, result_index)
+            if reduced is None:
+                continue
+            init = op.outputs[result_index]
+            new_results: list[SSAValue | None] = list(reduced.res)
+            new_results.insert(result_index, None)
+            rewriter.replace(op, reduced, new_results)
+            _erase_dead_producers(init, rewriter)
+            return
+
+
+def _erase_dead_producers(value: SSAValue, rewriter: PatternRewriter) -> None:
+    """Erase the chain of pure producers (a fill, the empty tensor it fills)
+    that built `value`, as long as nothing else uses them."""
+    producer = value.owner
+    while isinstance(producer, Operation) and not any(r.uses for r in producer.results):
+        is_fill = isinstance(producer, upstream.FillOp | GenericOp) and all(
+            isinstance(r.type, TensorType) for r in producer.results
+        )
+        if not (is_fill or would_be_trivially_dead(producer)):
+            return
+        tensors = [v for v in producer.operands if isinstance(v.type, TensorType)]
+        rewriter.erase(producer)
+        if len(tensors) != 1:
+            return
+        producer = tensors[0].owner
+
+
 def fuse_elementwise_ops(module: ModuleOp) -> None:
-    """Fold splat-constant inputs and fuse producer generics into consumers
-    in `module` until neither applies."""
+    """Drop unused results, fold splat-constant inputs and fuse producer
+    generics into consumers in `module` until none applies."""
     PatternRewriteWalker(
         GreedyRewritePatternApplier(
-            [FoldSplatConstantInput(), FuseElementwiseProducer()]
+            [EraseUnusedResult(), FoldSplatConstantInput(), FuseElementwiseProducer()]
         )
     ).rewrite_module(module)
 

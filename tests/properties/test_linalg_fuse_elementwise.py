@@ -343,3 +343,54 @@ def test_splat_constants_fold_into_the_generic(text: str) -> None:
     (generic,) = [op for op in folded.walk() if isinstance(op, GenericOp)]
     assert len(generic.inputs) == 1
     assert "dense<" not in str(folded)
+
+
+@st.composite
+def two_result_generics(draw: st.DrawFn) -> tuple[str, bool]:
+    """A generic with two results, of which `@main` returns one, and whether
+    the returned one reads the other's output value (then both stay)."""
+    rows, columns = draw(st.integers(1, 4)), draw(st.integers(1, 4))
+    reduce = draw(st.booleans())
+    keep = draw(st.integers(0, 1))
+    crossed = draw(st.booleans())
+    out_dims = "(d0)" if reduce else "(d0, d1)"
+    out_type = f"tensor<{rows}xf32>" if reduce else f"tensor<{rows}x{columns}xf32>"
+    index_type = f"tensor<{rows}xi64>" if reduce else f"tensor<{rows}x{columns}xi64>"
+    iterators = '"parallel", "reduction"' if reduce else '"parallel", "parallel"'
+    # Result 0: a max (or a tanh); result 1: the index of the max (or the
+    # column), as torch-mlir's max/argmax pair.
+    first = (
+        "%m = arith.maximumf %in, %acc : f32" if reduce else "%m = math.tanh %in : f32"
+    )
+    if crossed:  # the other result's output value feeds the kept one
+        first += "\n    %mc = arith.sitofp %idx : i64 to f32\n    %m2 = arith.addf %m, %mc : f32"
+        kept_value = "%m2"
+    else:
+        kept_value = "%m"
+    text = f"""
+func.func @main(%x: tensor<{rows}x{columns}xf32>, %a: {out_type}, %b: {index_type}) -> {out_type if keep == 0 else index_type} {{
+  %r:2 = linalg.generic {{indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> {out_dims}>, affine_map<(d0, d1) -> {out_dims}>], iterator_types = [{iterators}]}} ins(%x : tensor<{rows}x{columns}xf32>) outs(%a, %b : {out_type}, {index_type}) {{
+  ^bb0(%in: f32, %acc: f32, %idx: i64):
+    {first}
+    %i = linalg.index 1 : index
+    %ii = arith.index_cast %i : index to i64
+    %gt = arith.cmpf ogt, %in, %acc : f32
+    %s = arith.select %gt, %ii, %idx : i64
+    linalg.yield {kept_value}, %s : f32, i64
+  }} -> ({out_type}, {index_type})
+  return %r#{keep} : {out_type if keep == 0 else index_type}
+}}
+"""
+    # Result 1's computation reads %acc (result 0's output value) through
+    # the comparison, so only result 1 can go, and only if result 0 does
+    # not read %idx.
+    erasable = keep == 0 and not crossed
+    return text, erasable
+
+
+@given(two_result_generics())
+def test_unused_results_go_and_meaning_stays(case: tuple[str, bool]) -> None:
+    text, erasable = case
+    after = assert_pass_preserves_semantics(LinalgFuseElementwisePass(), text)
+    (generic,) = [op for op in after.walk() if isinstance(op, GenericOp)]
+    assert len(generic.res) == (1 if erasable else 2), str(after)

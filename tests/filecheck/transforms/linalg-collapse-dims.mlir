@@ -128,3 +128,31 @@ func.func @left_alone(%x: tensor<2x3x4xf32>, %a: tensor<4x5xf32>, %b: tensor<5x6
   } -> tensor<2x3xf32>
   return %t, %mm, %n, %i, %w : tensor<3x2x4xf32>, tensor<4x6xf32>, tensor<2x3x4xf32>, tensor<2x3x1xf32>, tensor<2x3xf32>
 }
+
+// -----
+
+// A max without keepdims, expanded to keepdims (as torch-mlir's softmax
+// does) and read back as (d0, d1, 0): the reduction's expand and torch's
+// compose into one expand of the 6 row maxima to 6x1, so the subtraction
+// collapses to 6 rows too (its size-1 dimension needs no loop).
+
+// CHECK-LABEL: func.func @max_then_keepdims
+// CHECK:         %[[M:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]} ins(%{{.*}} : tensor<6x4xf32>) outs(%{{.*}} : tensor<6xf32>)
+// CHECK:         %[[K:.*]] = tensor.expand_shape %[[M]] {{\[\[}}0, 1]] output_shape [6, 1] : tensor<6xf32> into tensor<6x1xf32>
+// CHECK:         %[[D:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, 0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%{{.*}}, %[[K]] : tensor<6x4xf32>, tensor<6x1xf32>)
+// CHECK:         tensor.expand_shape %[[D]] {{\[\[}}0, 1], [2]] output_shape [2, 3, 4]
+func.func @max_then_keepdims(%x: tensor<2x3x4xf32>, %init: tensor<2x3xf32>) -> tensor<2x3x4xf32> {
+  %m = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x : tensor<2x3x4xf32>) outs(%init : tensor<2x3xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %0 = arith.maximumf %in, %acc : f32
+    linalg.yield %0 : f32
+  } -> tensor<2x3xf32>
+  %k = tensor.expand_shape %m [[0], [1, 2]] output_shape [2, 3, 1] : tensor<2x3xf32> into tensor<2x3x1xf32>
+  %e = tensor.empty() : tensor<2x3x4xf32>
+  %d = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, 0)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%x, %k : tensor<2x3x4xf32>, tensor<2x3x1xf32>) outs(%e : tensor<2x3x4xf32>) {
+  ^bb0(%in: f32, %mx: f32, %out: f32):
+    %0 = arith.subf %in, %mx : f32
+    linalg.yield %0 : f32
+  } -> tensor<2x3x4xf32>
+  return %d : tensor<2x3x4xf32>
+}

@@ -355,3 +355,68 @@ func.func @splat_sum(%init: tensor<f32>) -> tensor<f32> {
   } -> tensor<f32>
   return %1 : tensor<f32>
 }
+
+// -----
+
+// torch-mlir's softmax takes max with argmax beside it and never reads the
+// indices: the unused result goes, with its output, its fill, its empty
+// tensor and the body ops that only computed it (linalg.index included).
+// The max is a reduction with one result.
+
+// CHECK-LABEL: func.func @unused_argmax
+// CHECK-NOT:     i64
+// CHECK:         %[[MAX:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : tensor<4x8xf32>) outs(%{{.*}} : tensor<4xf32>) {
+// CHECK-NEXT:    ^bb0(%[[IN:.*]]: f32, %[[OUT:.*]]: f32):
+// CHECK-NEXT:      %[[M:.*]] = arith.maximumf %[[IN]], %[[OUT]] : f32
+// CHECK-NEXT:      linalg.yield %[[M]] : f32
+// CHECK-NEXT:    } -> tensor<4xf32>
+// CHECK-NEXT:    func.return %[[MAX]] : tensor<4xf32>
+func.func @unused_argmax(%x: tensor<4x8xf32>) -> tensor<4xf32> {
+  %c0 = arith.constant 0 : i64
+  %ninf = arith.constant 0xFF800000 : f32
+  %ei = tensor.empty() : tensor<4xi64>
+  %fi = linalg.fill ins(%c0 : i64) outs(%ei : tensor<4xi64>) -> tensor<4xi64>
+  %ef = tensor.empty() : tensor<4xf32>
+  %ff = linalg.fill ins(%ninf : f32) outs(%ef : tensor<4xf32>) -> tensor<4xf32>
+  %r:2 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : tensor<4x8xf32>) outs(%ff, %fi : tensor<4xf32>, tensor<4xi64>) {
+  ^bb0(%in: f32, %out: f32, %idx: i64):
+    %i = linalg.index 1 : index
+    %ii = arith.index_cast %i : index to i64
+    %m = arith.maximumf %in, %out : f32
+    %gt = arith.cmpf ogt, %in, %out : f32
+    %s = arith.select %gt, %ii, %idx : i64
+    linalg.yield %m, %s : f32, i64
+  } -> (tensor<4xf32>, tensor<4xi64>)
+  return %r#0 : tensor<4xf32>
+}
+
+// -----
+
+// Kept: the indices are returned; and a result whose output value the other
+// result reads (it would have to become an input).
+
+// CHECK-LABEL: func.func @used_argmax
+// CHECK:         linalg.generic {{.*}} outs(%{{.*}}, %{{.*}} : tensor<4xf32>, tensor<4xi64>)
+// CHECK-LABEL: func.func @output_read_by_the_other_result
+// CHECK:         linalg.generic {{.*}} outs(%{{.*}}, %{{.*}} : tensor<4xf32>, tensor<4xf32>)
+func.func @used_argmax(%x: tensor<4x8xf32>, %ff: tensor<4xf32>, %fi: tensor<4xi64>) -> (tensor<4xf32>, tensor<4xi64>) {
+  %r:2 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : tensor<4x8xf32>) outs(%ff, %fi : tensor<4xf32>, tensor<4xi64>) {
+  ^bb0(%in: f32, %out: f32, %idx: i64):
+    %i = linalg.index 1 : index
+    %ii = arith.index_cast %i : index to i64
+    %m = arith.maximumf %in, %out : f32
+    %gt = arith.cmpf ogt, %in, %out : f32
+    %s = arith.select %gt, %ii, %idx : i64
+    linalg.yield %m, %s : f32, i64
+  } -> (tensor<4xf32>, tensor<4xi64>)
+  return %r#0, %r#1 : tensor<4xf32>, tensor<4xi64>
+}
+func.func @output_read_by_the_other_result(%x: tensor<4x8xf32>, %a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf32> {
+  %r:2 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : tensor<4x8xf32>) outs(%a, %b : tensor<4xf32>, tensor<4xf32>) {
+  ^bb0(%in: f32, %out: f32, %other: f32):
+    %m = arith.addf %in, %other : f32
+    %n = arith.addf %m, %out : f32
+    linalg.yield %n, %other : f32, f32
+  } -> (tensor<4xf32>, tensor<4xf32>)
+  return %r#0 : tensor<4xf32>
+}
