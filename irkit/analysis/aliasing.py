@@ -21,6 +21,7 @@ buffer may alias even when their elements are disjoint.
 from __future__ import annotations
 
 from xdsl.dialects import func
+from xdsl.dialects.builtin import MemRefType
 from xdsl.ir import BlockArgument, Operation, OpResult, SSAValue
 
 from irkit.abi import is_output_argument
@@ -45,6 +46,24 @@ def root_buffer(value: SSAValue) -> SSAValue:
     while isinstance(value.owner, Operation) and value.owner.name in VIEW_OPS:
         value = value.owner.operands[0]
     return value
+
+
+def reads_buffer(scope: Operation, buffer: SSAValue) -> bool:
+    """Whether an op inside `scope` may read `buffer` (itself or through a
+    view): every use but the memref operand of a `memref.store` counts as a
+    read, so an op this does not know about reads."""
+    for op in scope.walk():
+        if op.name in VIEW_OPS:
+            continue
+        for index, operand in enumerate(op.operands):
+            if not isinstance(operand.type, MemRefType):
+                continue
+            if root_buffer(operand) is not buffer:
+                continue
+            if op.name == "memref.store" and index == 1:
+                continue
+            return True
+    return False
 
 
 def _is_output_argument(value: SSAValue) -> bool:

@@ -159,6 +159,7 @@ C_LANGUAGE = Language(
     function_qualifier="",
     helper_qualifier="static inline",
     restrict="restrict",
+    restrict_read_write=True,
     math_functions=C_MATH_FUNCTIONS,
     float_literal_suffix={32: "f", 64: ""},
     nan="NAN",

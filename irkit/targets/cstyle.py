@@ -73,6 +73,7 @@ from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.traits import IsTerminator
 
 from irkit.abi import is_output_argument
+from irkit.analysis.aliasing import reads_buffer
 from irkit.diagnostics import DiagnosticError, location_of
 from irkit.dtypes import dense_resource_to_array, dense_to_array
 from irkit.targets.cstyle_arith import ARITH_PRINTERS
@@ -558,12 +559,31 @@ class CStyleEmitter:
             self.scope.views[argument] = View(
                 name, key, tuple(shape), tuple(strides), offset, read_only
             )
-            const = "const " if read_only else ""
-            restrict = self.language.restrict
-            return f"{const}{self.type_name(key)} *{restrict} {name}"
+            return self.pointer_parameter(func, argument, name, key, read_only)
         key = self.key_of(argument_type, func)
         self.scope.values[argument] = name
         return f"{self.type_name(key)} {name}"
+
+    def pointer_parameter(
+        self,
+        func: Operation,
+        argument: SSAValue,
+        name: str,
+        key: str,
+        read_only: bool,
+    ) -> str:
+        """A buffer parameter: `const` when the function only reads it, and
+        `restrict` unless the language forbids it on a buffer the function
+        both writes and reads (`Language.restrict_read_write`)."""
+        const = "const " if read_only else ""
+        restrict = self.language.restrict
+        if (
+            not read_only
+            and not self.language.restrict_read_write
+            and reads_buffer(func, argument)
+        ):
+            restrict = ""
+        return f"{const}{self.type_name(key)} *{restrict} {name}"
 
     # -- blocks ------------------------------------------------------------
 

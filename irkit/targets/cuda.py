@@ -132,6 +132,7 @@ CUDA_LANGUAGE = Language(
     function_qualifier='extern "C" __global__',
     helper_qualifier="static __device__ __forceinline__",
     restrict="__restrict__",
+    restrict_read_write=False,
     # CUDA's device math library has libm's names and IEEE behaviour.
     math_functions=C_MATH_FUNCTIONS,
     float_literal_suffix={32: "f", 64: ""},
@@ -307,9 +308,8 @@ class CudaEmitter(CStyleEmitter):
                 self.scope.views[argument] = View(
                     name, key, tuple(shape), tuple(strides), offset, read_only
                 )
-                const = "const " if read_only else ""
                 parameters.append(
-                    f"{const}{self.type_name(key)} *{self.language.restrict} {name}"
+                    self.pointer_parameter(func, argument, name, key, read_only)
                 )
             else:
                 key = self.key_of(argument_type, func)

@@ -53,6 +53,12 @@ class Language:
     function_qualifier: str
     helper_qualifier: str
     restrict: str
+    # Whether a buffer a function both writes and reads may be `restrict`:
+    # in C one thread owns each element it writes; in CUDA a kernel's threads
+    # read what others wrote before a barrier, and NVRTC/nvcc then kept a
+    # stale value for a `__restrict__` buffer (every thread but the one that
+    # stored saw a row maximum's initial -inf on the H100).
+    restrict_read_write: bool
     math_functions: Mapping[int, Mapping[str, str]]
     float_literal_suffix: Mapping[int, str]
     nan: str
