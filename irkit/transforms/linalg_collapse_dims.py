@@ -34,8 +34,9 @@ tensors with static shapes collapses into one loop when
 - the loops have the same iterator type;
 - every indexing map either reads none of them, or reads all of them as
   consecutive results `dl, dl+1, ..., dm` in that order (bare dimensions);
-- no map reads one of them inside a compound expression (`d0 + d1`), and the
-  body has no `linalg.index` (its value would have to be delinearised).
+- no map of the op reads a loop inside a compound expression (`d0 + d1`) or
+  twice (a diagonal `(d0, d0)`), and the body has no `linalg.index` (its
+  value would have to be delinearised).
 
 Each operand is collapsed with a `tensor.collapse_shape` along the map's
 runs (an operand whose shape does not change is used as it is), each result
@@ -121,10 +122,17 @@ def _eligible(op: GenericOp) -> bool:
         return False
     if any(isinstance(nested, upstream.IndexOp) for nested in op.body.walk()):
         return False
-    return all(
+    return all(_plain_map(map_) for map_ in _maps(op))
+
+
+def _plain_map(map_: AffineMap) -> bool:
+    """Bare dimensions, each at most once (a diagonal `(d0, d0)` is not), and
+    constants."""
+    dims = [e.position for e in map_.results if isinstance(e, AffineDimExpr)]
+    return (
         map_.num_symbols == 0
         and all(isinstance(e, AffineDimExpr | AffineConstantExpr) for e in map_.results)
-        for map_ in _maps(op)
+        and len(dims) == len(set(dims))
     )
 
 

@@ -156,3 +156,22 @@ func.func @max_then_keepdims(%x: tensor<2x3x4xf32>, %init: tensor<2x3xf32>) -> t
   } -> tensor<2x3x4xf32>
   return %d : tensor<2x3x4xf32>
 }
+
+// -----
+
+// A map that reads a loop twice (here (d1, d0, d1) over a 3x2x3 input, a
+// diagonal) would pass the pairwise test for d0 and d1; it is left alone.
+
+// CHECK-LABEL: func.func @diagonal
+// CHECK-NOT:     tensor.collapse_shape
+// CHECK:         func.return
+func.func @diagonal(%x: tensor<3x2x3xf32>, %init: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<3x2x3xf32>) outs(%init : tensor<2x3xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<2x3xf32>
+  %e = tensor.empty() : tensor<6xf32>
+  %c = tensor.collapse_shape %r [[0, 1]] : tensor<2x3xf32> into tensor<6xf32>
+  %f = tensor.expand_shape %c [[0, 1]] output_shape [2, 3] : tensor<6xf32> into tensor<2x3xf32>
+  return %f : tensor<2x3xf32>
+}
