@@ -36,7 +36,8 @@ padded up to multiples of `M` and `N`, the innermost reduction loop (k) to a
 multiple of `K`, other loops not at all. An op is padded when some extent
 grows and the padded iteration space is at most `max-growth-percent` percent
 larger than the original (so a 1000^3 matmul, 6% larger, is padded; a 130^3
-one, 330% larger, is not).
+one, 330% larger, is not). An extent no larger than its multiple is not
+padded: its tile is clamped to it, one full tile.
 
 Output: each operand with a padded dimension is replaced by a new buffer of
 the padded shape, filled with zero and holding a copy of the operand in its
@@ -144,7 +145,12 @@ def pad_contraction(
     if known is None or None in known:
         return False
     ranges = [size for size in known if size is not None]
-    steps = loop_multiples(computation, multiples)
+    # An extent no larger than its tile needs no padding: the tile is clamped
+    # to it (`linalg-tile-for-gpu`), so it is one full tile already.
+    steps = [
+        1 if size <= step else step
+        for size, step in zip(ranges, loop_multiples(computation, multiples))
+    ]
     padded = [-(-size // step) * step for size, step in zip(ranges, steps)]
     if padded == ranges:
         return False
@@ -211,7 +217,11 @@ class LinalgPadContractionsPass(ModulePass):
     # `lower-to-cuda`'s block tile: the sizes `linalg-tile-for-gpu` divides.
     multiples: tuple[int, ...] = GPU_MATMUL_BLOCK
     # Padded iterations at most this many percent of the original ones.
-    max_growth_percent: int = 25
+    # Padding pays far beyond 25%: on the H100 a partial-tile batch matmul of
+    # 96 x 197x197x64 (ViT attention) ran at 0.9 TFLOP/s, 540 us, where the
+    # full-tile path runs 20-45 TFLOP/s; 1000^3 took 2.75 ms unpadded, 0.21
+    # padded. Up to twice the iterations, padding wins.
+    max_growth_percent: int = 100
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         pad_contractions(op, self.multiples, self.max_growth_percent)

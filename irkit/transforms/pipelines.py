@@ -124,9 +124,9 @@ class LowerToCudaPipeline(NamedPipeline):
     `rows=false`: row reductions and their neighbours as one kernel, a block
     of `reduction-block` threads per row, by default chosen per row length);
     `linalg-pad-contractions` (unless `pad=false`: matmuls whose extents the
-    block tile does not divide run on zero-padded copies, when that adds at
-    most 25% of iterations); `linalg-tile-for-gpu` with the tile sizes below (block- and
-    thread-mapped `scf.forall`s); `gpu-promote-shared`
+    block tile does not divide run on zero-padded copies, when that at most
+    doubles the iterations); `linalg-tile-for-gpu` with the tile sizes below
+    (block- and thread-mapped `scf.forall`s); `gpu-promote-shared`
     (unless `promote=false`); `convert-linalg-to-loops`;
     `fold-memref-alias-ops` (per-thread loads and stores index the function's
     buffers, not tiles whose sizes differ between threads);

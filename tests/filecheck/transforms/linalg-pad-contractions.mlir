@@ -91,3 +91,23 @@ func.func @square_of_itself(%a: memref<3x3xf32>, %c: memref<3x3xf32> {irkit.outp
   }
   return
 }
+
+// -----
+
+// N = 3 is no larger than its multiple (4): its tile is clamped to 3, one
+// full tile, so N is not padded; M (6 -> 8) and K (3 -> 4) are.
+
+// CHECK-LABEL: func.func @narrow
+// CHECK:         memref.alloc() : memref<8x4xf32>
+// CHECK:         memref.alloc() : memref<4x3xf32>
+// CHECK:         memref.alloc() : memref<8x3xf32>
+// CHECK:         linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : memref<8x4xf32>, memref<4x3xf32>) outs(%{{.*}} : memref<8x3xf32>)
+func.func @narrow(%a: memref<6x3xf32>, %b: memref<3x3xf32>, %c: memref<6x3xf32> {irkit.output}) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%a, %b : memref<6x3xf32>, memref<3x3xf32>) outs(%c : memref<6x3xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %m = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  }
+  return
+}
