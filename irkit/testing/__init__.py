@@ -6,7 +6,8 @@
 - `compare_arrays`: per-dtype tolerance comparison with error figures.
 - `random_arguments`: inputs for a function from its signature.
 - `nn_programs`, `linalg_programs`: Hypothesis strategies for random,
-  verifying programs; `check_pass(pass_, programs)` runs the checker on them.
+  verifying programs; `check_pass(pass_, programs)` runs the checker on them
+  and fails when the pass changed none of them (`PassNeverFired`).
 
 Importing this package registers irkit's Hypothesis profiles (`ci`, `dev`,
 `thorough`: `irkit.testing.profiles`; load one with
@@ -25,7 +26,13 @@ from irkit.testing.compare import TOLERANCES, Difference, compare_arrays, tolera
 from irkit.testing.inputs import random_arguments, random_value
 from irkit.testing.printing import install_ir_printers
 from irkit.testing.profiles import PROFILES, register_profiles
-from irkit.testing.strategies import check_pass, linalg_programs, nn_programs
+from irkit.testing.strategies import (
+    PassNeverFired,
+    PassReach,
+    check_pass,
+    linalg_programs,
+    nn_programs,
+)
 
 register_profiles()
 install_ir_printers()
@@ -34,6 +41,8 @@ __all__ = [
     "PROFILES",
     "TOLERANCES",
     "Difference",
+    "PassNeverFired",
+    "PassReach",
     "SemanticsMismatch",
     "assert_pass_preserves_semantics",
     "check_pass",

@@ -702,6 +702,22 @@ def database_key(
     return re.sub(r" at 0x[0-9a-fA-F]+", "", described).encode()
 
 
+@dataclass
+class PassReach:
+    """How often `check_pass`'s pass changed the programs it was given."""
+
+    examples: int = 0
+    changed: int = 0
+
+    def describe(self) -> str:
+        return f"changed {self.changed} of the {self.examples} programs it was run on"
+
+
+class PassNeverFired(AssertionError):
+    """`check_pass` drew programs the pass never changed: the property never
+    reached the rewrite it is meant to check."""
+
+
 def check_pass(
     pass_or_pipeline: PassLike,
     programs: st.SearchStrategy[ModuleOp] | None = None,
@@ -709,7 +725,8 @@ def check_pass(
     trials: int = 1,
     rtol: float | None = None,
     atol: float | None = None,
-) -> None:
+    min_fired: int = 1,
+) -> PassReach:
     """Property: `pass_or_pipeline` keeps the meaning of every drawn program.
 
     Draws programs (default `nn_programs()`) and input seeds with Hypothesis,
@@ -721,8 +738,14 @@ def check_pass(
 
         def test_my_pass_keeps_meaning():
             check_pass(MyPass(), nn_programs(max_ops=6))
+
+    A property whose pass never changes a drawn program checks nothing: when
+    the pass changed fewer than `min_fired` programs (default 1), it raises
+    `PassNeverFired` saying how many it changed. Returns the counts
+    (`PassReach`), so a test can ask for more.
     """
     strategy = programs if programs is not None else nn_programs()
+    reach = PassReach()
 
     # Programs travel as IR text: Hypothesis then reports a falsifying example
     # as readable IR rather than as the repr of an xDSL object.
@@ -735,9 +758,12 @@ def check_pass(
     )
     @given(program=strategy.map(_as_text), seed=st.integers(0, 2**16))
     def keeps_meaning(program: str, seed: int) -> None:
-        assert_pass_preserves_semantics(
+        after = assert_pass_preserves_semantics(
             pass_or_pipeline, program, trials=trials, seed=seed, rtol=rtol, atol=atol
         )
+        reach.examples += 1
+        if str(after) != str(parse_module(program)):
+            reach.changed += 1
 
     # Hypothesis keys saved failures by the test function's source, which is
     # this same function for every call: without a key of its own, a failure
@@ -748,3 +774,20 @@ def check_pass(
         database_key(pass_or_pipeline, strategy, trials, rtol, atol),
     )
     keeps_meaning()
+    if reach.changed < min_fired:
+        raise PassNeverFired(
+            f"check_pass: {_pass_name(pass_or_pipeline)} {reach.describe()} "
+            f"(at least {min_fired} wanted): the property never reached the "
+            "rewrite it checks. Draw programs the pass applies to (a strategy "
+            "of your own, or nn_programs(ops=...)); see docs/testing-passes.md"
+        )
+    return reach
+
+
+def _pass_name(pass_or_pipeline: PassLike) -> str:
+    if isinstance(pass_or_pipeline, str):
+        return repr(pass_or_pipeline)
+    name = getattr(pass_or_pipeline, "name", None)
+    if isinstance(name, str):
+        return repr(name)
+    return "the pipeline"

@@ -5,11 +5,11 @@ every iteration is stored, before and after folding."""
 
 from __future__ import annotations
 
-from hypothesis import given
 from hypothesis import strategies as st
 from xdsl.dialects.builtin import ModuleOp
 
-from irkit.testing import assert_pass_preserves_semantics, check_pass, linalg_programs
+from irkit.parsing import parse_module
+from irkit.testing import check_pass, linalg_programs
 from irkit.testing.strategies import lowered
 from irkit.transforms.affine_fold_min_max import AffineFoldMinMaxPass
 
@@ -26,8 +26,14 @@ def _tiled(sizes: list[int]) -> st.SearchStrategy[ModuleOp]:
 
 
 def test_folding_tile_sizes_keeps_meaning() -> None:
+    """One level of `linalg-tile` leaves only partial-tile sizes, which the
+    loop ranges never decide (a dividing size is static already), so nothing
+    here may fold: this checks that the pass folds no min it cannot prove
+    (`min_fired=0`; `check_pass` found it never fired). The folds themselves
+    are reached by `test_folding_loop_extrema_keeps_meaning` below."""
     sizes = st.lists(st.integers(0, 5), min_size=3, max_size=3)
-    check_pass(PASS, sizes.flatmap(_tiled))
+    reach = check_pass(PASS, sizes.flatmap(_tiled), min_fired=0)
+    assert reach.examples > 0
 
 
 terms = st.sampled_from(["d0", "-d0", "d0 * 2", "d0 floordiv 3", "d0 mod 4", "s0"])
@@ -87,6 +93,6 @@ func.func @main(%o: memref<{SPAN}xf32> {{irkit.output}}) {{
 """
 
 
-@given(extremum_programs())
-def test_folding_loop_extrema_keeps_meaning(program: str) -> None:
-    assert_pass_preserves_semantics(PASS, program, trials=1)
+def test_folding_loop_extrema_keeps_meaning() -> None:
+    # `check_pass` also fails if no drawn min/max was folded (min_fired).
+    check_pass(PASS, extremum_programs().map(parse_module))

@@ -4,21 +4,24 @@ and shrinks their counterexamples to a few ops."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.database import InMemoryExampleDatabase
+from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.dialects.func import FuncOp
+from xdsl.passes import ModulePass
 from xdsl.transforms.common_subexpression_elimination import (
     CommonSubexpressionElimination,
 )
 
 from irkit.interpreter import interpret
 from irkit.parsing import parse_module
-from irkit.testing import SemanticsMismatch, random_arguments
+from irkit.testing import PassNeverFired, SemanticsMismatch, random_arguments
 from irkit.testing.strategies import (
     _Builder,
     _finish,
@@ -29,6 +32,7 @@ from irkit.testing.strategies import (
     lowered,
     nn_programs,
 )
+from irkit.transforms.convert_nn_to_linalg import ConvertNnToLinalgPass
 from tests.testing.mutants import (
     OffByOneLoopBoundPass,
     SwapNnSubOperandsPass,
@@ -207,3 +211,33 @@ def test_saved_failures_are_keyed_by_pass_and_strategy() -> None:
         if saved and not key.endswith((b".secondary", b".pareto"))
     ]
     assert len(failures) == 2
+
+
+@dataclass(frozen=True)
+class _LeavesEverything(ModulePass):
+    """A pass whose rewrite never applies (as `x * 1.0 -> x` on programs that
+    draw such a constant once in a thousand)."""
+
+    name = "test-leaves-everything"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        del ctx, op
+
+
+@pytest.mark.usefixtures("derandomised")
+def test_check_pass_fails_when_the_pass_never_fired() -> None:
+    with pytest.raises(PassNeverFired, match=r"changed 0 of the \d+ programs"):
+        check_pass(_LeavesEverything(), nn_programs(max_ops=3))
+
+
+@pytest.mark.usefixtures("derandomised")
+def test_check_pass_reports_how_often_the_pass_fired() -> None:
+    reach = check_pass(ConvertNnToLinalgPass(), nn_programs(max_ops=3))
+    assert 0 < reach.changed <= reach.examples
+    # Asking for more than happened fails, with the counts.
+    with pytest.raises(PassNeverFired, match=f"changed {reach.changed} of"):
+        check_pass(
+            ConvertNnToLinalgPass(),
+            nn_programs(max_ops=3),
+            min_fired=reach.examples + 1,
+        )
