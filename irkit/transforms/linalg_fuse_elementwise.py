@@ -42,6 +42,13 @@ operand is dropped and its block argument becomes one scalar
 `arith.constant` before the op, provided the other operands still read
 every loop. Nothing then materialises the tensor (the printers wrote every
 element of it: 27 MB of CUDA C for a 2048x2048 mask).
+
+A result of a multi-result `linalg.generic` on tensors that nothing uses is
+dropped with its output and the body ops that only computed it (MLIR's
+`EraseUnusedOperandsAndResults`): torch-mlir's softmax computes `argmax`
+beside its `max` and never reads it. Not when the other results read that
+output's value, or when it is the only result. Its init's producers (a fill,
+an empty tensor) go too when nothing else reads them.
 """
 
 from __future__ import annotations
@@ -503,7 +510,8 @@ class LinalgFuseElementwisePass(ModulePass):
     Output: each fused producer/consumer pair is one `linalg.generic` with the
     consumer's results, outputs and iterators; chains fuse fully; fused
     producers are erased; a splat-constant input is a scalar `arith.constant`
-    before the op instead (unless it alone reads a loop).
+    before the op instead (unless it alone reads a loop); unused results of
+    multi-result generics are gone (see the module docstring).
 
     Preserves: semantics (each producer element is still computed exactly
     once, in the same element type); unfused ops; the consumer's location.
