@@ -650,6 +650,40 @@ def _contraction_body(
     return body
 
 
+def _multiply_accumulate_body(
+    inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]
+) -> Region:
+    """`in0 * in1 + out`, as MLIR's matmul and convolutions compute it:
+    operands converted to the output's element type first (`extf`, `extsi`),
+    so f16 operands with an f32 accumulator verify (xDSL's matmul body
+    multiplies them as they are, its convolution body asserts integers)."""
+    arg_types = [_element_type(value.type) for value in (*inputs, *outputs)]
+    out_type = arg_types[-1]
+
+    @Builder.implicit_region(arg_types)
+    def body(args: tuple[BlockArgument, ...]) -> None:
+        operands: list[SSAValue] = [args[0], args[1]]
+        for index, operand_type in enumerate(arg_types[:2]):
+            if operand_type == out_type:
+                continue
+            if _is_float(out_type):
+                operands[index] = arith.ExtFOp(
+                    operands[index], cast(AnyFloat, out_type)
+                ).result
+            else:
+                operands[index] = arith.ExtSIOp(
+                    operands[index], cast(IntegerType, out_type)
+                ).result
+        if _is_float(out_type):
+            product = arith.MulfOp(operands[0], operands[1]).result
+            upstream.YieldOp(arith.AddfOp(product, args[2]))
+        else:
+            product = arith.MuliOp(operands[0], operands[1]).result
+            upstream.YieldOp(arith.AddiOp(product, args[2]))
+
+    return body
+
+
 def _maps_attr(*maps: AffineMap) -> ArrayAttr[AffineMapAttr]:
     return ArrayAttr(AffineMapAttr(map_) for map_ in maps)
 
@@ -719,6 +753,14 @@ class MatmulOp(_OptionalIndexingMapsSyntax, upstream.MatmulOp):
     """
 
     DEFAULT_MAPS: ClassVar[ArrayAttr[AffineMapAttr]] = _MATMUL_MAPS
+
+    @classmethod
+    def get_hidden_region(
+        cls, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]
+    ) -> Region:
+        # f16 operands with an f32 accumulator: what torch-mlir emits for
+        # `torch.mm` in f16.
+        return _multiply_accumulate_body(inputs, outputs)
 
     def verify_(self) -> None:
         _verify_contraction_maps(self)
@@ -923,6 +965,12 @@ class Conv2DNchwFchwOp(upstream.Conv2DNchwFchwOp):
     ```
     """
 
+    @classmethod
+    def get_hidden_region(
+        cls, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]
+    ) -> Region:
+        return _multiply_accumulate_body(inputs, outputs)
+
     def verify_(self) -> None:
         _verify_window_attrs(self, 2)
         super().verify_()
@@ -1097,6 +1145,12 @@ class PoolingNhwcMinOp(_NhwcPooling):
 
 class _DepthwiseConvOp(ConvOperation, ABC):
     """A depthwise 2-D convolution: one filter per channel, 2 reduction loops."""
+
+    @classmethod
+    def get_hidden_region(
+        cls, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]
+    ) -> Region:
+        return _multiply_accumulate_body(inputs, outputs)
 
     def get_iterator_types(self) -> ArrayAttr[IteratorTypeAttr]:
         return ArrayAttr(
