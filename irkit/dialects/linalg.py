@@ -954,7 +954,38 @@ def _verify_window_attrs(op: IRDLOperation, spatial: int) -> None:
             raise VerifyException(f"expected positive {name}")
 
 
-class Conv2DNchwFchwOp(upstream.Conv2DNchwFchwOp):
+class _MixedPrecisionBody:
+    """A named convolution whose body converts its operands to the
+    accumulator's type first (`_multiply_accumulate_body`), as MLIR's do."""
+
+    @classmethod
+    def get_hidden_region(
+        cls, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]
+    ) -> Region:
+        return _multiply_accumulate_body(inputs, outputs)
+
+
+class Conv2DNhwcHwcfOp(_MixedPrecisionBody, upstream.Conv2DNhwc_HwcfOp):
+    """2-D convolution, NHWC input, HWCF filter."""
+
+
+class Conv2DNhwcFhwcOp(_MixedPrecisionBody, upstream.Conv2DNhwc_FhwcOp):
+    """2-D convolution, NHWC input, FHWC filter."""
+
+
+class Conv2DNgchwFgchwOp(_MixedPrecisionBody, upstream.Conv2DNgchwFgchwOp):
+    """Grouped 2-D convolution, NGCHW input, FGCHW filter."""
+
+
+class Conv2DNgchwGfchwOp(_MixedPrecisionBody, upstream.Conv2DNgchwGfchwOp):
+    """Grouped 2-D convolution, NGCHW input, GFCHW filter."""
+
+
+class Conv2DNhwgcGfhwcOp(_MixedPrecisionBody, upstream.Conv2DNhwgcGfhwcOp):
+    """Grouped 2-D convolution, NHWGC input, GFHWC filter."""
+
+
+class Conv2DNchwFchwOp(_MixedPrecisionBody, upstream.Conv2DNchwFchwOp):
     """2-D convolution, NCHW input, FCHW filter.
 
     ```mlir
@@ -964,12 +995,6 @@ class Conv2DNchwFchwOp(upstream.Conv2DNchwFchwOp):
             outs(%b : tensor<2x4x8x8xf32>) -> tensor<2x4x8x8xf32>
     ```
     """
-
-    @classmethod
-    def get_hidden_region(
-        cls, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]
-    ) -> Region:
-        return _multiply_accumulate_body(inputs, outputs)
 
     def verify_(self) -> None:
         _verify_window_attrs(self, 2)
@@ -1143,14 +1168,8 @@ class PoolingNhwcMinOp(_NhwcPooling):
         return _min(lhs, rhs, is_float)
 
 
-class _DepthwiseConvOp(ConvOperation, ABC):
+class _DepthwiseConvOp(_MixedPrecisionBody, ConvOperation, ABC):
     """A depthwise 2-D convolution: one filter per channel, 2 reduction loops."""
-
-    @classmethod
-    def get_hidden_region(
-        cls, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]
-    ) -> Region:
-        return _multiply_accumulate_body(inputs, outputs)
 
     def get_iterator_types(self) -> ArrayAttr[IteratorTypeAttr]:
         return ArrayAttr(
@@ -1513,6 +1532,11 @@ _REPLACEMENTS: tuple[type[Operation], ...] = (
     CopyOp,
     MatmulOp,
     Conv2DNchwFchwOp,
+    Conv2DNhwcHwcfOp,
+    Conv2DNhwcFhwcOp,
+    Conv2DNgchwFgchwOp,
+    Conv2DNgchwGfchwOp,
+    Conv2DNhwgcGfhwcOp,
     PoolingNchwMaxOp,
     TransposeOp,
     BroadcastOp,

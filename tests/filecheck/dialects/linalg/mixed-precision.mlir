@@ -42,3 +42,20 @@ func.func @depthwise(%x: tensor<1x2x5x5xf16>, %w: tensor<2x3x3xf16>, %o: tensor<
   %r = linalg.depthwise_conv_2d_nchw_chw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %w : tensor<1x2x5x5xf16>, tensor<2x3x3xf16>) outs(%o : tensor<1x2x3x3xf32>) -> tensor<1x2x3x3xf32>
   return %r : tensor<1x2x3x3xf32>
 }
+
+// CHECK-LABEL: func.func @conv_nhwc_hwcf
+// CHECK:         ^bb0(%{{.*}}: f16, %{{.*}}: f16, %{{.*}}: f32):
+// CHECK-NEXT:      arith.extf %{{.*}} : f16 to f32
+// CHECK-NEXT:      arith.extf %{{.*}} : f16 to f32
+func.func @conv_nhwc_hwcf(%x: tensor<1x5x5x2xf16>, %w: tensor<3x3x2x4xf16>, %o: tensor<1x3x3x4xf32>) -> tensor<1x3x3x4xf32> {
+  %r = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %w : tensor<1x5x5x2xf16>, tensor<3x3x2x4xf16>) outs(%o : tensor<1x3x3x4xf32>) -> tensor<1x3x3x4xf32>
+  return %r : tensor<1x3x3x4xf32>
+}
+
+// CHECK-LABEL: func.func @conv_grouped
+// CHECK:         ^bb0(%{{.*}}: f16, %{{.*}}: f16, %{{.*}}: f32):
+// CHECK-NEXT:      arith.extf %{{.*}} : f16 to f32
+func.func @conv_grouped(%x: tensor<1x2x2x5x5xf16>, %w: tensor<3x2x2x3x3xf16>, %o: tensor<1x2x3x3x3xf32>) -> tensor<1x2x3x3x3xf32> {
+  %r = linalg.conv_2d_ngchw_fgchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %w : tensor<1x2x2x5x5xf16>, tensor<3x2x2x3x3xf16>) outs(%o : tensor<1x2x3x3x3xf32>) -> tensor<1x2x3x3x3xf32>
+  return %r : tensor<1x2x3x3x3xf32>
+}
