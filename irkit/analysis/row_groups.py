@@ -45,7 +45,7 @@ from xdsl.dialects.linalg.ops import YieldOp as LinalgYieldOp
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
 
-from irkit.analysis.aliasing import has_known_root, may_alias
+from irkit.analysis.aliasing import has_known_root, may_alias, root_buffer
 from irkit.analysis.memory import element_bytes
 from irkit.analysis.structured import StructuredComputation
 
@@ -260,15 +260,6 @@ def _joins(group: RowGroup, candidate: RowOp) -> bool:
     ) and not any(may_alias(a, b) for a in _written(candidate) for b in read)
 
 
-def _view_sources(value: SSAValue) -> list[SSAValue]:
-    """`value` and, through the views it is one of, what it views."""
-    chain = [value]
-    while isinstance(value.owner, Operation) and value.owner.name in _VIEWS:
-        value = value.owner.operands[0]
-        chain.append(value)
-    return chain
-
-
 def row_groups(block: Block) -> list[RowGroup]:
     """The row groups of `block`, each with at least one reduction, in order."""
     groups: list[RowGroup] = []
@@ -279,10 +270,10 @@ def row_groups(block: Block) -> list[RowGroup]:
         nonlocal current
         if any(row_op.reduction is not None for row_op in current.ops):
             used = {
-                root
+                value
                 for row_op in current.ops
-                for v in row_op.computation.operands
-                for root in _view_sources(v)
+                for operand in row_op.computation.operands
+                for value in (operand, root_buffer(operand))
             }
             # A dealloc moves with the group only if it frees a buffer the
             # group uses. Others stay where they are, after the kernel once the

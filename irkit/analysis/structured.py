@@ -74,6 +74,10 @@ class StructuredComputation:
     def num_loops(self) -> int:
         return len(self.iterator_types)
 
+    @property
+    def all_parallel(self) -> bool:
+        return all(kind == IteratorType.PARALLEL for kind in self.iterator_types)
+
 
 def parallel_loop_dims(computation: StructuredComputation) -> list[int]:
     """The parallel loops that may run concurrently.

@@ -621,44 +621,21 @@ class CopyOp(upstream.CopyOp):
 # --------------------------------------------------------------------------
 
 
-def _contraction_body(
-    inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]
-) -> Region:
-    """`out + in0 * in1`, in the output's element type."""
-    arg_types = [_element_type(value.type) for value in (*inputs, *outputs)]
-    out_type = arg_types[-1]
-
-    @Builder.implicit_region(arg_types)
-    def body(args: tuple[BlockArgument, ...]) -> None:
-        lhs: SSAValue = args[0]
-        rhs: SSAValue = args[1]
-        if _is_float(out_type):
-            if arg_types[0] != out_type:
-                lhs = arith.ExtFOp(lhs, cast(AnyFloat, out_type)).result
-            if arg_types[1] != out_type:
-                rhs = arith.ExtFOp(rhs, cast(AnyFloat, out_type)).result
-            product = arith.MulfOp(lhs, rhs).result
-            upstream.YieldOp(arith.AddfOp(args[2], product))
-            return
-        if arg_types[0] != out_type:
-            lhs = arith.ExtSIOp(lhs, cast(IntegerType, out_type)).result
-        if arg_types[1] != out_type:
-            rhs = arith.ExtSIOp(rhs, cast(IntegerType, out_type)).result
-        product = arith.MuliOp(lhs, rhs).result
-        upstream.YieldOp(arith.AddiOp(args[2], product))
-
-    return body
-
-
 def _multiply_accumulate_body(
-    inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]
+    inputs: Sequence[SSAValue],
+    outputs: Sequence[SSAValue],
+    *,
+    accumulator_first: bool = False,
 ) -> Region:
-    """`in0 * in1 + out`, as MLIR's matmul and convolutions compute it:
-    operands converted to the output's element type first (`extf`, `extsi`),
-    so f16 operands with an f32 accumulator verify (xDSL's matmul body
-    multiplies them as they are, its convolution body asserts integers)."""
+    """`in0 * in1 + out` (`out + in0 * in1` with `accumulator_first`, the
+    order irkit's contractions print), as MLIR's matmul and convolutions
+    compute it: operands converted to the output's element type first
+    (`extf`, `extsi`), so f16 operands with an f32 accumulator verify
+    (xDSL's matmul body multiplies them as they are, its convolution body
+    asserts integers)."""
     arg_types = [_element_type(value.type) for value in (*inputs, *outputs)]
     out_type = arg_types[-1]
+    is_float = _is_float(out_type)
 
     @Builder.implicit_region(arg_types)
     def body(args: tuple[BlockArgument, ...]) -> None:
@@ -666,7 +643,7 @@ def _multiply_accumulate_body(
         for index, operand_type in enumerate(arg_types[:2]):
             if operand_type == out_type:
                 continue
-            if _is_float(out_type):
+            if is_float:
                 operands[index] = arith.ExtFOp(
                     operands[index], cast(AnyFloat, out_type)
                 ).result
@@ -674,12 +651,12 @@ def _multiply_accumulate_body(
                 operands[index] = arith.ExtSIOp(
                     operands[index], cast(IntegerType, out_type)
                 ).result
-        if _is_float(out_type):
-            product = arith.MulfOp(operands[0], operands[1]).result
-            upstream.YieldOp(arith.AddfOp(product, args[2]))
-        else:
-            product = arith.MuliOp(operands[0], operands[1]).result
-            upstream.YieldOp(arith.AddiOp(product, args[2]))
+        multiply, add = (
+            (arith.MulfOp, arith.AddfOp) if is_float else (arith.MuliOp, arith.AddiOp)
+        )
+        product = multiply(operands[0], operands[1]).result
+        terms = (args[2], product) if accumulator_first else (product, args[2])
+        upstream.YieldOp(add(*terms))
 
     return body
 
@@ -797,7 +774,7 @@ class _ContractionOp(_OptionalIndexingMapsSyntax, NamedOperation, ABC):
     def get_hidden_region(
         cls, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]
     ) -> Region:
-        return _contraction_body(inputs, outputs)
+        return _multiply_accumulate_body(inputs, outputs, accumulator_first=True)
 
     def get_default_indexing_maps(self) -> Sequence[AffineMap]:
         maps = cast(ArrayAttr[AffineMapAttr], self.properties["indexing_maps"])

@@ -152,20 +152,27 @@ def _dim(emitter: CStyleEmitter, op: Operation) -> None:
     emitter.declare(op.results[0], index_text(view.sizes[dimension]), op)
 
 
+def _mixed_values(
+    emitter: CStyleEmitter, op: Operation, name: str, operand_name: str
+) -> list[Index]:
+    """A view op's static list `name` with its dynamic entries taken from the
+    operands `operand_name` (offsets, sizes, strides)."""
+    static = op.properties[name]
+    assert hasattr(static, "get_values")
+    return emitter.dynamic_or_static(
+        static.get_values(), list(getattr(op, operand_name))
+    )
+
+
 def _cast(emitter: CStyleEmitter, op: Operation) -> None:
     emitter.scope.views[op.results[0]] = emitter.view_of(op.operands[0], op)
 
 
 def _subview(emitter: CStyleEmitter, op: Operation) -> None:
     source = emitter.view_of(op.operands[0], op)
-    properties = op.properties
 
     def values(name: str, operand_name: str) -> list[Index]:
-        static = properties[name]
-        assert hasattr(static, "get_values")
-        return emitter.dynamic_or_static(
-            static.get_values(), list(getattr(op, operand_name))
-        )
+        return _mixed_values(emitter, op, name, operand_name)
 
     offsets = values("static_offsets", "offsets")
     sizes = values("static_sizes", "sizes")
@@ -255,14 +262,9 @@ def _match_dimensions(
 
 def _reinterpret_cast(emitter: CStyleEmitter, op: Operation) -> None:
     source = emitter.view_of(op.operands[0], op)
-    properties = op.properties
 
     def values(name: str, operand_name: str) -> list[Index]:
-        static = properties[name]
-        assert hasattr(static, "get_values")
-        return emitter.dynamic_or_static(
-            static.get_values(), list(getattr(op, operand_name))
-        )
+        return _mixed_values(emitter, op, name, operand_name)
 
     (offset,) = values("static_offsets", "offsets")
     emitter.scope.views[op.results[0]] = replace(

@@ -77,6 +77,7 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.rewriter import InsertPoint
 
+from irkit.analysis.structured import StructuredComputation
 from irkit.dialects import linalg, tensor
 from irkit.dialects.linalg import GenericOp
 from irkit.dialects.tensor import reassociation
@@ -86,8 +87,8 @@ from irkit.dialects.tensor import reassociation
 # --------------------------------------------------------------------------
 
 
-def _maps(op: GenericOp) -> list[AffineMap]:
-    return [attr.data for attr in op.indexing_maps]
+def _maps(op: GenericOp) -> Sequence[AffineMap]:
+    return StructuredComputation.of(op).indexing_maps
 
 
 def _static_tensor(value: SSAValue) -> bool:
@@ -211,10 +212,6 @@ def runs_for_reshape(
     if not joined:
         return None
     return _runs(len(op.iterator_types), joined)
-
-
-def _all_parallel(op: GenericOp) -> bool:
-    return all(kind.data.value == "parallel" for kind in op.iterator_types)
 
 
 # --------------------------------------------------------------------------
@@ -347,7 +344,7 @@ class CollapseReductionDims(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: GenericOp, rewriter: PatternRewriter) -> None:
-        if not _all_parallel(op):
+        if not StructuredComputation.of(op).all_parallel:
             collapse_generic(op, maximal_runs(op), rewriter)
 
 
@@ -358,7 +355,7 @@ class CollapseToProducerReshape(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: GenericOp, rewriter: PatternRewriter) -> None:
-        if not _all_parallel(op):
+        if not StructuredComputation.of(op).all_parallel:
             return
         for value, map_ in zip(op.inputs, _maps(op), strict=False):
             expand = value.owner
@@ -380,7 +377,10 @@ class CollapseToConsumerReshape(RewritePattern):
         self, op: tensor.CollapseShapeOp, rewriter: PatternRewriter
     ) -> None:
         producer = op.src.owner
-        if not isinstance(producer, GenericOp) or not _all_parallel(producer):
+        if (
+            not isinstance(producer, GenericOp)
+            or not StructuredComputation.of(producer).all_parallel
+        ):
             return
         if is_fill(producer) or len(producer.res) != len(producer.outputs):
             return
