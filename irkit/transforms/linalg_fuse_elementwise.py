@@ -17,9 +17,15 @@ A producer `P` is fused into the consumer `C` at input operand `%x = P#r` when
 
 - both are `linalg.generic` on tensors in the same block, and `P`'s loops
   are all parallel;
-- `P`'s output map for `r` and `C`'s map for `%x` are permutations of all
-  loops: each element of `%x` is computed once and read once, so fusing does
-  not recompute anything (a broadcasting or projected read is not fused);
+- `P`'s output map for `r` is a permutation of all loops, and so is `C`'s
+  map for `%x`: each element of `%x` is computed once and read once, so
+  fusing does not recompute anything (a broadcasting or projected read is not
+  fused). `C`'s map may be any map when `P` only copies for `r` (its body
+  yields an input's argument unchanged: a generalized `linalg.transpose`,
+  `linalg.broadcast` or `linalg.copy`), since a copy has nothing to
+  recompute: a matmul whose weight torch-mlir transposes first then reads
+  the weight itself through the transposed map (MLIR's elementwise fusion
+  takes such a producer too);
 - `%x` has no other use and `P`'s other results none at all (a value several
   users need stays materialised; multi-result producers fuse only in that case);
 - `P`'s body does not read its outputs' initial values;
@@ -124,9 +130,13 @@ def _reads_outputs(op: GenericOp) -> bool:
 # --------------------------------------------------------------------------
 
 
-def fusable_producer(consumer: GenericOp, operand_index: int) -> GenericOp | None:
+def fusable_producer(
+    consumer: GenericOp, operand_index: int, fold_copies: bool = True
+) -> GenericOp | None:
     """The producer of `consumer.inputs[operand_index]` when it can be fused
-    into `consumer` there (see the module docstring), else None."""
+    into `consumer` there (see the module docstring), else None. With
+    `fold_copies=False` a copy is fused only where its consumer reads it
+    through a permutation, as any other producer."""
     value = consumer.inputs[operand_index]
     producer = value.owner
     if not isinstance(producer, GenericOp) or producer is consumer:
@@ -138,9 +148,12 @@ def fusable_producer(consumer: GenericOp, operand_index: int) -> GenericOp | Non
         return None
     if not _all_parallel(producer) or _reads_outputs(producer):
         return None
-    if not _is_permutation(_maps(consumer)[operand_index]):
-        return None
     result_index = producer.res.index(value)
+    if not (
+        _is_permutation(_maps(consumer)[operand_index])
+        or (fold_copies and is_copy_of_input(producer, result_index))
+    ):
+        return None
     if not _is_permutation(_maps(producer)[len(producer.inputs) + result_index]):
         return None
     if not value.has_one_use():
@@ -150,6 +163,21 @@ def fusable_producer(consumer: GenericOp, operand_index: int) -> GenericOp | Non
     if not _keeps_every_loop(producer, consumer, operand_index):
         return None
     return producer
+
+
+def is_copy_of_input(producer: GenericOp, result_index: int) -> bool:
+    """Whether result `result_index` of `producer` is a copy of one of its
+    inputs, re-indexed: the body computes nothing for it (`linalg.yield` of
+    an input's block argument), as a generalized `linalg.transpose`,
+    `linalg.broadcast` or `linalg.copy` is. Read through any map, such a
+    result costs no recomputation: fused, the consumer reads the input in
+    its place (a matmul reads its weight through the transposed map)."""
+    body = producer.body.block
+    yield_op = body.last_op
+    if not isinstance(yield_op, upstream.YieldOp) or body.first_op is not yield_op:
+        return False
+    element = yield_op.operands[result_index]
+    return element in body.args[: len(producer.inputs)]
 
 
 def _keeps_every_loop(
@@ -294,13 +322,16 @@ def fuse_producer_into_consumer(
 # --------------------------------------------------------------------------
 
 
+@dataclass
 class FuseElementwiseProducer(RewritePattern):
     """Fuse the first fusable producer of a `linalg.generic` into it."""
+
+    fold_copies: bool = True
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, consumer: GenericOp, rewriter: PatternRewriter) -> None:
         for operand_index in range(len(consumer.inputs)):
-            producer = fusable_producer(consumer, operand_index)
+            producer = fusable_producer(consumer, operand_index, self.fold_copies)
             if producer is None:
                 continue
             fused = fuse_producer_into_consumer(producer, consumer, operand_index)
@@ -488,12 +519,16 @@ def _erase_dead_producers(value: SSAValue, rewriter: PatternRewriter) -> None:
         producer = tensors[0].owner
 
 
-def fuse_elementwise_ops(module: ModuleOp) -> None:
+def fuse_elementwise_ops(module: ModuleOp, fold_copies: bool = True) -> None:
     """Drop unused results, fold splat-constant inputs and fuse producer
     generics into consumers in `module` until none applies."""
     PatternRewriteWalker(
         GreedyRewritePatternApplier(
-            [EraseUnusedResult(), FoldSplatConstantInput(), FuseElementwiseProducer()]
+            [
+                EraseUnusedResult(),
+                FoldSplatConstantInput(),
+                FuseElementwiseProducer(fold_copies),
+            ]
         )
     ).rewrite_module(module)
 
@@ -513,11 +548,21 @@ class LinalgFuseElementwisePass(ModulePass):
     before the op instead (unless it alone reads a loop); unused results of
     multi-result generics are gone (see the module docstring).
 
+    `fold-copies=false` keeps copies (transposes, broadcasts) that a consumer
+    reads through a map other than a permutation: `lower-to-c` sets it, since
+    its register tiles want a matmul's B rows contiguous (the MLP of
+    `benchmarks/models` at M = 512 took 145 ms on the C target with the
+    weight's transposed copy, 224 ms reading the weight through the
+    transposed map; at M = 64 the fold was faster, 24 ms against 35).
+
     Preserves: semantics (each producer element is still computed exactly
-    once, in the same element type); unfused ops; the consumer's location.
+    once, in the same element type, or, for a copy, read where it was
+    copied from); unfused ops; the consumer's location.
     """
 
     name = "linalg-fuse-elementwise"
 
+    fold_copies: bool = True
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        fuse_elementwise_ops(op)
+        fuse_elementwise_ops(op, self.fold_copies)

@@ -33,18 +33,19 @@ def _stage(name: str, **options: object) -> ModulePass:
     return get_irkit_passes()[name]()(**options)
 
 
-def _tensor_stages(*, fuse: bool, collapse: bool) -> list[ModulePass]:
+def _tensor_stages(*, fuse: bool, collapse: bool, fold_copies: bool) -> list[ModulePass]:
     """The tensor-level stages both pipelines share after generalization:
-    fusion, then collapsing loops that every operand reads together (a layer
+    fusion (`fold_copies`: copies into consumers reading them through any
+    map), then collapsing loops that every operand reads together (a layer
     norm over `8x128x768` becomes one over `1024x768` rows), then fusion
     again across the reshapes that collapsing cancelled."""
     stages: list[ModulePass] = []
     if fuse:
-        stages.append(_stage("linalg-fuse-elementwise"))
+        stages.append(_stage("linalg-fuse-elementwise", fold_copies=fold_copies))
     if collapse:
         stages.append(_stage("linalg-collapse-dims"))
         if fuse:
-            stages.append(_stage("linalg-fuse-elementwise"))
+            stages.append(_stage("linalg-fuse-elementwise", fold_copies=fold_copies))
     return stages
 
 
@@ -65,8 +66,9 @@ class LowerToCPipeline(NamedPipeline):
     """From the tensor level (`nn`, or `linalg` on tensors) to C-ready loops.
 
     Stages: `convert-nn-to-linalg` (a no-op on upstream input),
-    `linalg-generalize-named-ops`, `linalg-fuse-elementwise` (unless
-    `fuse=false`), `linalg-collapse-dims` and fusion again (unless
+    `linalg-generalize-named-ops`, `linalg-fuse-elementwise{fold-copies=false}`
+    (unless `fuse=false`; a matmul's transposed weight stays a contiguous
+    copy for the register tiles), `linalg-collapse-dims` and fusion again (unless
     `collapse=false`: rows of any rank become one row loop), `bufferize`;
     `linalg-tile-rows` (unless `rows=false`: a softmax, layer_norm or reduction
     with its neighbours runs row by row in one OpenMP loop); then, unless
@@ -97,7 +99,9 @@ class LowerToCPipeline(NamedPipeline):
 
     def stages(self) -> list[ModulePass]:
         stages = [_stage("convert-nn-to-linalg"), _stage("linalg-generalize-named-ops")]
-        stages += _tensor_stages(fuse=self.fuse, collapse=self.collapse)
+        stages += _tensor_stages(
+            fuse=self.fuse, collapse=self.collapse, fold_copies=False
+        )
         stages.append(_stage("bufferize"))
         if self.rows:
             stages.append(_stage("linalg-tile-rows"))
@@ -119,7 +123,8 @@ class LowerToCudaPipeline(NamedPipeline):
 
     Stages: the front end of `lower-to-c` (`convert-nn-to-linalg`,
     `linalg-generalize-named-ops`, `linalg-fuse-elementwise` unless
-    `fuse=false`, `linalg-collapse-dims` and fusion again unless
+    `fuse=false` (a matmul reads a transposed weight through the transposed
+    map, no copy), `linalg-collapse-dims` and fusion again unless
     `collapse=false`, `bufferize`); `linalg-tile-rows-for-gpu` (unless
     `rows=false`: row reductions and their neighbours as one kernel, a block
     of `reduction-block` threads per row, by default chosen per row length);
@@ -176,7 +181,9 @@ class LowerToCudaPipeline(NamedPipeline):
 
     def stages(self) -> list[ModulePass]:
         stages = [_stage("convert-nn-to-linalg"), _stage("linalg-generalize-named-ops")]
-        stages += _tensor_stages(fuse=self.fuse, collapse=self.collapse)
+        stages += _tensor_stages(
+            fuse=self.fuse, collapse=self.collapse, fold_copies=True
+        )
         stages.append(_stage("bufferize"))
         if self.rows:
             stages.append(

@@ -420,3 +420,52 @@ func.func @output_read_by_the_other_result(%x: tensor<4x8xf32>, %a: tensor<4xf32
   } -> (tensor<4xf32>, tensor<4xf32>)
   return %r#0 : tensor<4xf32>
 }
+
+// -----
+
+// A copy (a generalized linalg.transpose) read by a matmul through a
+// projected map: the matmul reads the weight itself through the transposed
+// map; no copy is left.
+
+// CHECK-LABEL: func.func @transposed_weight
+// CHECK:         linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x, %w : tensor<2x3xf32>, tensor<4x3xf32>)
+// CHECK-NOT:     linalg.generic
+func.func @transposed_weight(%x: tensor<2x3xf32>, %w: tensor<4x3xf32>, %acc: tensor<2x4xf32>) -> tensor<2x4xf32> {
+  %e = tensor.empty() : tensor<3x4xf32>
+  %t = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%w : tensor<4x3xf32>) outs(%e : tensor<3x4xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<3x4xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x, %t : tensor<2x3xf32>, tensor<3x4xf32>) outs(%acc : tensor<2x4xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %c, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<2x4xf32>
+  return %r : tensor<2x4xf32>
+}
+
+// -----
+
+// Kept: a transpose that computes (negates) is read by the matmul K times
+// per element; fused, it would be recomputed N times.
+
+// CHECK-LABEL: func.func @computing_producer_into_matmul
+// CHECK:         linalg.generic {{.*}} ins(%w : tensor<4x3xf32>)
+// CHECK:         arith.negf
+// CHECK:         linalg.generic
+func.func @computing_producer_into_matmul(%x: tensor<2x3xf32>, %w: tensor<4x3xf32>, %acc: tensor<2x4xf32>) -> tensor<2x4xf32> {
+  %e = tensor.empty() : tensor<3x4xf32>
+  %t = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%w : tensor<4x3xf32>) outs(%e : tensor<3x4xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %n = arith.negf %in : f32
+    linalg.yield %n : f32
+  } -> tensor<3x4xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x, %t : tensor<2x3xf32>, tensor<3x4xf32>) outs(%acc : tensor<2x4xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %c, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<2x4xf32>
+  return %r : tensor<2x4xf32>
+}
