@@ -33,7 +33,9 @@ def _stage(name: str, **options: object) -> ModulePass:
     return get_irkit_passes()[name]()(**options)
 
 
-def _tensor_stages(*, fuse: bool, collapse: bool, fold_copies: bool) -> list[ModulePass]:
+def _tensor_stages(
+    *, fuse: bool, collapse: bool, fold_copies: bool
+) -> list[ModulePass]:
     """The tensor-level stages both pipelines share after generalization:
     fusion (`fold_copies`: copies into consumers reading them through any
     map), then collapsing loops that every operand reads together (a layer
