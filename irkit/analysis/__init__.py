@@ -22,6 +22,9 @@ too.
 - `row_groups`: runs of linalg ops a row at a time can compute
   (`row_groups`, `private_buffers`), for `linalg-tile-rows` and
   `linalg-tile-rows-for-gpu`.
+- `contraction_fusion`: a contraction's fill (`fusable_prologue`) and
+  elementwise epilogue (`fusable_epilogue`) that can run in its thread
+  tiles, for `linalg-tile-for-gpu`.
 - `gpu_mapping`: `scf.forall`s mapped to GPU blocks or threads
   (`is_block_forall`, `is_thread_forall`, `in_gpu_loops`).
 - `kernel_indices`: index values of a `gpu.launch` body: `KernelIndices`

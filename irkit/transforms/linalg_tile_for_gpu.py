@@ -63,6 +63,15 @@ the block tile's size). Loops not named above stay whole and run inside the
 innermost `linalg.generic`, the per-thread work. Each `linalg.index` counts
 from the whole op's origin again (`origin + NY * index` for cyclic tiles).
 
+With `fuse-neighbours=true` (the default) a contraction's *prologue* (a fill
+of its output) and *epilogue* (an elementwise op reading its output: bias,
+activation, residual), as `irkit.analysis.contraction_fusion` allows them,
+run in its grid: the prologue in a thread forall before the reduction loop,
+the epilogue in one after it, each built with the contraction's plan, so
+every thread touches exactly the output elements it owns in the
+contraction. Both are erased; allocations, views and constants between the
+contraction and its epilogue move before the grid.
+
 Linalg ops already inside a GPU-mapped forall are left alone, so the pass can
 run twice. Dynamic shapes are rejected with an error at the op.
 
@@ -97,6 +106,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import PassFailedException
 
+from irkit.analysis.contraction_fusion import fusable_epilogue, fusable_prologue
 from irkit.analysis.gpu_mapping import in_gpu_loops
 from irkit.analysis.structured import (
     StructuredComputation,
@@ -153,6 +163,8 @@ class GpuTilingOptions:
     # `matmul_block` for every matmul. Otherwise a matmul whose grid would
     # leave multiprocessors idle gets smaller block tiles (`fill_the_grid`).
     multiprocessors: int = 0
+    # Run a contraction's fill and elementwise epilogue in its kernel.
+    fuse_neighbours: bool = True
 
 
 @dataclass(frozen=True)
@@ -548,55 +560,31 @@ def check_plan(
         )
 
 
-def tile_generic_for_gpu(
-    generic: GenericOp,
-    computation: StructuredComputation,
-    ranges: Sequence[int],
-    plan: GpuTilingPlan,
-) -> ForallOp:
-    """Replace `generic` by the block/thread forall nest of `plan`; return its root."""
-    check_plan(generic, plan, ranges)
-    host = InsertPoint.before(generic)
-    block_loops = plan.block_loops
-    grid, insertion = _forall(
-        [ranges[loop] for loop in block_loops] or [1],
-        [plan.block[loop] for loop in block_loops] or [1],
-        _mapping(BlockMappingAttr, max(len(block_loops), 1)),
-        "block",
-    )
-    block_tiles = [Tile(0, loop_range) for loop_range in ranges]
-    origins: dict[int, list[SSAValue]] = {}
-    for loop, origin in zip(block_loops, grid.body.block.args, strict=False):
-        origin.name_hint = f"b{loop}"
-        size = _tile_size(origin, plan.block[loop], ranges[loop], insertion)
-        block_tiles[loop] = Tile(origin, size)
-        origins[loop] = [origin]
-    for loop in plan.sequential_loops:
-        body = Block(arg_types=[IndexType()])
-        origin = body.args[0]
-        origin.name_hint = f"k{loop}"
-        yield_op = ScfYieldOp()
-        body.add_op(yield_op)
-        step = _constant(plan.sequential[loop], host)
-        for_op = ForOp(
-            _constant(0, host), _constant(ranges[loop], host), step, [], Region(body)
-        )
-        _insert(for_op, insertion)
-        insertion = InsertPoint.before(yield_op)
-        size = _tile_size(origin, plan.sequential[loop], ranges[loop], insertion)
-        block_tiles[loop] = Tile(origin, size)
-        origins[loop] = [origin]
-    block_operands = [
-        box_subview(operand, indexing_map, block_tiles, insertion)
-        for operand, indexing_map in zip(
-            computation.operands, computation.indexing_maps, strict=True
-        )
-    ]
+@dataclass
+class _ThreadNest:
+    """A thread forall over a block tile, with each loop's thread tile."""
 
+    forall: ForallOp
+    insertion: InsertPoint  # inside the forall, before its terminator
+    tiles: list[Tile]  # per loop of the tiled op
+    steps: list[int]  # per loop: 1, or the threads along it (cyclic)
+
+
+def _thread_nest(
+    plan: GpuTilingPlan,
+    ranges: Sequence[int],
+    block_tiles: Sequence[Tile],
+    insertion: InsertPoint,
+) -> _ThreadNest:
+    """Insert the thread forall of `plan` over `block_tiles` at `insertion`.
+
+    Cyclic: one forall iteration per thread, each taking every n-th element
+    of the block tile (n = the threads on that loop), so that neighbouring
+    threads touch neighbouring elements. Built the same way twice, it gives
+    each thread the same elements, which is what lets a contraction's
+    prologue and epilogue run in its kernel (`_fuse_neighbour`).
+    """
     thread_loops = plan.thread_loops
-    # Cyclic: one forall iteration per thread, each taking every n-th element
-    # of the block tile (n = the threads on that loop), so that neighbouring
-    # threads touch neighbouring elements.
     counts = {loop: _thread_count(plan, ranges, loop) for loop in thread_loops}
     steps = [1] * len(ranges)
     if plan.cyclic:
@@ -629,24 +617,147 @@ def tile_generic_for_gpu(
                 origin, plan.thread[loop], block_tiles[loop].size, thread_insertion
             )
         thread_tiles[loop] = Tile(origin, size)
+    return _ThreadNest(threads, thread_insertion, thread_tiles, steps)
+
+
+def _fuse_neighbour(
+    neighbour: GenericOp,
+    output_loops: Sequence[int],
+    plan: GpuTilingPlan,
+    ranges: Sequence[int],
+    block_tiles: Sequence[Tile],
+    insertion: InsertPoint,
+) -> None:
+    """Run `neighbour` (a contraction's prologue or epilogue, over its output
+    space: loop `l` is the contraction's loop `output_loops[l]`) in a thread
+    nest of the contraction's plan at `insertion`, the grid's body: each
+    thread takes the output elements it owns in the contraction."""
+    to_neighbour = AffineMap(
+        len(ranges), 0, tuple(AffineExpr.dimension(loop) for loop in output_loops)
+    )
+    # The neighbour's maps, over the contraction's loops.
+    lifted = [attr.data.compose(to_neighbour) for attr in neighbour.indexing_maps]
+    block_views = [
+        box_subview(operand, map_, block_tiles, insertion)
+        for operand, map_ in zip(neighbour.operands, lifted, strict=True)
+    ]
+    nest = _thread_nest(plan, ranges, block_tiles, insertion)
+    thread_operands = [
+        box_subview(view, map_, nest.tiles, nest.insertion, nest.steps)
+        for view, map_ in zip(block_views, lifted, strict=True)
+    ]
+    tiled = neighbour.clone()
+    tiled.operands = thread_operands
+    _insert(tiled, nest.insertion)
+    origins: dict[int, list[SSAValue]] = {}
+    for position, loop in enumerate(output_loops):
+        origins[position] = [
+            tile.offset
+            for tile in (block_tiles[loop], nest.tiles[loop])
+            if isinstance(tile.offset, SSAValue)
+        ]
+    _offset_indices(
+        tiled.body.block,
+        origins,
+        InsertPoint.before(tiled),
+        {position: nest.steps[loop] for position, loop in enumerate(output_loops)},
+    )
+
+
+def tile_generic_for_gpu(
+    generic: GenericOp,
+    computation: StructuredComputation,
+    ranges: Sequence[int],
+    plan: GpuTilingPlan,
+    prologue: GenericOp | None = None,
+    epilogue: GenericOp | None = None,
+) -> ForallOp:
+    """Replace `generic` by the block/thread forall nest of `plan`; return its root.
+
+    A contraction's `prologue` and `epilogue` (`irkit.analysis.
+    contraction_fusion`) run in the same grid, before and after its
+    reduction loop, in thread nests like its own; both are erased.
+    """
+    check_plan(generic, plan, ranges)
+    host = InsertPoint.before(generic)
+    block_loops = plan.block_loops
+    grid, insertion = _forall(
+        [ranges[loop] for loop in block_loops] or [1],
+        [plan.block[loop] for loop in block_loops] or [1],
+        _mapping(BlockMappingAttr, max(len(block_loops), 1)),
+        "block",
+    )
+    grid_insertion = insertion
+    block_tiles = [Tile(0, loop_range) for loop_range in ranges]
+    origins: dict[int, list[SSAValue]] = {}
+    for loop, origin in zip(block_loops, grid.body.block.args, strict=False):
+        origin.name_hint = f"b{loop}"
+        size = _tile_size(origin, plan.block[loop], ranges[loop], insertion)
+        block_tiles[loop] = Tile(origin, size)
+        origins[loop] = [origin]
+    output_loops = None
+    if prologue is not None or epilogue is not None:
+        output_loops = [
+            expr.position
+            for expr in computation.output_maps[0].results
+            if isinstance(expr, AffineDimExpr)
+        ]
+    if prologue is not None:
+        assert output_loops is not None
+        _fuse_neighbour(prologue, output_loops, plan, ranges, block_tiles, insertion)
+    for loop in plan.sequential_loops:
+        body = Block(arg_types=[IndexType()])
+        origin = body.args[0]
+        origin.name_hint = f"k{loop}"
+        yield_op = ScfYieldOp()
+        body.add_op(yield_op)
+        step = _constant(plan.sequential[loop], host)
+        for_op = ForOp(
+            _constant(0, host), _constant(ranges[loop], host), step, [], Region(body)
+        )
+        _insert(for_op, insertion)
+        insertion = InsertPoint.before(yield_op)
+        size = _tile_size(origin, plan.sequential[loop], ranges[loop], insertion)
+        block_tiles[loop] = Tile(origin, size)
+        origins[loop] = [origin]
+    block_operands = [
+        box_subview(operand, indexing_map, block_tiles, insertion)
+        for operand, indexing_map in zip(
+            computation.operands, computation.indexing_maps, strict=True
+        )
+    ]
+    nest = _thread_nest(plan, ranges, block_tiles, insertion)
+    for loop, origin in zip(
+        plan.thread_loops, nest.forall.body.block.args, strict=False
+    ):
         origins.setdefault(loop, []).append(origin)
     thread_operands = [
-        box_subview(operand, indexing_map, thread_tiles, thread_insertion, steps)
+        box_subview(operand, indexing_map, nest.tiles, nest.insertion, nest.steps)
         for operand, indexing_map in zip(
             block_operands, computation.indexing_maps, strict=True
         )
     ]
     tiled = generic.clone()
     tiled.operands = thread_operands
-    _insert(tiled, thread_insertion)
+    _insert(tiled, nest.insertion)
     _offset_indices(
         tiled.body.block,
         origins,
         InsertPoint.before(tiled),
-        dict(enumerate(steps)),
+        dict(enumerate(nest.steps)),
     )
+    if epilogue is not None:
+        assert output_loops is not None
+        # The epilogue's block tiles are the output's: the reduction loops'
+        # tiles (the K loop's) do not index it.
+        _fuse_neighbour(
+            epilogue, output_loops, plan, ranges, block_tiles, grid_insertion
+        )
     Rewriter.insert_op(grid, host)
     Rewriter.erase_op(generic)
+    for neighbour in (prologue, epilogue):
+        if neighbour is not None:
+            Rewriter.erase_op(neighbour)
     return grid
 
 
@@ -675,8 +786,10 @@ def copy_as_generic(copy: memref.CopyOp) -> GenericOp:
     return generic
 
 
-def tile_linalg_op_for_gpu(op: Operation, options: GpuTilingOptions) -> ForallOp:
-    """Tile one linalg op on memrefs (a named op through its generic form)."""
+def _checked_generic(op: Operation, options: GpuTilingOptions) -> GenericOp:
+    """`op` in its generic form, in its place, once its tiling is known to be
+    possible: errors name the op as the user wrote it (`linalg.matmul`). The
+    generic forms come first so that a named fill can be a prologue."""
     require_buffers(op, PASS_NAME)
     generic = op if isinstance(op, GenericOp) else generalize_named_op(op)
     computation = StructuredComputation.of(generic)
@@ -685,7 +798,39 @@ def tile_linalg_op_for_gpu(op: Operation, options: GpuTilingOptions) -> ForallOp
     check_plan(op, plan, ranges, options.max_threads_per_block)
     if generic is not op:
         Rewriter.replace_op(op, generic)
-    return tile_generic_for_gpu(generic, computation, ranges, plan)
+    return generic
+
+
+def tile_linalg_op_for_gpu(op: Operation, options: GpuTilingOptions) -> ForallOp:
+    """Tile one linalg op on memrefs (a named op through its generic form).
+
+    With `options.fuse_neighbours`, a contraction's prologue and epilogue
+    (`irkit.analysis.contraction_fusion`) are tiled into its grid and erased;
+    the allocations, views and constants between it and its epilogue move
+    before it.
+    """
+    generic = _checked_generic(op, options)
+    computation = StructuredComputation.of(generic)
+    ranges = static_loop_ranges(generic, computation)
+    plan = plan_tiling(generic, computation, ranges, options)
+    prologue = epilogue = None
+    if options.fuse_neighbours:
+        prologue = fusable_prologue(generic)
+        epilogue = fusable_epilogue(generic)
+    if epilogue is not None:
+        between = []
+        current = generic.next_op
+        while current is not None and current is not epilogue:
+            between.append(current)
+            current = current.next_op
+        for inert in between:
+            if inert.name == "memref.dealloc":
+                continue  # frees what the fused nest, before it, no longer reads
+            inert.detach()
+            Rewriter.insert_op(inert, InsertPoint.before(generic))
+    return tile_generic_for_gpu(
+        generic, computation, ranges, plan, prologue=prologue, epilogue=epilogue
+    )
 
 
 def _check_options(options: GpuTilingOptions) -> None:
@@ -705,13 +850,22 @@ def tile_for_gpu(module: ModuleOp, options: GpuTilingOptions) -> None:
     for copy in [op for op in module.walk() if isinstance(op, memref.CopyOp)]:
         if not in_gpu_loops(copy):
             Rewriter.replace_op(copy, copy_as_generic(copy))
-    targets = [
-        op
-        for op in module.walk()
-        if (isinstance(op, GenericOp) or is_named_linalg_op(op))
-        and not in_gpu_loops(op)
-    ]
-    for op in targets:
+    targets: list[Operation] = []
+    for op in list(module.walk()):
+        if in_gpu_loops(op):
+            continue
+        if is_named_linalg_op(op) or isinstance(op, GenericOp):
+            targets.append(_checked_generic(op, options))
+    # A contraction's prologue comes before it: leave it for the contraction.
+    prologues: set[Operation] = set()
+    if options.fuse_neighbours:
+        for op in targets:
+            prologue = fusable_prologue(op) if isinstance(op, GenericOp) else None
+            if prologue is not None:
+                prologues.add(prologue)
+    for op in [*(t for t in targets if t not in prologues), *prologues]:
+        if op.parent is None:
+            continue  # fused into a contraction tiled before it, and erased
         tile_linalg_op_for_gpu(op, options)
 
 
@@ -727,6 +881,7 @@ class LinalgTileForGpuPass(ModulePass):
     matmul_cyclic: bool = GpuTilingOptions.matmul_cyclic
     max_threads_per_block: int = GpuTilingOptions.max_threads_per_block
     multiprocessors: int = GpuTilingOptions.multiprocessors
+    fuse_neighbours: bool = GpuTilingOptions.fuse_neighbours
 
     def options(self) -> GpuTilingOptions:
         if len(self.matmul_block) != 3 or len(self.matmul_thread) != 2:
@@ -743,6 +898,7 @@ class LinalgTileForGpuPass(ModulePass):
             self.matmul_cyclic,
             self.max_threads_per_block,
             self.multiprocessors,
+            self.fuse_neighbours,
         )
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:

@@ -224,3 +224,98 @@ def test_fill_the_grid_shrinks_tiles_while_the_grid_is_short() -> None:
     assert fill((128, 128), 96) == ((64, 64), (8, 4))
     # Thread tiles stop at 4 wide and blocks at four warps.
     assert fill((64, 1024)) == ((128, 64), (8, 4))
+
+
+# A contraction's fill and elementwise epilogue run in its grid
+# (`irkit.analysis.contraction_fusion`): random matmuls and batch matmuls
+# (B read plain or transposed, as a folded nn.Linear weight is), filled with
+# a random constant, then an epilogue reading the product with a bias, a
+# residual and `linalg.index`, writing a new output or the product in place.
+
+
+@st.composite
+def contractions_with_neighbours(draw: st.DrawFn) -> str:
+    m, n, k = (draw(st.integers(1, 5)) for _ in range(3))
+    batch = [draw(st.integers(1, 2))] if draw(st.booleans()) else []
+    transposed = draw(st.booleans())
+    in_place = draw(st.booleans())
+    fill = draw(st.sampled_from(["0.0", "0.5", "-1.25"]))
+
+    def memref(*dims: int) -> str:
+        return "memref<" + "".join(f"{d}x" for d in dims) + "f32>"
+
+    loops = [f"d{i}" for i in range(len(batch) + 3)]
+    *outer, i, j, kk = loops
+    space = ", ".join(loops)
+    a_type = memref(*batch, m, k)
+    b_type = memref(*batch, n, k) if transposed else memref(*batch, k, n)
+    c_type = memref(*batch, m, n)
+    b_map = [*outer, j, kk] if transposed else [*outer, kk, j]
+    maps = [[*outer, i, kk], b_map, [*outer, i, j]]
+    matmul_maps = ", ".join(f"affine_map<({space}) -> ({', '.join(r)})>" for r in maps)
+    kinds = ", ".join(['"parallel"'] * (len(loops) - 1) + ['"reduction"'])
+    rank = len(batch) + 2
+    e_space = ", ".join(f"d{x}" for x in range(rank))
+    identity = f"affine_map<({e_space}) -> ({e_space})>"
+    bias_map = f"affine_map<({e_space}) -> (d{rank - 1})>"
+    e_kinds = ", ".join(['"parallel"'] * rank)
+    activation = draw(st.sampled_from(["math.tanh", "arith.negf", "math.absf"]))
+    index_dim = draw(st.integers(0, rank - 1))
+    # In place: the product is the function's output, else a temporary.
+    out = "%c" if in_place else "%d"
+    output = f"{out}: {c_type} {{irkit.output}}"
+    temporary = "" if in_place else f"%c = memref.alloc() : {c_type}"
+    between = draw(st.sampled_from(["", "%two = arith.constant 2.0 : f32"]))
+    return f"""
+func.func @main(%a: {a_type}, %b: {b_type}, %bias: {memref(n)}, %r: {c_type}, {output}) {{
+  {temporary}
+  %z = arith.constant {fill} : f32
+  linalg.fill ins(%z : f32) outs(%c : {c_type})
+  linalg.generic {{indexing_maps = [{matmul_maps}], iterator_types = [{kinds}]}} ins(%a, %b : {a_type}, {b_type}) outs(%c : {c_type}) {{
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }}
+  {between}
+  linalg.generic {{indexing_maps = [{identity}, {bias_map}, {identity}, {identity}], iterator_types = [{e_kinds}]}} ins(%c, %bias, %r : {c_type}, {memref(n)}, {c_type}) outs({out} : {c_type}) {{
+  ^bb0(%v: f32, %bv: f32, %rv: f32, %o: f32):
+    %t = arith.addf %v, %bv : f32
+    %u = {activation} %t : f32
+    %w = arith.addf %u, %rv : f32
+    %q = linalg.index {index_dim} : index
+    %qi = arith.index_cast %q : index to i32
+    %qf = arith.sitofp %qi : i32 to f32
+    %y = arith.addf %w, %qf : f32
+    linalg.yield %y : f32
+  }}
+  return
+}}
+"""
+
+
+def _block_foralls(module: ModuleOp) -> list[ForallOp]:
+    return [
+        op
+        for op in module.walk()
+        if isinstance(op, ForallOp) and "block" in str(op.mapping)
+    ]
+
+
+@CYCLIC
+@given(contractions_with_neighbours())
+def test_fill_and_epilogue_run_in_the_contraction_grid(cyclic: bool, text: str) -> None:
+    tiled = assert_pass_preserves_semantics(PASSES[cyclic], text, trials=2)
+    # Fused: one grid for the three ops, holding three thread nests.
+    (grid,) = _block_foralls(tiled)
+    threads = [op for op in grid.walk() if op in _thread_foralls(tiled)]
+    assert len(threads) == 3, str(tiled)
+
+
+@given(contractions_with_neighbours())
+def test_fuse_neighbours_false_keeps_three_grids(text: str) -> None:
+    unfused = LinalgTileForGpuPass(
+        matmul_block=(3, 4, 2), matmul_thread=(2, 3), fuse_neighbours=False
+    )
+    tiled = assert_pass_preserves_semantics(unfused, text, trials=1)
+    assert len(_block_foralls(tiled)) == 3

@@ -1,0 +1,177 @@
+"""Which neighbours of a tiled contraction can run in its tiles.
+
+A matmul on buffers, as `bufferize` leaves torch-mlir's `nn.Linear`, comes
+with a fill of its output before it and an elementwise op reading that output
+after it (bias, activation, residual):
+
+```mlir
+linalg.generic {... ["parallel", "parallel"]} ins(%zero : f32) outs(%c ...)
+linalg.generic {... matmul ...} ins(%a, %b ...) outs(%c ...)
+%d = memref.alloc() : memref<1024x2304xf32>
+linalg.generic {... ["parallel", "parallel"]} ins(%c, %bias ...) outs(%d ...)
+```
+
+Tiled as the matmul is, with the same thread owning the same output
+elements, the fill can run in the matmul's kernel before its reduction loop
+and the elementwise op after it: each thread writes, accumulates and reads
+back only its own elements, so nothing but the kernel boundary kept them
+apart. This module says when that holds (`fusable_prologue`,
+`fusable_epilogue`); `linalg-tile-for-gpu` does the tiling.
+
+Both neighbours are `linalg.generic`s on memrefs over the contraction's
+output space: all loops parallel, one loop per output dimension, and the
+output read (epilogue) or written (prologue) through the identity map, the
+same value the contraction writes. Between a neighbour and the contraction
+only *inert* ops may sit: allocations, views and constants, which touch no
+element (`INERT_OPS`), and after the contraction deallocations too; the
+fused nest takes the contraction's place, and the inert ops between it and
+its epilogue move before it (the deallocations stay after it).
+
+- The **prologue** writes only the contraction's output `C`, without reading
+  its old value, and reads nothing that may alias `C`.
+- The **epilogue** reads `C` only as itself through the identity map; writes
+  nothing the contraction reads (its inputs `A`, `B` are read by every block
+  until the last K step, so an output aliasing them would race); and any of
+  its inputs that may alias `C` or one of its outputs is that very value,
+  read through the identity map as outputs are written, and an output that
+  may alias `C` is `C`: each thread reads and writes only the elements it
+  owns.
+
+Aliasing is `irkit.analysis.aliasing.may_alias`: distinct allocations and
+distinct input arguments do not alias; anything it cannot tell apart does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from xdsl.dialects.builtin import MemRefType
+from xdsl.dialects.linalg.attrs import IteratorType
+from xdsl.dialects.linalg.ops import GenericOp
+from xdsl.ir import Operation, SSAValue
+from xdsl.ir.affine import AffineDimExpr, AffineMap
+
+from irkit.analysis.aliasing import VIEW_OPS, may_alias
+from irkit.analysis.structured import is_contraction
+
+# Ops that touch no element of any buffer: the fused nest may move past them.
+INERT_OPS = frozenset({"memref.alloc", "arith.constant", *VIEW_OPS})
+
+
+def _maps(op: GenericOp) -> list[AffineMap]:
+    return [attr.data for attr in op.indexing_maps]
+
+
+def output_loops(contraction: GenericOp) -> list[int] | None:
+    """The contraction loop each output dimension is indexed by, when its
+    output map is a plain list of loops (`(d0, d1, d2) -> (d0, d1)`)."""
+    output_map = _maps(contraction)[len(contraction.inputs)]
+    loops = [e.position for e in output_map.results if isinstance(e, AffineDimExpr)]
+    if len(loops) != len(output_map.results):
+        return None
+    return loops
+
+
+def _over_output_space(neighbour: GenericOp, output: SSAValue) -> bool:
+    """All parallel, with one loop per dimension of `output` (static)."""
+    output_type = output.type
+    if not isinstance(output_type, MemRefType):
+        return False
+    shape = output_type.get_shape()
+    return (
+        len(neighbour.res) == 0
+        and len(neighbour.iterator_types) == len(shape)
+        and all(kind.data == IteratorType.PARALLEL for kind in neighbour.iterator_types)
+        and all(size >= 0 for size in shape)
+    )
+
+
+def _neighbours(op: Operation, forward: bool) -> Iterator[Operation]:
+    """The ops after (`forward`) or before `op` in its block, nearest first."""
+    current = op.next_op if forward else op.prev_op
+    while current is not None:
+        yield current
+        current = current.next_op if forward else current.prev_op
+
+
+def _first_non_inert(op: Operation, forward: bool) -> Operation | None:
+    """The nearest op before or after `op` that is not inert. After it, a
+    `memref.dealloc` counts as inert too: the epilogue moves before it, and
+    cannot read what it frees (that would be a use after free already)."""
+    for neighbour in _neighbours(op, forward):
+        if forward and neighbour.name == "memref.dealloc":
+            continue
+        if neighbour.name not in INERT_OPS or neighbour.regions:
+            return neighbour
+    return None
+
+
+def _fusable_contraction(contraction: GenericOp) -> SSAValue | None:
+    """The output of a contraction on memrefs that neighbours can fuse with."""
+    if not is_contraction(contraction) or contraction.res:
+        return None
+    if output_loops(contraction) is None:
+        return None
+    (output,) = contraction.outputs
+    return output
+
+
+def fusable_prologue(contraction: GenericOp) -> GenericOp | None:
+    """The op before `contraction` that initialises its whole output, when it
+    can run in the contraction's thread tiles (see the module docstring)."""
+    output = _fusable_contraction(contraction)
+    if output is None:
+        return None
+    prologue = _first_non_inert(contraction, forward=False)
+    if not isinstance(prologue, GenericOp) or not _over_output_space(prologue, output):
+        return None
+    if list(prologue.outputs) != [output]:
+        return None
+    identity = AffineMap.identity(len(prologue.iterator_types))
+    if _maps(prologue)[len(prologue.inputs)] != identity:
+        return None
+    if prologue.body.block.args[len(prologue.inputs)].uses:
+        return None  # reads the old value
+    if any(
+        isinstance(value.type, MemRefType) and may_alias(value, output)
+        for value in prologue.inputs
+    ):
+        return None
+    return prologue
+
+
+def fusable_epilogue(contraction: GenericOp) -> GenericOp | None:
+    """The op after `contraction` that reads its output elementwise, when it
+    can run in the contraction's thread tiles (see the module docstring)."""
+    output = _fusable_contraction(contraction)
+    if output is None:
+        return None
+    epilogue = _first_non_inert(contraction, forward=True)
+    if not isinstance(epilogue, GenericOp) or not _over_output_space(epilogue, output):
+        return None
+    maps = _maps(epilogue)
+    identity = AffineMap.identity(len(epilogue.iterator_types))
+    inputs = list(zip(epilogue.inputs, maps, strict=False))
+    outputs = list(zip(epilogue.outputs, maps[len(epilogue.inputs) :], strict=True))
+    if not any(value is output for value, _ in inputs):
+        return None
+    if any(map_ != identity for _, map_ in outputs):
+        return None
+    for value, map_ in inputs:
+        if not isinstance(value.type, MemRefType):
+            continue
+        for written in [output, *epilogue.outputs]:
+            # The element a thread reads is the one it owns: the same view.
+            if may_alias(value, written) and (value is not written or map_ != identity):
+                return None
+    for written in epilogue.outputs:
+        if may_alias(written, output) and written is not output:
+            return None
+    if any(
+        may_alias(out, read)
+        for out, _ in outputs
+        for read in contraction.inputs
+        if isinstance(read.type, MemRefType)
+    ):
+        return None
+    return epilogue
