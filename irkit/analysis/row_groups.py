@@ -13,7 +13,8 @@ them, where
 - every operand's root is an allocation, a GPU attribution or a function
   argument (`irkit.analysis.aliasing.has_known_root`);
 - each op is elementwise (every output element written once) or a *row
-  reduction*: every loop but the row loop reduces into one element per row,
+  reduction*: it has reduction loops, and every loop but the row loop
+  reduces into one element per row,
   combined by `arith.addf/mulf/maximumf/minimumf/maxnumf/minnumf` or
   `arith.addi/muli/maxsi/minsi/andi/ori/xori` with the output's value;
 - no op reads, outside its own row, what an earlier op of the group writes,
@@ -139,9 +140,14 @@ def _reduction_of(computation: StructuredComputation) -> RowReduction | None:
     """The combiner of a reduction whose output is the running value, if
     every non-row loop reduces into one element per row."""
     kinds = computation.iterator_types
-    if len(computation.outputs) != 1 or any(
-        k != IteratorType.REDUCTION for k in kinds[1:]
+    if (
+        len(computation.outputs) != 1
+        or len(kinds) < 2
+        or any(k != IteratorType.REDUCTION for k in kinds[1:])
     ):
+        # Without a reduction loop (a reduction over one element, its loop
+        # dropped by `linalg-fold-unit-extent-dims`) an op that combines
+        # with its output is elementwise: each row's element, updated once.
         return None
     # One element per row: `(d0)`, or `(d0, 0, ...)` as `keepdims` writes it.
     first, *rest = computation.output_maps[0].results or (None,)

@@ -13,6 +13,8 @@ MLIR answers these in `Dialect/Linalg/Utils/Utils.cpp` and the
 - `is_contraction`: a matmul-class op (`out + a * b` over a reduction);
 - `loop_dimensions` / `operand_loop_ranges`: which operand dimension gives
   each loop its range, and the static ranges;
+- `is_fill`: a generic that reads no tensor nor loop index (a fill);
+  `shaped_inputs`: the inputs that are tensors or memrefs;
 - `is_on_tensors` / `require_buffers`: value or buffer semantics.
 """
 
@@ -22,10 +24,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import MemRefType, TensorType
+from xdsl.dialects.builtin import MemRefType, ShapedType, TensorType
 from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
 from xdsl.dialects.linalg.attrs import IteratorType
-from xdsl.dialects.linalg.ops import GenericOp
+from xdsl.dialects.linalg.ops import GenericOp, IndexOp
 from xdsl.dialects.linalg.ops import YieldOp as LinalgYieldOp
 from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue
 from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
@@ -213,6 +215,22 @@ def is_contraction(generic: GenericOp) -> bool:
         )
         and all(is_tileable_map(attr.data) for attr in generic.indexing_maps)
         and _is_multiply_accumulate(generic)
+    )
+
+
+def shaped_inputs(op: GenericOp) -> list[SSAValue]:
+    """The inputs of `op` that are tensors or memrefs (not scalars)."""
+    return [value for value in op.inputs if isinstance(value.type, ShapedType)]
+
+
+def is_fill(op: GenericOp) -> bool:
+    """A generic that reads no tensor and no loop index: every element of its
+    results is the same value (a `linalg.fill`, generalized)."""
+    return (
+        not shaped_inputs(op)
+        and len(op.res) == len(op.outputs)
+        and not any(arg.uses for arg in op.body.block.args[len(op.inputs) :])
+        and not any(isinstance(nested, IndexOp) for nested in op.body.walk())
     )
 
 

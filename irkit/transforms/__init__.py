@@ -19,6 +19,7 @@ _PASSES: dict[str, str] = {
     "linalg-generalize-named-ops": "LinalgGeneralizeNamedOpsPass",
     "linalg-fuse-elementwise": "LinalgFuseElementwisePass",
     "linalg-collapse-dims": "LinalgCollapseDimsPass",
+    "linalg-fold-unit-extent-dims": "LinalgFoldUnitExtentDimsPass",
     "bufferize": "BufferizePass",
     "convert-linalg-to-loops": "ConvertLinalgToLoopsPass",
     "linalg-tile": "LinalgTilePass",

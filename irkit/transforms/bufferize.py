@@ -185,6 +185,41 @@ def _subview(
     return memref.SubviewOp.get(source, offsets, sizes, strides, result_type)
 
 
+def _reassociation_groups(
+    op: upstream_tensor.ExpandShapeOp | upstream_tensor.CollapseShapeOp,
+) -> list[list[int]]:
+    return [[dim.value.data for dim in group.data] for group in op.reassociation.data]
+
+
+def _expanded_type(
+    source: MemRefType[Attribute],
+    groups: Sequence[Sequence[int]],
+    expanded: MemRefType[Attribute],
+) -> MemRefType[Attribute]:
+    """The type of `memref.expand_shape` of `source` into `expanded`'s shape
+    (MLIR's `computeExpandedLayoutMap`): each source dimension's stride goes
+    to the innermost dimension of its group, the outer ones step over the
+    inner ones. Identity layout when `source` has one."""
+    if _has_identity_layout(source):
+        return expanded
+    source_strides = source.get_strides()
+    offset = source.get_offset()
+    assert source_strides is not None
+    assert offset is not None
+    shape = expanded.get_shape()
+    strides = [0] * len(shape)
+    for source_dim, group in enumerate(groups):
+        running = cast(int, source_strides[source_dim])
+        for dim in reversed(group):
+            strides[dim] = running
+            running *= shape[dim]
+    if offset == 0 and strides == _row_major_strides(shape):
+        return expanded
+    return MemRefType(
+        expanded.get_element_type(), shape, StridedLayoutAttr(strides, offset)
+    )
+
+
 # --------------------------------------------------------------------------
 # Buffers: where a tensor value lives
 # --------------------------------------------------------------------------
@@ -699,8 +734,18 @@ class FunctionBufferizer:
         assert isinstance(
             op, upstream_tensor.ExpandShapeOp | upstream_tensor.CollapseShapeOp
         )
-        source = self._contiguous(op.src)
         result_type = _memref_type(op.result.type)
+        if isinstance(op, upstream_tensor.ExpandShapeOp):
+            # Splitting a dimension never needs contiguity: a strided view
+            # (a slice of q, k and v out of one projection) expands in place.
+            source = self._buffer(op.src)
+            result_type = _expanded_type(
+                cast(MemRefType[Attribute], source.value.type),
+                _reassociation_groups(op),
+                result_type,
+            )
+        else:
+            source = self._contiguous(op.src)
         if isinstance(op, upstream_tensor.ExpandShapeOp):
             if op.dynamic_output_shape:
                 raise op_error(op, "dynamic output shapes are not supported")

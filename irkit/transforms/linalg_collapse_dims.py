@@ -61,11 +61,10 @@ from xdsl.dialects.builtin import (
     AffineMapAttr,
     ArrayAttr,
     ModuleOp,
-    ShapedType,
     TensorType,
 )
 from xdsl.dialects.linalg import ops as upstream
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir import Attribute, SSAValue
 from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineExpr, AffineMap
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
@@ -77,10 +76,16 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.rewriter import InsertPoint
 
-from irkit.analysis.structured import StructuredComputation
-from irkit.dialects import linalg, tensor
+from irkit.analysis.structured import StructuredComputation, is_fill, shaped_inputs
+from irkit.dialects import tensor
 from irkit.dialects.linalg import GenericOp
-from irkit.dialects.tensor import reassociation
+from irkit.transforms.utils.reshapes import (
+    RESHAPE_FOLDS,
+    collapse_op,
+    collapsed_type,
+    expand_op,
+    reshape_groups,
+)
 
 # --------------------------------------------------------------------------
 # Which loops collapse
@@ -98,28 +103,13 @@ def _static_tensor(value: SSAValue) -> bool:
     )
 
 
-def _shaped_inputs(op: GenericOp) -> list[SSAValue]:
-    return [value for value in op.inputs if isinstance(value.type, ShapedType)]
-
-
-def is_fill(op: GenericOp) -> bool:
-    """A generic that reads no tensor and no loop index: every element of its
-    results is the same value (a `linalg.fill`, generalized)."""
-    return (
-        not _shaped_inputs(op)
-        and len(op.res) == len(op.outputs)
-        and not any(arg.uses for arg in op.body.block.args[len(op.inputs) :])
-        and not any(isinstance(nested, upstream.IndexOp) for nested in op.body.walk())
-    )
-
-
 def _eligible(op: GenericOp) -> bool:
     """A generic on static tensors whose maps hold only bare dimensions and
     constants, and whose body does not ask for loop indices. Fills are left
     to `CollapseFill`, which gives them the shape their reader wants."""
     if len(op.res) != len(op.outputs) or is_fill(op):
         return False
-    if not all(_static_tensor(value) for value in (*_shaped_inputs(op), *op.outputs)):
+    if not all(_static_tensor(value) for value in (*shaped_inputs(op), *op.outputs)):
         return False
     if any(isinstance(nested, upstream.IndexOp) for nested in op.body.walk()):
         return False
@@ -243,41 +233,6 @@ def _collapse_map(
     return AffineMap(len(runs), 0, tuple(results)), reassociation
 
 
-def _collapsed_type(
-    type_: TensorType[Attribute], groups: list[list[int]]
-) -> TensorType[Attribute]:
-    shape = type_.get_shape()
-    sizes = []
-    for group in groups:
-        size = 1
-        for dim in group:
-            size *= shape[dim]
-        sizes.append(size)
-    return TensorType(type_.get_element_type(), sizes)
-
-
-def _collapse_op(
-    value: SSAValue, groups: list[list[int]], result_type: TensorType[Attribute]
-) -> tensor.CollapseShapeOp:
-    return tensor.CollapseShapeOp.build(
-        operands=[value],
-        result_types=[result_type],
-        properties={"reassociation": tensor.reassociation_attr(groups)},
-    )
-
-
-def _expand_op(
-    value: SSAValue, groups: list[list[int]], result_type: TensorType[Attribute]
-) -> tensor.ExpandShapeOp:
-    return tensor.ExpandShapeOp(
-        value,
-        [],
-        tensor.reassociation_attr(groups),
-        list(result_type.get_shape()),
-        result_type,
-    )
-
-
 def _is_identity(groups: list[list[int]]) -> bool:
     return all(len(group) == 1 for group in groups)
 
@@ -304,7 +259,7 @@ def collapse_generic(
             operands.append(value)
             continue
         assert isinstance(value.type, TensorType)
-        collapse = _collapse_op(value, groups, _collapsed_type(value.type, groups))
+        collapse = collapse_op(value, groups, collapsed_type(value.type, groups))
         rewriter.insert(collapse, InsertPoint.before(op))
         operands.append(collapse.result)
 
@@ -330,7 +285,7 @@ def collapse_generic(
             replacements.append(new_result)
             continue
         assert isinstance(result.type, TensorType)
-        expand = _expand_op(new_result, groups, result.type)
+        expand = expand_op(new_result, groups, result.type)
         rewriter.insert(expand, InsertPoint.before(op))
         replacements.append(expand.result)
     rewriter.replace(op, [], replacements)
@@ -362,7 +317,7 @@ class CollapseToProducerReshape(RewritePattern):
             if not isinstance(expand, tensor.ExpandShapeOp):
                 continue
             shape = cast(TensorType[Attribute], value.type).get_shape()
-            runs = runs_for_reshape(op, map_, shape, _groups(expand))
+            runs = runs_for_reshape(op, map_, shape, reshape_groups(expand))
             if runs is not None and collapse_generic(op, runs, rewriter):
                 return
 
@@ -387,110 +342,9 @@ class CollapseToConsumerReshape(RewritePattern):
         result_index = producer.res.index(op.src)
         map_ = _maps(producer)[len(producer.inputs) + result_index]
         shape = cast(TensorType[Attribute], op.src.type).get_shape()
-        runs = runs_for_reshape(producer, map_, shape, _groups(op))
+        runs = runs_for_reshape(producer, map_, shape, reshape_groups(op))
         if runs is not None:
             collapse_generic(producer, runs, rewriter)
-
-
-def _groups(op: tensor.CollapseShapeOp | tensor.ExpandShapeOp) -> list[list[int]]:
-    return [[dim.value.data for dim in group.data] for group in op.reassociation.data]
-
-
-class ComposeReshapes(RewritePattern):
-    """A reshape of a reshape is one reshape of the first's source, or that
-    source itself when the shapes agree (MLIR's `ComposeCollapseOfExpandOp`
-    and `ComposeReassociativeReshapeOps`): every reshape keeps row-major
-    order, so two compose into whichever one goes from the source's shape to
-    the result's, when one does."""
-
-    @op_type_rewrite_pattern
-    def match_and_rewrite(
-        self,
-        op: tensor.CollapseShapeOp | tensor.ExpandShapeOp,
-        rewriter: PatternRewriter,
-    ) -> None:
-        inner = op.src.owner
-        if not isinstance(inner, tensor.CollapseShapeOp | tensor.ExpandShapeOp):
-            return
-        source = inner.src
-        source_type = cast(TensorType[Attribute], source.type)
-        result_type = op.result.type
-        before, after = source_type.get_shape(), result_type.get_shape()
-        if source_type == result_type:
-            rewriter.replace(op, [], [source])
-        elif len(after) < len(before):
-            groups = reassociation(before, after)
-            if groups is not None:
-                rewriter.replace(op, _collapse_op(source, groups, result_type))
-        elif len(after) > len(before):
-            groups = reassociation(after, before)
-            if groups is not None:
-                rewriter.replace(op, _expand_op(source, groups, result_type))
-
-
-class CollapseEmpty(RewritePattern):
-    """`collapse_shape(tensor.empty)` is an empty tensor of the collapsed type."""
-
-    @op_type_rewrite_pattern
-    def match_and_rewrite(
-        self, op: tensor.CollapseShapeOp, rewriter: PatternRewriter
-    ) -> None:
-        source = op.src.owner
-        if not isinstance(source, tensor.EmptyOp) or source.dynamic_sizes:
-            return
-        rewriter.replace(op, tensor.EmptyOp([], op.result.type))
-
-
-class CollapseFill(RewritePattern):
-    """`collapse_shape(fill)` is the fill over the collapsed shape (a fill of
-    its own for each collapse of it: writing a value costs no more than
-    reading it), so the fill has the shape its reader wants. A fill is a
-    `linalg.fill` or a generic that reads no tensor (`is_fill`), of a
-    `tensor.empty`."""
-
-    @op_type_rewrite_pattern
-    def match_and_rewrite(
-        self, op: tensor.CollapseShapeOp, rewriter: PatternRewriter
-    ) -> None:
-        fill = op.src.owner
-        if isinstance(fill, linalg.FillOp):
-            init_value = fill.outputs[0]
-        elif isinstance(fill, GenericOp) and is_fill(fill) and len(fill.res) == 1:
-            init_value = fill.outputs[0]
-        else:
-            return
-        init = init_value.owner
-        if not isinstance(init, tensor.EmptyOp) or init.dynamic_sizes:
-            return
-        result_type = op.result.type
-        empty = tensor.EmptyOp([], result_type)
-        rewriter.replace(op, [empty, _fill_like(fill, empty.tensor, result_type)])
-        if not fill.results[0].uses:
-            rewriter.erase(fill)
-            if not init.tensor.uses:
-                rewriter.erase(init)
-
-
-def _fill_like(
-    fill: GenericOp | linalg.FillOp, init: SSAValue, result_type: TensorType[Attribute]
-) -> Operation:
-    """`fill` writing into `init` of `result_type` instead."""
-    if isinstance(fill, linalg.FillOp):
-        return linalg.FillOp(list(fill.inputs), [init], [result_type])
-    rank = len(result_type.get_shape())
-    collapsed = GenericOp(
-        list(fill.inputs),
-        [init],
-        fill.body.clone(),
-        [AffineMapAttr(AffineMap(rank, 0, ())) for _ in fill.inputs]
-        + [AffineMapAttr(AffineMap.identity(rank))],
-        ArrayAttr([fill.iterator_types.data[0]] * rank),
-        [result_type],
-        fill.doc,
-        fill.library_call,
-    )
-    collapsed.location = fill.location
-    return collapsed
 
 
 def collapse_dims(module: ModuleOp) -> None:
@@ -502,9 +356,7 @@ def collapse_dims(module: ModuleOp) -> None:
                 CollapseReductionDims(),
                 CollapseToProducerReshape(),
                 CollapseToConsumerReshape(),
-                ComposeReshapes(),
-                CollapseEmpty(),
-                CollapseFill(),
+                *RESHAPE_FOLDS,
             ]
         )
     ).rewrite_module(module)

@@ -28,6 +28,12 @@ A producer `P` is fused into the consumer `C` at input operand `%x = P#r` when
   takes such a producer too);
 - `%x` has no other use and `P`'s other results none at all (a value several
   users need stays materialised; multi-result producers fuse only in that case);
+- except for *generators* (`is_index_generator`): a `P` that reads no tensor
+  and computes a few integer ops of its loop indices (torch-mlir's `arange`,
+  the causal mask compared from two of them) is fused into every consumer,
+  through any map of dims and constants, and erased once none reads it:
+  recomputing a few integer ops costs less than a kernel writing the tensor
+  and the reads of it;
 - `P`'s body does not read its outputs' initial values;
 - every loop of `C` is still read by some operand of the fused op (MLIR's
   check too): `C`'s loop extents come from its operands' shapes, and a
@@ -49,6 +55,11 @@ operand is dropped and its block argument becomes one scalar
 every loop. Nothing then materialises the tensor (the printers wrote every
 element of it: 27 MB of CUDA C for a 2048x2048 mask).
 
+A fill (`linalg.fill`, or a generic that `is_fill`) that several linalg ops
+take as their init, and nothing else reads, becomes one clone right before
+each of them: torch-mlir gives two matmuls of one shape the same zero-filled
+init, which then had to be materialised once and copied into each product.
+
 A result of a multi-result `linalg.generic` on tensors that nothing uses is
 dropped with its output and the body ops that only computed it (MLIR's
 `EraseUnusedOperandsAndResults`): torch-mlir's softmax computes `argmax`
@@ -68,14 +79,17 @@ from xdsl.dialects.builtin import (
     AffineMapAttr,
     DenseIntOrFPElementsAttr,
     FloatAttr,
+    IndexType,
     IntegerAttr,
     ModuleOp,
+    ShapedType,
     TensorType,
     i64,
 )
 from xdsl.dialects.linalg import ops as upstream
+from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
-from xdsl.ir.affine import AffineDimExpr, AffineMap
+from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
@@ -87,6 +101,7 @@ from xdsl.pattern_rewriter import (
 from xdsl.rewriter import InsertPoint
 from xdsl.transforms.dead_code_elimination import would_be_trivially_dead
 
+from irkit.analysis.structured import is_fill
 from irkit.dialects.linalg import GenericOp
 from irkit.dtypes import dense_to_array
 
@@ -149,20 +164,70 @@ def fusable_producer(
     if not _all_parallel(producer) or _reads_outputs(producer):
         return None
     result_index = producer.res.index(value)
+    generator = is_index_generator(producer)
     if not (
         _is_permutation(_maps(consumer)[operand_index])
         or (fold_copies and is_copy_of_input(producer, result_index))
+        or generator
     ):
         return None
     if not _is_permutation(_maps(producer)[len(producer.inputs) + result_index]):
         return None
-    if not value.has_one_use():
+    if not (value.has_one_use() or generator):
         return None
+    if generator and not all(
+        isinstance(expr, AffineDimExpr | AffineConstantExpr)
+        for expr in _maps(consumer)[operand_index].results
+    ):
+        return None  # a window `d0 + d1` would need affine math in the body
     if any(result.uses for result in producer.res if result is not value):
         return None
     if not _keeps_every_loop(producer, consumer, operand_index):
         return None
     return producer
+
+
+# Integer and index ops: what a mask or a position computes from the loop
+# indices. A generator of these recomputes for nothing next to a load.
+_GENERATOR_OPS = frozenset(
+    {
+        "linalg.index",
+        "arith.constant",
+        "arith.index_cast",
+        "arith.index_castui",
+        "arith.addi",
+        "arith.subi",
+        "arith.muli",
+        "arith.andi",
+        "arith.ori",
+        "arith.xori",
+        "arith.cmpi",
+        "arith.select",
+        "arith.extsi",
+        "arith.extui",
+        "arith.trunci",
+        "arith.maxsi",
+        "arith.minsi",
+        "arith.maxui",
+        "arith.minui",
+    }
+)
+_GENERATOR_MAX_OPS = 8
+
+
+def is_index_generator(producer: GenericOp) -> bool:
+    """Whether `producer` computes its elements from the loop indices and
+    scalars alone, in a few integer ops: it reads no tensor (torch-mlir's
+    `arange`, the causal mask compared from two of them). Such a producer is
+    fused into every consumer, through any map: recomputing a few integer
+    ops is cheaper than writing the tensor and reading it back."""
+    body = producer.body.block
+    ops = [op for op in body.ops if op is not body.last_op]
+    return (
+        not any(isinstance(value.type, ShapedType) for value in producer.inputs)
+        and len(ops) <= _GENERATOR_MAX_OPS
+        and all(op.name in _GENERATOR_OPS for op in ops)
+    )
 
 
 def is_copy_of_input(producer: GenericOp, result_index: int) -> bool:
@@ -228,6 +293,15 @@ def _renumber_indices(op: Operation, producer_to_consumer: AffineMap) -> None:
             nested.properties["dim"] = IntegerAttr(expr.position, i64)
 
 
+def _index_at_constant(op: Operation, producer_to_consumer: AffineMap) -> int | None:
+    """The constant a consumer reads the producer's loop at, when `op` is a
+    `linalg.index` of such a loop (a generator read through a broadcast)."""
+    if not isinstance(op, upstream.IndexOp):
+        return None
+    expr = producer_to_consumer.results[op.dim.value.data]
+    return expr.value if isinstance(expr, AffineConstantExpr) else None
+
+
 def _erase_dead(block: Block, ops: Sequence[Operation]) -> None:
     """Erase those of `ops` that only fed producer results no longer yielded."""
     for op in reversed(ops):
@@ -289,8 +363,13 @@ def fuse_producer_into_consumer(
     for op in producer.body.block.ops:
         if op is producer_yield:
             break
-        clone = op.clone(value_mapper=value_map)
-        _renumber_indices(clone, producer_loops)
+        constant = _index_at_constant(op, producer_loops)
+        if constant is not None:
+            clone: Operation = arith.ConstantOp(IntegerAttr(constant, IndexType()))
+            value_map[op.results[0]] = clone.results[0]
+        else:
+            clone = op.clone(value_mapper=value_map)
+            _renumber_indices(clone, producer_loops)
         block.add_op(clone)
         producer_ops.append(clone)
     element = producer_yield.operands[result_index]
@@ -336,7 +415,8 @@ class FuseElementwiseProducer(RewritePattern):
                 continue
             fused = fuse_producer_into_consumer(producer, consumer, operand_index)
             rewriter.replace(consumer, fused)
-            rewriter.erase(producer)
+            if not any(result.uses for result in producer.res):
+                rewriter.erase(producer)  # a generator may have other readers
             return
 
 
@@ -519,6 +599,43 @@ def _erase_dead_producers(value: SSAValue, rewriter: PatternRewriter) -> None:
         producer = tensors[0].owner
 
 
+class CloneSharedFill(RewritePattern):
+    """A fill (`linalg.fill`, or a generic that `is_fill`) on tensors that
+    several linalg ops take as their init becomes a clone right before each
+    of them (IREE clones fills into each dispatch the same way).
+    torch-mlir gives two matmuls of one shape one zero-filled init; shared,
+    it had to be materialised and copied into each product's buffer, and
+    neither matmul could fill its own output in its kernel. A fill writes
+    what it would otherwise read, so a clone costs nothing more."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(
+        self, fill: GenericOp | upstream.FillOp, rewriter: PatternRewriter
+    ) -> None:
+        if len(fill.results) != 1 or not isinstance(fill.results[0].type, TensorType):
+            return
+        if isinstance(fill, GenericOp) and not is_fill(fill):
+            return
+        result = fill.results[0]
+        init_users = [
+            use.operation
+            for use in result.uses
+            if isinstance(use.operation, LinalgStructuredOperation)
+            and use.operation.parent_block() is fill.parent_block()
+            and use.index >= len(use.operation.inputs)
+        ]
+        if len(init_users) < 2 or len(init_users) != len(list(result.uses)):
+            return
+        for user in init_users:
+            clone = fill.clone()
+            rewriter.insert(clone, InsertPoint.before(user))
+            for index, operand in enumerate(user.operands):
+                if operand is result:
+                    user.operands[index] = clone.results[0]
+            rewriter.notify_op_modified(user)
+        rewriter.erase(fill)
+
+
 def fuse_elementwise_ops(module: ModuleOp, fold_copies: bool = True) -> None:
     """Drop unused results, fold splat-constant inputs and fuse producer
     generics into consumers in `module` until none applies."""
@@ -526,6 +643,7 @@ def fuse_elementwise_ops(module: ModuleOp, fold_copies: bool = True) -> None:
         GreedyRewritePatternApplier(
             [
                 EraseUnusedResult(),
+                CloneSharedFill(),
                 FoldSplatConstantInput(),
                 FuseElementwiseProducer(fold_copies),
             ]
@@ -544,8 +662,9 @@ class LinalgFuseElementwisePass(ModulePass):
 
     Output: each fused producer/consumer pair is one `linalg.generic` with the
     consumer's results, outputs and iterators; chains fuse fully; fused
-    producers are erased; a splat-constant input is a scalar `arith.constant`
-    before the op instead (unless it alone reads a loop); unused results of
+    producers are erased; a fill shared by several inits is one per init; a
+    splat-constant input is a scalar `arith.constant` before the op instead
+    (unless it alone reads a loop); unused results of
     multi-result generics are gone (see the module docstring).
 
     `fold-copies=false` keeps copies (transposes, broadcasts) that a consumer

@@ -37,11 +37,13 @@ def _tensor_stages(
     *, fuse: bool, collapse: bool, fold_copies: bool
 ) -> list[ModulePass]:
     """The tensor-level stages both pipelines share after generalization:
-    fusion (`fold_copies`: copies into consumers reading them through any
-    map), then collapsing loops that every operand reads together (a layer
-    norm over `8x128x768` becomes one over `1024x768` rows), then fusion
-    again across the reshapes that collapsing cancelled."""
-    stages: list[ModulePass] = []
+    loops of extent 1 dropped (a one-row matmul is a matrix-vector product,
+    which the row-group passes run as row reductions), fusion (`fold_copies`:
+    copies into consumers reading them through any map), then collapsing
+    loops that every operand reads together (a layer norm over `8x128x768`
+    becomes one over `1024x768` rows), then fusion again across the reshapes
+    that collapsing cancelled."""
+    stages: list[ModulePass] = [_stage("linalg-fold-unit-extent-dims")]
     if fuse:
         stages.append(_stage("linalg-fuse-elementwise", fold_copies=fold_copies))
     if collapse:
@@ -68,9 +70,11 @@ class LowerToCPipeline(NamedPipeline):
     """From the tensor level (`nn`, or `linalg` on tensors) to C-ready loops.
 
     Stages: `convert-nn-to-linalg` (a no-op on upstream input),
-    `linalg-generalize-named-ops`, `linalg-fuse-elementwise{fold-copies=false}`
-    (unless `fuse=false`; a matmul's transposed weight stays a contiguous
-    copy for the register tiles), `linalg-collapse-dims` and fusion again (unless
+    `linalg-generalize-named-ops`, `linalg-fold-unit-extent-dims` (a one-row
+    matmul becomes a matrix-vector product, run as row reductions),
+    `linalg-fuse-elementwise{fold-copies=false}` (unless `fuse=false`; a
+    matmul's transposed weight stays a contiguous copy for the register
+    tiles), `linalg-collapse-dims` and fusion again (unless
     `collapse=false`: rows of any rank become one row loop), `bufferize`;
     `linalg-tile-rows` (unless `rows=false`: a softmax, layer_norm or reduction
     with its neighbours runs row by row in one OpenMP loop); then, unless
@@ -124,7 +128,8 @@ class LowerToCudaPipeline(NamedPipeline):
     """From the tensor level to `gpu.launch` kernels (docs/passes/lower-to-cuda.md).
 
     Stages: the front end of `lower-to-c` (`convert-nn-to-linalg`,
-    `linalg-generalize-named-ops`, `linalg-fuse-elementwise` unless
+    `linalg-generalize-named-ops`, `linalg-fold-unit-extent-dims`,
+    `linalg-fuse-elementwise` unless
     `fuse=false` (a matmul reads a transposed weight through the transposed
     map, no copy), `linalg-collapse-dims` and fusion again unless
     `collapse=false`, `bufferize`); `linalg-tile-rows-for-gpu` (unless

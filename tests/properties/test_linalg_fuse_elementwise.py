@@ -512,3 +512,126 @@ def test_fold_copies_false_keeps_a_transposed_weight() -> None:
     LinalgFuseElementwisePass().apply(make_context(), folded)
     (matmul,) = _generics(folded)
     assert str(matmul.indexing_maps.data[1].data) == "(d0, d1, d2) -> (d1, d2)"
+
+
+@st.composite
+def shared_fills(draw: st.DrawFn) -> str:
+    """Two or three matmuls of one shape whose init is one fill (a random
+    value), generalized or named, as torch-mlir shares a zero fill."""
+    m, n, k = (draw(st.integers(1, 4)) for _ in range(3))
+    users = draw(st.integers(2, 3))
+    value = draw(st.sampled_from(["0.0", "1.5", "-2.0"]))
+    out = f"tensor<{m}x{n}xf32>"
+    lines = [
+        f"%v = arith.constant {value} : f32",
+        f"%e = tensor.empty() : {out}",
+        f"%f = linalg.fill ins(%v : f32) outs(%e : {out}) -> {out}",
+    ]
+    args = [f"%w: tensor<{k}x{n}xf32>"]
+    for index in range(users):
+        args.append(f"%x{index}: tensor<{m}x{k}xf32>")
+        lines.append(
+            f"%r{index} = linalg.matmul ins(%x{index}, %w : tensor<{m}x{k}xf32>,"
+            f" tensor<{k}x{n}xf32>) outs(%f : {out}) -> {out}"
+        )
+    results = ", ".join(f"%r{i}" for i in range(users))
+    types = ", ".join([out] * users)
+    body = "\n  ".join(lines)
+    return (
+        f"func.func @main({', '.join(args)}) -> ({types}) {{\n  {body}\n"
+        f"  return {results} : {types}\n}}\n"
+    )
+
+
+def test_shared_fills_are_cloned_per_init() -> None:
+    programs = shared_fills().map(parse_module)
+    check_pass(LinalgFuseElementwisePass(), programs)
+
+
+@given(shared_fills())
+def test_every_init_fill_has_one_user(text: str) -> None:
+    module = parse_module(text)
+    LinalgFuseElementwisePass().apply(make_context(), module)
+    fills = [op for op in module.walk() if op.name == "linalg.fill"]
+    assert len(fills) == text.count("linalg.matmul")
+    assert all(len(list(fill.results[0].uses)) == 1 for fill in fills)
+
+
+@st.composite
+def generator_reads(draw: st.DrawFn) -> str:
+    """A generator (an integer formula of its loop indices, no tensor read)
+    over `rank` loops, read by an elementwise op or a row sum over
+    `rows x cols` through a map of dims and constants, maybe twice."""
+    rows, cols = draw(st.integers(1, 4)), draw(st.integers(1, 4))
+    rank = draw(st.integers(1, 2))
+    sizes = [draw(st.sampled_from([rows, cols, 3])) for _ in range(rank)]
+    # Each generator dimension is read as d0, d1 (when its size fits) or 0.
+    results = []
+    for size in sizes:
+        choices = ["0"] + [f"d{k}" for k, n in enumerate((rows, cols)) if n == size]
+        results.append(draw(st.sampled_from(choices)))
+    loops = ", ".join(f"d{k}" for k in range(rank))
+    lines = []
+    for k in range(rank):
+        lines += [
+            f"%i{k} = linalg.index {k} : index",
+            f"%c{k} = arith.index_cast %i{k} : index to i32",
+        ]
+    formula = "%c0"
+    if rank == 2:
+        op = draw(st.sampled_from(["arith.subi", "arith.addi", "arith.muli"]))
+        lines.append(f"%f = {op} %c0, %c1 : i32")
+        formula = "%f"
+    gen_type = "tensor<" + "".join(f"{n}x" for n in sizes) + "i32>"
+    reduce = draw(st.booleans())
+    out_type = f"tensor<{rows}xf32>" if reduce else f"tensor<{rows}x{cols}xf32>"
+    out_map = "(d0, d1) -> (d0)" if reduce else "(d0, d1) -> (d0, d1)"
+    kind = '"reduction"' if reduce else '"parallel"'
+    combine = (
+        "%y = arith.addf %o, %t : f32" if reduce else "%y = arith.addf %t, %v : f32"
+    )
+    twice = draw(st.booleans())
+    ins = "%g, %x" + (", %g" if twice else "")
+    ins_types = f"{gen_type}, tensor<{rows}x{cols}xf32>" + (
+        f", {gen_type}" if twice else ""
+    )
+    gen_map = f"affine_map<(d0, d1) -> ({', '.join(results)})>"
+    maps = [gen_map, "affine_map<(d0, d1) -> (d0, d1)>"] + ([gen_map] if twice else [])
+    second = "%h: i32, " if twice else ""
+    extra = (
+        "%t0 = arith.addi %gi, %h : i32" if twice else "%t0 = arith.addi %gi, %gi : i32"
+    )
+    body = "\n    ".join(lines)
+    init = "%acc" if reduce else "%xe"
+    return f"""
+func.func @main(%x: tensor<{rows}x{cols}xf32>, %acc: {out_type}) -> {out_type} {{
+  %e = tensor.empty() : {gen_type}
+  %g = linalg.generic {{indexing_maps = [affine_map<({loops}) -> ({loops})>], iterator_types = [{", ".join(['"parallel"'] * rank)}]}} outs(%e : {gen_type}) {{
+  ^bb0(%o: i32):
+    {body}
+    linalg.yield {formula} : i32
+  }} -> {gen_type}
+  %xe = tensor.empty() : {out_type}
+  %r = linalg.generic {{indexing_maps = [{", ".join(maps)}, affine_map<{out_map}>], iterator_types = ["parallel", {kind}]}} ins({ins} : {ins_types}) outs({init} : {out_type}) {{
+  ^bb0(%gi: i32, %v: f32, {second}%o: f32):
+    {extra}
+    %tf = arith.sitofp %t0 : i32 to f32
+    %t = arith.mulf %tf, %v : f32
+    {combine}
+    linalg.yield %y : f32
+  }} -> {out_type}
+  return %r : {out_type}
+}}
+"""
+
+
+def test_generators_fuse_through_any_map() -> None:
+    reach = check_pass(LinalgFuseElementwisePass(), generator_reads().map(parse_module))
+    assert reach.changed == reach.examples
+
+
+@given(generator_reads())
+def test_no_generator_is_left(text: str) -> None:
+    module = parse_module(text)
+    LinalgFuseElementwisePass().apply(make_context(), module)
+    assert len(_generics(module)) == 1, str(module)

@@ -30,6 +30,7 @@ def test_named_pipeline_expands_into_its_stages() -> None:
     assert plain == [
         "convert-nn-to-linalg",
         "linalg-generalize-named-ops",
+        "linalg-fold-unit-extent-dims",
         "linalg-fuse-elementwise",
         "linalg-collapse-dims",
         "linalg-fuse-elementwise",

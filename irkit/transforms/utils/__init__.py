@@ -12,6 +12,9 @@ its own module; these are the pieces it builds with (MLIR's
   `linalg-tile-and-fuse`.
 - `builders`: `index_constant`, `subview_type` (MLIR's inferred subview
   type), `strided_view`, `erase_dead_values`.
+- `reshapes`: building `tensor.collapse_shape`/`expand_shape` and the
+  patterns that fold them (`RESHAPE_FOLDS`), shared by
+  `linalg-collapse-dims` and `linalg-fold-unit-extent-dims`.
 - `row_groups`: `hoist_movable` and `finish_group`, moving a row group's
   neighbours around the loop that runs it.
 """

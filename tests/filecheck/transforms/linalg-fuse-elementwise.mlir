@@ -469,3 +469,129 @@ func.func @computing_producer_into_matmul(%x: tensor<2x3xf32>, %w: tensor<4x3xf3
   } -> tensor<2x4xf32>
   return %r : tensor<2x4xf32>
 }
+
+// -----
+
+// A fill two matmuls take as their init: each gets its own, right before
+// it, so each can be written in place (and filled in the matmul's kernel).
+
+// CHECK-LABEL: func.func @shared_fill
+// CHECK:         %[[F1:.*]] = linalg.fill ins(%zero : f32) outs(%e : tensor<2x4xf32>)
+// CHECK-NEXT:    linalg.matmul ins(%x, %w : {{.*}}) outs(%[[F1]] : tensor<2x4xf32>)
+// CHECK-NEXT:    %[[F2:.*]] = linalg.fill ins(%zero : f32) outs(%e : tensor<2x4xf32>)
+// CHECK-NEXT:    linalg.matmul ins(%y, %w : {{.*}}) outs(%[[F2]] : tensor<2x4xf32>)
+func.func @shared_fill(%x: tensor<2x3xf32>, %y: tensor<2x3xf32>, %w: tensor<3x4xf32>) -> (tensor<2x4xf32>, tensor<2x4xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x4xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<2x4xf32>) -> tensor<2x4xf32>
+  %a = linalg.matmul ins(%x, %w : tensor<2x3xf32>, tensor<3x4xf32>) outs(%f : tensor<2x4xf32>) -> tensor<2x4xf32>
+  %b = linalg.matmul ins(%y, %w : tensor<2x3xf32>, tensor<3x4xf32>) outs(%f : tensor<2x4xf32>) -> tensor<2x4xf32>
+  return %a, %b : tensor<2x4xf32>, tensor<2x4xf32>
+}
+
+// -----
+
+// Kept: a fill also read as an input stays one tensor.
+
+// CHECK-LABEL: func.func @fill_also_read
+// CHECK-COUNT-1: linalg.fill
+// CHECK-NOT:     linalg.fill
+func.func @fill_also_read(%x: tensor<2x3xf32>, %w: tensor<3x2xf32>) -> tensor<2x2xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x2xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<2x2xf32>) -> tensor<2x2xf32>
+  %a = linalg.matmul ins(%x, %w : tensor<2x3xf32>, tensor<3x2xf32>) outs(%f : tensor<2x2xf32>) -> tensor<2x2xf32>
+  %b = linalg.matmul ins(%a, %f : tensor<2x2xf32>, tensor<2x2xf32>) outs(%f : tensor<2x2xf32>) -> tensor<2x2xf32>
+  return %b : tensor<2x2xf32>
+}
+
+// -----
+
+// torch-mlir's causal mask: an arange (read twice by the compare), the
+// compare, and the select over the scores that reads the mask broadcast
+// over heads. Generators (no tensor read, a few integer ops) fuse through
+// any map, duplicated where several read them: one generic is left, its
+// index ops renumbered to the consumer's loops.
+
+// CHECK-LABEL: func.func @causal_mask
+// CHECK:         linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%scores : tensor<2x4x4xf32>)
+// CHECK-DAG:       linalg.index 2 : index
+// CHECK-DAG:       linalg.index 1 : index
+// CHECK:           arith.cmpi
+// CHECK:           arith.select
+// CHECK-NOT:     linalg.generic
+func.func @causal_mask(%scores: tensor<2x4x4xf32>) -> tensor<2x4x4xf32> {
+  %zero = arith.constant 0 : i64
+  %ninf = arith.constant 0xFF800000 : f32
+  %e = tensor.empty() : tensor<4xi64>
+  %iota = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} outs(%e : tensor<4xi64>) {
+  ^bb0(%o: i64):
+    %i = linalg.index 0 : index
+    %c = arith.index_cast %i : index to i64
+    linalg.yield %c : i64
+  } -> tensor<4xi64>
+  %me = tensor.empty() : tensor<4x4xi1>
+  %mask = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%iota, %iota : tensor<4xi64>, tensor<4xi64>) outs(%me : tensor<4x4xi1>) {
+  ^bb0(%col: i64, %row: i64, %o: i1):
+    %d = arith.subi %col, %row : i64
+    %above = arith.cmpi sgt, %d, %zero : i64
+    linalg.yield %above : i1
+  } -> tensor<4x4xi1>
+  %se = tensor.empty() : tensor<2x4x4xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%mask, %scores : tensor<4x4xi1>, tensor<2x4x4xf32>) outs(%se : tensor<2x4x4xf32>) {
+  ^bb0(%m: i1, %s: f32, %o: f32):
+    %v = arith.select %m, %ninf, %s : f32
+    linalg.yield %v : f32
+  } -> tensor<2x4x4xf32>
+  return %r : tensor<2x4x4xf32>
+}
+
+// -----
+
+// A generator read at a constant (a broadcast `(d0, d1) -> (0)`): its index
+// is that constant in the fused body. Kept: a generator that computes with
+// floats (`sitofp`, `mulf`) read through a broadcast.
+
+// CHECK-LABEL: func.func @generator_at_a_constant
+// CHECK:         linalg.generic {{.*}} ins(%x : tensor<3x5xf32>)
+// CHECK:           arith.constant 0 : index
+// CHECK-NOT:     linalg.generic
+// CHECK-LABEL: func.func @float_generator_kept
+// CHECK-COUNT-2: linalg.generic
+func.func @generator_at_a_constant(%x: tensor<3x5xf32>) -> tensor<3x5xf32> {
+  %e = tensor.empty() : tensor<4xi32>
+  %g = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} outs(%e : tensor<4xi32>) {
+  ^bb0(%o: i32):
+    %i = linalg.index 0 : index
+    %c = arith.index_cast %i : index to i32
+    %k = arith.constant 7 : i32
+    %s = arith.addi %c, %k : i32
+    linalg.yield %s : i32
+  } -> tensor<4xi32>
+  %xe = tensor.empty() : tensor<3x5xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (0)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%g, %x : tensor<4xi32>, tensor<3x5xf32>) outs(%xe : tensor<3x5xf32>) {
+  ^bb0(%gi: i32, %v: f32, %o: f32):
+    %f = arith.sitofp %gi : i32 to f32
+    %y = arith.addf %v, %f : f32
+    linalg.yield %y : f32
+  } -> tensor<3x5xf32>
+  return %r : tensor<3x5xf32>
+}
+func.func @float_generator_kept(%x: tensor<3x5xf32>) -> tensor<3x5xf32> {
+  %e = tensor.empty() : tensor<5xf32>
+  %g = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} outs(%e : tensor<5xf32>) {
+  ^bb0(%o: f32):
+    %i = linalg.index 0 : index
+    %c = arith.index_cast %i : index to i32
+    %f = arith.sitofp %c : i32 to f32
+    %h = arith.mulf %f, %f : f32
+    linalg.yield %h : f32
+  } -> tensor<5xf32>
+  %xe = tensor.empty() : tensor<3x5xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%g, %x : tensor<5xf32>, tensor<3x5xf32>) outs(%xe : tensor<3x5xf32>) {
+  ^bb0(%gv: f32, %v: f32, %o: f32):
+    %y = arith.addf %v, %gv : f32
+    linalg.yield %y : f32
+  } -> tensor<3x5xf32>
+  return %r : tensor<3x5xf32>
+}
