@@ -29,7 +29,10 @@ its epilogue move before it (the deallocations stay after it).
 
 - The **prologue** writes only the contraction's output `C`, without reading
   its old value, and reads nothing that may alias `C`.
-- The **epilogue** reads `C` only as itself through the identity map; writes
+- The **epilogue** reads `C` only as itself through the identity map (or,
+  when `linalg-pad-contractions` padded the product, its leading corner, the
+  view the padded product's readers see: the epilogue then spans the corner,
+  and the tiling clamps its tiles to it); writes
   nothing the contraction reads (its inputs `A`, `B` are read by every block
   until the last K step, so an output aliasing them would race); and any of
   its inputs that may alias `C` or one of its outputs is that very value,
@@ -53,6 +56,7 @@ from xdsl.ir.affine import AffineDimExpr, AffineMap
 
 from irkit.analysis.aliasing import VIEW_OPS, may_alias
 from irkit.analysis.structured import is_contraction
+from irkit.dialects import memref
 
 # Ops that touch no element of any buffer: the fused nest may move past them.
 INERT_OPS = frozenset({"memref.alloc", "arith.constant", *VIEW_OPS})
@@ -116,6 +120,30 @@ def _fusable_contraction(contraction: GenericOp) -> SSAValue | None:
     return output
 
 
+def _is_corner_of(value: SSAValue, output: SSAValue) -> bool:
+    """Whether `value` is `output`, or the view of its leading corner that
+    `linalg-pad-contractions` leaves readers of a padded product (a
+    `memref.subview` at offsets 0, strides 1, of the same rank)."""
+    if value is output:
+        return True
+    view = value.owner
+    if not isinstance(view, memref.SubviewOp) or view.source is not output:
+        return False
+    offsets = view.static_offsets.get_values()
+    strides = view.static_strides.get_values()
+    return (
+        not view.offsets
+        and not view.sizes
+        and not view.strides
+        and all(offset == 0 for offset in offsets)
+        and all(stride == 1 for stride in strides)
+        and len(offsets) == len(view.static_sizes.get_values())
+        and isinstance(value.type, MemRefType)
+        and isinstance(output.type, MemRefType)
+        and value.type.get_num_dims() == output.type.get_num_dims()
+    )
+
+
 def fusable_prologue(contraction: GenericOp) -> GenericOp | None:
     """The op before `contraction` that initialises its whole output, when it
     can run in the contraction's thread tiles (see the module docstring)."""
@@ -147,25 +175,28 @@ def fusable_epilogue(contraction: GenericOp) -> GenericOp | None:
     if output is None:
         return None
     epilogue = _first_non_inert(contraction, forward=True)
-    if not isinstance(epilogue, GenericOp) or not _over_output_space(epilogue, output):
+    if not isinstance(epilogue, GenericOp):
+        return None
+    product = next(
+        (value for value in epilogue.inputs if _is_corner_of(value, output)), None
+    )
+    if product is None or not _over_output_space(epilogue, product):
         return None
     maps = _maps(epilogue)
     identity = AffineMap.identity(len(epilogue.iterator_types))
     inputs = list(zip(epilogue.inputs, maps, strict=False))
     outputs = list(zip(epilogue.outputs, maps[len(epilogue.inputs) :], strict=True))
-    if not any(value is output for value, _ in inputs):
-        return None
     if any(map_ != identity for _, map_ in outputs):
         return None
     for value, map_ in inputs:
         if not isinstance(value.type, MemRefType):
             continue
-        for written in [output, *epilogue.outputs]:
+        for written in [product, *epilogue.outputs]:
             # The element a thread reads is the one it owns: the same view.
             if may_alias(value, written) and (value is not written or map_ != identity):
                 return None
     for written in epilogue.outputs:
-        if may_alias(written, output) and written is not output:
+        if may_alias(written, output) and written is not product:
             return None
     if any(
         may_alias(out, read)

@@ -44,6 +44,18 @@ the padded shape, filled with zero and holding a copy of the operand in its
 leading corner; the output's corner is copied back after the op; the new
 buffers are deallocated after that.
 
+An operand that is a `memref.alloc` of the contraction's block (used as
+itself, not through a view: an intermediate result) is padded *in place*
+instead: its allocation becomes one of the padded shape, zero-filled where
+it is allocated, and every use of it (the op that writes it, the ops that
+read it after the contraction) becomes a use of the leading corner; its
+deallocation frees the padded buffer. No copy in or out is made, and the
+product's readers read its corner, which `linalg-tile-for-gpu` fuses as an
+epilogue. A product filled by its prologue (`irkit.analysis.
+contraction_fusion.fusable_prologue`) is not zero-filled: the prologue fills
+the whole padded product instead, next to the contraction, whose kernel
+then runs it.
+
 Preserves: every element of the output. Padded iterations of i or j write
 only padded output elements, which are dropped; padded iterations of k add
 `0 * 0`, so each valid element is the same sum (a `-0.0` result may become
@@ -65,6 +77,7 @@ from xdsl.dialects.builtin import (
     IntegerType,
     MemRefType,
     ModuleOp,
+    NoneAttr,
 )
 from xdsl.dialects.linalg.attrs import IteratorType
 from xdsl.dialects.linalg.ops import GenericOp
@@ -74,6 +87,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import PassFailedException
 
+from irkit.analysis.contraction_fusion import fusable_prologue
 from irkit.analysis.gpu_mapping import in_gpu_loops
 from irkit.analysis.structured import (
     StructuredComputation,
@@ -163,10 +177,10 @@ def pad_contraction(
     if zero_op is None:
         return False
     at = InsertPoint.before(generic)
-    Rewriter.insert_op(zero_op, at)
     replacements: dict[SSAValue, SSAValue] = {}
     corners: dict[SSAValue, SSAValue] = {}
     buffers: list[SSAValue] = []
+    prologue = fusable_prologue(generic)
     for operand, indexing_map in zip(
         computation.operands, computation.indexing_maps, strict=True
     ):
@@ -178,6 +192,20 @@ def pad_contraction(
         ]
         if shape == list(operand_type.get_shape()):
             continue
+        if _paddable_in_place(operand, generic):
+            filled_by_prologue = operand is output and prologue is not None
+            buffer, corner = _pad_in_place(operand, shape, not filled_by_prologue)
+            if filled_by_prologue:
+                assert prologue is not None
+                # The prologue fills the whole padded product: its margin is
+                # dropped anyway, and the fill stays next to the contraction.
+                prologue.operands = [
+                    buffer if value is corner else value for value in prologue.operands
+                ]
+            replacements[corner] = buffer
+            continue
+        if zero_op.parent is None:
+            Rewriter.insert_op(zero_op, at)
         buffer, corner = _padded_copy(operand, shape, zero_op.result, at)
         Rewriter.insert_op(memref.CopyOp(operand, corner), at)
         replacements[operand] = buffer
@@ -192,6 +220,55 @@ def pad_contraction(
     tail += [memref.DeallocOp.get(buffer) for buffer in reversed(buffers)]
     Rewriter.insert_op(tail, after)
     return True
+
+
+def _paddable_in_place(operand: SSAValue, contraction: GenericOp) -> bool:
+    """Whether `operand` is an allocation of the contraction's block, used
+    as itself (no view), that can become the corner of a padded one: every
+    reader and writer then sees the corner, and no copy in or out is made."""
+    alloc = operand.owner
+    return (
+        isinstance(alloc, memref.AllocOp)
+        and alloc.parent_block() is contraction.parent_block()
+        and not alloc.dynamic_sizes
+        and isinstance(operand.type, MemRefType)
+        and isinstance(operand.type.layout, NoneAttr)
+    )
+
+
+def _pad_in_place(
+    operand: SSAValue, shape: Sequence[int], zero_filled: bool
+) -> tuple[SSAValue, SSAValue]:
+    """Allocate `shape` where `operand` is allocated, zero-filled there when
+    `zero_filled` (before anything writes the corner), and make every use of
+    `operand` a use of its leading corner; the deallocation frees the padded
+    buffer. Returns the padded buffer and the corner."""
+    alloc = operand.owner
+    assert isinstance(alloc, memref.AllocOp)
+    operand_type = operand.type
+    assert isinstance(operand_type, MemRefType)
+    element = operand_type.get_element_type()
+    padded = memref.AllocOp.get(element, shape=list(shape))
+    padded.results[0].name_hint = "padded"
+    Rewriter.insert_op(padded, InsertPoint.after(alloc))
+    buffer = padded.results[0]
+    at = InsertPoint.after(padded)
+    if zero_filled:
+        zero = _zero(element)
+        assert zero is not None  # checked for the output's type before
+        fill = linalg.FillOp([zero.result], [buffer], [])
+        Rewriter.insert_op([zero, fill], at)
+        at = InsertPoint.after(fill)
+    original = list(operand_type.get_shape())
+    rank = len(original)
+    corner = strided_view(buffer, [0] * rank, original, [1] * rank, at)
+    for use in list(operand.uses):
+        user = use.operation
+        user.operands[use.index] = (
+            buffer if isinstance(user, memref.DeallocOp) else corner
+        )
+    Rewriter.erase_op(alloc)
+    return buffer, corner
 
 
 def pad_contractions(

@@ -631,7 +631,25 @@ def _fuse_neighbour(
     """Run `neighbour` (a contraction's prologue or epilogue, over its output
     space: loop `l` is the contraction's loop `output_loops[l]`) in a thread
     nest of the contraction's plan at `insertion`, the grid's body: each
-    thread takes the output elements it owns in the contraction."""
+    thread takes the output elements it owns in the contraction.
+
+    An epilogue over the leading corner of a padded product spans less than
+    the contraction: its block tiles are clamped to its extents (each block
+    holds some of them: `epilogue_fits` checked it), so the threads keep
+    their elements and skip the padding."""
+    extents = static_loop_ranges(neighbour, StructuredComputation.of(neighbour))
+    block_tiles = list(block_tiles)
+    for position, loop in enumerate(output_loops):
+        if extents[position] == ranges[loop]:
+            continue
+        tile = block_tiles[loop]
+        if isinstance(tile.offset, int):  # one block spans the loop
+            block_tiles[loop] = Tile(0, extents[position])
+        else:
+            size = _tile_size(
+                tile.offset, plan.block[loop], extents[position], insertion
+            )
+            block_tiles[loop] = Tile(tile.offset, size)
     to_neighbour = AffineMap(
         len(ranges), 0, tuple(AffineExpr.dimension(loop) for loop in output_loops)
     )
@@ -801,6 +819,27 @@ def _checked_generic(op: Operation, options: GpuTilingOptions) -> GenericOp:
     return generic
 
 
+def epilogue_fits(
+    epilogue: GenericOp,
+    computation: StructuredComputation,
+    ranges: Sequence[int],
+    plan: GpuTilingPlan,
+) -> bool:
+    """Whether every block of `plan` holds some of `epilogue`'s elements: an
+    epilogue over a padded product's corner misses at most the padding,
+    which must be less than a block tile (smaller tiles than the padding's
+    multiple, from `fill_the_grid`, would leave whole blocks past it)."""
+    extents = static_loop_ranges(epilogue, StructuredComputation.of(epilogue))
+    output_map = computation.output_maps[0]
+    for position, expr in enumerate(output_map.results):
+        assert isinstance(expr, AffineDimExpr)  # `fusable_epilogue` checked
+        loop = expr.position
+        padding = ranges[loop] - extents[position]
+        if padding and plan.block[loop] and padding >= plan.block[loop]:
+            return False
+    return True
+
+
 def tile_linalg_op_for_gpu(op: Operation, options: GpuTilingOptions) -> ForallOp:
     """Tile one linalg op on memrefs (a named op through its generic form).
 
@@ -817,6 +856,8 @@ def tile_linalg_op_for_gpu(op: Operation, options: GpuTilingOptions) -> ForallOp
     if options.fuse_neighbours:
         prologue = fusable_prologue(generic)
         epilogue = fusable_epilogue(generic)
+    if epilogue is not None and not epilogue_fits(epilogue, computation, ranges, plan):
+        epilogue = None
     if epilogue is not None:
         between = []
         current = generic.next_op

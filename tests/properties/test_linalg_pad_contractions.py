@@ -71,3 +71,65 @@ def test_partial_matmuls_are_padded() -> None:
         text,
         trials=3,
     )
+
+
+@st.composite
+def computed_operand_matmuls(draw: st.DrawFn) -> ModuleOp:
+    """`relu(a) @ tanh(b)`, maybe `+ bias`: both operands, and the product
+    when an epilogue reads it, are allocations that padding takes over."""
+    # Every extent padded by the multiples (4, 4, 2) below.
+    m, n = (draw(st.sampled_from([5, 6, 7])) for _ in range(2))
+    k = draw(st.sampled_from([3, 5]))
+    a, b, c = (f"tensor<{x}x{y}xf32>" for x, y in ((m, k), (k, n), (m, n)))
+    lines = [
+        f"func.func @main(%a: {a}, %b: {b}, %bias: {c}) -> {c} {{",
+        f"  %ra = nn.relu %a : {a}",
+        f"  %tb = nn.tanh %b : {b}",
+        f"  %c = nn.matmul %ra, %tb : {a}, {b} -> {c}",
+    ]
+    result = "%c"
+    if draw(st.booleans()):
+        lines.append(f"  %d = nn.add %c, %bias : {c}, {c} -> {c}")
+        result = "%d"
+    lines += [f"  return {result} : {c}", "}"]
+    return parse_module("\n".join(lines), make_context())
+
+
+PAD = "linalg-pad-contractions{multiples=4,4,2 max-growth-percent=1000}"
+
+
+def test_allocations_are_padded_in_place() -> None:
+    """Allocated operands become the corners of padded allocations: no copy
+    in or out of the padded buffers, on the interpreter and through the
+    whole lowering on the grid emulator (where the epilogue reads the
+    padded product's corner in the matmul's kernel)."""
+    programs = lowered(computed_operand_matmuls(), FRONT_END)
+    reach = check_pass(PAD, programs)
+    assert reach.changed == reach.examples
+    tiling = "matmul-block=4,4,2 matmul-thread=2,2 elementwise-block=4"
+    check_pass(PAD + "," + up_to(tiling).removeprefix(FRONT_END + ","), programs)
+
+
+def test_in_place_padding_leaves_no_copy() -> None:
+    text = """
+    func.func @main(%a: tensor<5x3xf32>, %b: tensor<3x6xf32>, %bias: tensor<5x6xf32>) -> tensor<5x6xf32> {
+      %ra = nn.relu %a : tensor<5x3xf32>
+      %tb = nn.tanh %b : tensor<3x6xf32>
+      %c = nn.matmul %ra, %tb : tensor<5x3xf32>, tensor<3x6xf32> -> tensor<5x6xf32>
+      %d = nn.add %c, %bias : tensor<5x6xf32>, tensor<5x6xf32> -> tensor<5x6xf32>
+      return %d : tensor<5x6xf32>
+    }
+    """
+    module = parse_module(text, make_context())
+    Pipeline.parse(FRONT_END + "," + PAD).run(make_context(), module)
+    after = str(module)
+    assert "memref.copy" not in after, after
+    assert after.count("memref.alloc() : memref<8x4xf32>") == 1, after
+    tiled = parse_module(after, make_context())
+    Pipeline.parse("linalg-tile-for-gpu{matmul-block=4,4,2 matmul-thread=2,2}").run(
+        make_context(), tiled
+    )
+    # The zero fills of the padded operands, relu and tanh into their
+    # corners, then the product's fill, the matmul and the bias in one grid.
+    grids = str(tiled).count("#gpu.block<x>]}")
+    assert grids == 5, str(tiled)
