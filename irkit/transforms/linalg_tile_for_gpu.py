@@ -41,7 +41,10 @@ by kind:
   output's last dimension, if concurrent) gets `elementwise-block` elements
   per block on blocks x, one per thread on threads x; the next two
   concurrent loops outward a block tile of 1 (more when the loop would need
-  over 65535 blocks) on blocks y and z. Reductions are not tiled: each thread
+  over 65535 blocks) on blocks y and z. When the innermost loop is shorter
+  than `elementwise-block`, the next loop outward gets as many rows per
+  block as fill it, one per thread on threads y (a `96x256x64` fill runs
+  blocks of 4x64 threads, not of 64). Reductions are not tiled: each thread
   runs its elements' reductions sequentially.
 - an op without concurrent loops: one block of one thread (foralls over 1).
 
@@ -347,6 +350,14 @@ def plan_tiling(
     outer = [loop for loop in concurrent if loop != x][-2:]
     for loop in outer:
         block[loop] = _outer_block_tile(ranges[loop])
+    if outer and block[x] < options.elementwise_block:
+        # A short innermost loop (a head dimension of 64) leaves threads
+        # over: the next loop outward gives the block its rows, one per
+        # thread along y, so a block still runs `elementwise_block` threads.
+        y = outer[-1]
+        rows = min(ranges[y], options.elementwise_block // block[x])
+        if rows > 1 and -(-ranges[y] // rows) <= MAX_GRID_YZ:
+            block[y], thread[y] = rows, 1
     return GpuTilingPlan(tuple(block), tuple(sequential), tuple(thread))
 
 

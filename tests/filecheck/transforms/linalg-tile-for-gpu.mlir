@@ -237,3 +237,23 @@ func.func @fills_the_grid(%a: memref<64x16xf32>, %b: memref<16x48xf32>, %c: memr
   linalg.matmul ins(%a, %b : memref<64x16xf32>, memref<16x48xf32>) outs(%c : memref<64x48xf32>)
   return
 }
+
+// -----
+
+// A short innermost loop (64, a head dimension) leaves threads over: the
+// next loop outward gives each block 4 rows, one per thread on y, so a
+// block runs 4x64 = 256 threads (`elementwise-block`).
+
+// CHECK-LABEL: func.func @short_rows
+// CHECK:       scf.forall (%[[B0:.*]], %[[B1:.*]], %[[B2:.*]]) = (0, 0, 0) to (6, 8, 64) step (1, 4, 64) {
+// CHECK:         scf.forall (%{{.*}}, %{{.*}}) in (4, 64) {
+// CHECK:         } {mapping = [#gpu.thread<y>, #gpu.thread<x>]}
+// CHECK:       } {mapping = [#gpu.block<z>, #gpu.block<y>, #gpu.block<x>]}
+func.func @short_rows(%a: memref<6x8x64xf32>, %c: memref<6x8x64xf32> {irkit.output}) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%a : memref<6x8x64xf32>) outs(%c : memref<6x8x64xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %y = arith.negf %x : f32
+    linalg.yield %y : f32
+  }
+  return
+}
