@@ -13,7 +13,9 @@ linalg.generic {... ["parallel", "parallel"]} ins(%c, %bias ...) outs(%d ...)
 
 Tiled as the matmul is, with the same thread owning the same output
 elements, the fill can run in the matmul's kernel before its reduction loop
-and the elementwise op after it: each thread writes, accumulates and reads
+and the elementwise op after it (the same holds for any reduction on
+buffers, such as the sum of a split matmul's parts, `linalg-split-reduction`,
+whatever plan tiles it): each thread writes, accumulates and reads
 back only its own elements, so nothing but the kernel boundary kept them
 apart. This module says when that holds (`fusable_prologue`,
 `fusable_epilogue`); `linalg-tile-for-gpu` does the tiling.
@@ -55,7 +57,6 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap
 
 from irkit.analysis.aliasing import VIEW_OPS, may_alias
-from irkit.analysis.structured import is_contraction
 from irkit.dialects import memref
 
 # Ops that touch no element of any buffer: the fused nest may move past them.
@@ -111,8 +112,14 @@ def _first_non_inert(op: Operation, forward: bool) -> Operation | None:
 
 
 def _fusable_contraction(contraction: GenericOp) -> SSAValue | None:
-    """The output of a contraction on memrefs that neighbours can fuse with."""
-    if not is_contraction(contraction) or contraction.res:
+    """The output of a reduction on memrefs (a contraction, or the sum of a
+    split matmul's parts) that neighbours can fuse with: one output, no
+    results, some reduction loop."""
+    if contraction.res or len(contraction.outputs) != 1:
+        return None
+    if not any(
+        kind.data == IteratorType.REDUCTION for kind in contraction.iterator_types
+    ):
         return None
     if output_loops(contraction) is None:
         return None

@@ -20,6 +20,7 @@ _PASSES: dict[str, str] = {
     "linalg-fuse-elementwise": "LinalgFuseElementwisePass",
     "linalg-collapse-dims": "LinalgCollapseDimsPass",
     "linalg-fold-unit-extent-dims": "LinalgFoldUnitExtentDimsPass",
+    "linalg-split-reduction": "LinalgSplitReductionPass",
     "bufferize": "BufferizePass",
     "convert-linalg-to-loops": "ConvertLinalgToLoopsPass",
     "linalg-tile": "LinalgTilePass",

@@ -132,7 +132,10 @@ class LowerToCudaPipeline(NamedPipeline):
     `linalg-fuse-elementwise` unless
     `fuse=false` (a matmul reads a transposed weight through the transposed
     map, no copy), `linalg-collapse-dims` and fusion again unless
-    `collapse=false`, `bufferize`); `linalg-tile-rows-for-gpu` (unless
+    `collapse=false`, `linalg-split-reduction{multiprocessors}` (with the
+    device's count, unless `split-reductions=false`: a matmul whose grid
+    stays short splits its reduction into parts on the grid), `bufferize`);
+    `linalg-tile-rows-for-gpu` (unless
     `rows=false`: row reductions and their neighbours as one kernel, a block
     of `reduction-block` threads per row, by default chosen per row length);
     `linalg-pad-contractions` (unless `pad=false`: matmuls whose extents the
@@ -185,12 +188,23 @@ class LowerToCudaPipeline(NamedPipeline):
     # device's count, a matmul whose grid leaves multiprocessors idle gets
     # smaller block tiles (`linalg-tile-for-gpu`).
     multiprocessors: int = 0
+    # With the device's count, a matmul whose grid stays short even in the
+    # smallest tiles splits its reduction into parts on the grid.
+    split_reductions: bool = True
 
     def stages(self) -> list[ModulePass]:
         stages = [_stage("convert-nn-to-linalg"), _stage("linalg-generalize-named-ops")]
         stages += _tensor_stages(
             fuse=self.fuse, collapse=self.collapse, fold_copies=True
         )
+        if self.split_reductions and self.multiprocessors:
+            stages.append(
+                _stage(
+                    "linalg-split-reduction",
+                    multiprocessors=self.multiprocessors,
+                    k_step=self.matmul_block[2],
+                )
+            )
         stages.append(_stage("bufferize"))
         if self.rows:
             stages.append(

@@ -228,6 +228,7 @@ def test_fill_the_grid_shrinks_tiles_while_the_grid_is_short() -> None:
 
 # A contraction's fill and elementwise epilogue run in its grid
 # (`irkit.analysis.contraction_fusion`): random matmuls and batch matmuls
+# (and the same loops summing x + y, a reduction tiled as elementwise ops are)
 # (B read plain or transposed, as a folded nn.Linear weight is), filled with
 # a random constant, then an epilogue reading the product with a bias, a
 # residual and `linalg.index`, writing a new output or the product in place.
@@ -266,6 +267,9 @@ def contractions_with_neighbours(draw: st.DrawFn) -> str:
     output = f"{out}: {c_type} {{irkit.output}}"
     temporary = "" if in_place else f"%c = memref.alloc() : {c_type}"
     between = draw(st.sampled_from(["", "%two = arith.constant 2.0 : f32"]))
+    # A matmul, or a reduction that is no contraction (a sum of x + y): any
+    # reduction's neighbours run in its grid, whatever plan tiles it.
+    combine = draw(st.sampled_from(["arith.mulf", "arith.addf"]))
     return f"""
 func.func @main(%a: {a_type}, %b: {b_type}, %bias: {memref(n)}, %r: {c_type}, {output}) {{
   {temporary}
@@ -273,7 +277,7 @@ func.func @main(%a: {a_type}, %b: {b_type}, %bias: {memref(n)}, %r: {c_type}, {o
   linalg.fill ins(%z : f32) outs(%c : {c_type})
   linalg.generic {{indexing_maps = [{matmul_maps}], iterator_types = [{kinds}]}} ins(%a, %b : {a_type}, {b_type}) outs(%c : {c_type}) {{
   ^bb0(%x: f32, %y: f32, %acc: f32):
-    %p = arith.mulf %x, %y : f32
+    %p = {combine} %x, %y : f32
     %s = arith.addf %acc, %p : f32
     linalg.yield %s : f32
   }}
