@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import functools
 import importlib
+import importlib.util
 import os
 import shutil
 import subprocess
@@ -254,9 +255,50 @@ class CudaCompiler:
             return output.read_bytes()
 
 
+def cuda_include_dirs() -> list[str]:
+    """Directories holding the CUDA toolkit's headers (`cuda_fp16.h`), which
+    NVRTC, unlike nvcc, does not look for by itself: `$CUDA_HOME` or
+    `$CUDA_PATH`, the toolkit of the `nvcc` on PATH, `/usr/local/cuda`, and
+    the headers of the `nvidia-cuda-runtime` wheels; those that exist."""
+    candidates: list[Path] = []
+    for variable in ("CUDA_HOME", "CUDA_PATH"):
+        root = os.environ.get(variable)
+        if root:
+            candidates.append(Path(root) / "include")
+    nvcc = shutil.which("nvcc")
+    if nvcc is not None:
+        candidates.append(Path(nvcc).resolve().parent.parent / "include")
+    candidates.append(Path("/usr/local/cuda/include"))
+    for package in ("nvidia.cuda_runtime", "nvidia.cu13", "nvidia.cu12"):
+        try:
+            spec = importlib.util.find_spec(package)
+        except (ImportError, ValueError):
+            spec = None
+        if spec is not None:
+            for location in spec.submodule_search_locations or []:
+                candidates.append(Path(location) / "include")
+    found: list[str] = []
+    for candidate in candidates:
+        if (candidate / "cuda_fp16.h").is_file() and str(candidate) not in found:
+            found.append(str(candidate))
+    return found
+
+
 def _compile_with_nvrtc(source: str, arch: str) -> bytes:
+    include_path = None
+    if "#include <cuda_fp16.h>" in source:
+        include_path = cuda_include_dirs()[:1] or None
+        if include_path is None:
+            raise CudaCompileError(
+                "CUDA compilation failed: the kernels use f16, and NVRTC needs "
+                "the CUDA headers (cuda_fp16.h), which were found nowhere: set "
+                "$CUDA_HOME to a CUDA toolkit, or install nvidia-cuda-runtime",
+                "",
+            )
     cc = _cuda_core()
-    options = cc.ProgramOptions(arch=arch, std=CXX_STANDARD, name=SOURCE_NAME)
+    options = cc.ProgramOptions(
+        arch=arch, std=CXX_STANDARD, name=SOURCE_NAME, include_path=include_path
+    )
     try:
         code = cc.Program(source, code_type="c++", options=options).compile("cubin")
     except _cuda_error_type() as error:
