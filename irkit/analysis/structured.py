@@ -181,11 +181,30 @@ def _is_input_argument(value: SSAValue, generic: GenericOp) -> bool:
     return isinstance(value, BlockArgument) and value.index < len(generic.inputs)
 
 
+# Conversions of an input element to the accumulator's type, as MLIR's
+# mixed-precision named ops write them (f16 operands, an f32 accumulator).
+_WIDENINGS = ("arith.extf", "arith.extsi", "arith.extui")
+
+
+def _is_input_element(value: SSAValue, generic: GenericOp) -> bool:
+    """An input's element, maybe widened by one `_WIDENINGS` op."""
+    if _is_input_argument(value, generic):
+        return True
+    return (
+        isinstance(value, OpResult)
+        and value.op.name in _WIDENINGS
+        and _is_input_argument(value.op.operands[0], generic)
+    )
+
+
 def _is_multiply_accumulate(generic: GenericOp) -> bool:
-    """Whether the body is `yield(out + a * b)` with `a`, `b` input elements."""
+    """Whether the body is `yield(out + a * b)` with `a`, `b` input elements,
+    each maybe widened to the accumulator's type first (`arith.extf`)."""
     body = generic.body.block
     ops = list(body.ops)
-    if len(ops) != 3 or not isinstance(ops[2], LinalgYieldOp):
+    widenings = [op for op in ops if op.name in _WIDENINGS]
+    ops = [op for op in ops if op.name not in _WIDENINGS]
+    if len(ops) != 3 or len(widenings) > 2 or not isinstance(ops[2], LinalgYieldOp):
         return False
     multiply, add, yield_op = ops
     accumulator = body.args[-1]
@@ -195,7 +214,13 @@ def _is_multiply_accumulate(generic: GenericOp) -> bool:
         product = multiply.results[0]
         if set(add.operands) != {product, accumulator}:
             return False
-        if not all(_is_input_argument(v, generic) for v in multiply.operands):
+        if not all(_is_input_element(v, generic) for v in multiply.operands):
+            return False
+        if any(
+            use.operation is not multiply
+            for widening in widenings
+            for use in widening.results[0].uses
+        ):
             return False
         (yielded,) = yield_op.operands
         return isinstance(yielded, OpResult) and yielded.op is add
@@ -205,7 +230,8 @@ def _is_multiply_accumulate(generic: GenericOp) -> bool:
 def is_contraction(generic: GenericOp) -> bool:
     """A matmul-class op: reductions, one output, `out + a * b`, tileable maps.
 
-    Matmul, batch_matmul, matvec, dot and their transposed forms; not
+    Matmul, batch_matmul, matvec, dot and their transposed forms, with
+    operands widened to the accumulator's type or not (f16 into f32); not
     convolutions (window maps `d0 + d2` are not tileable).
     """
     return (

@@ -323,3 +323,44 @@ def test_fuse_neighbours_false_keeps_three_grids(text: str) -> None:
     )
     tiled = assert_pass_preserves_semantics(unfused, text, trials=1)
     assert len(_block_foralls(tiled)) == 3
+
+
+@CYCLIC
+@given(
+    m=st.integers(1, 7),
+    n=st.integers(1, 7),
+    k=st.integers(1, 5),
+    widened=st.sampled_from(["f16", "i8"]),
+)
+def test_mixed_precision_matmuls_tile_as_matmuls(
+    cyclic: bool, m: int, n: int, k: int, widened: str
+) -> None:
+    """f16 (or i8) operands widened into an f32 (or i32) accumulator in the
+    body, as MLIR's mixed-precision matmul is: a contraction, tiled with
+    the matmul plan (a K loop between the block and thread foralls)."""
+    acc = "f32" if widened == "f16" else "i32"
+    zero = "0.0" if acc == "f32" else "0"
+    ext = "arith.extf" if widened == "f16" else "arith.extsi"
+    mul, add = (
+        ("arith.mulf", "arith.addf") if acc == "f32" else ("arith.muli", "arith.addi")
+    )
+    text = f"""
+func.func @main(%a: memref<{m}x{k}x{widened}>, %b: memref<{k}x{n}x{widened}>,
+                %c: memref<{m}x{n}x{acc}> {{irkit.output}}) {{
+  %init = arith.constant {zero} : {acc}
+  linalg.fill ins(%init : {acc}) outs(%c : memref<{m}x{n}x{acc}>)
+  linalg.generic {{indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]}} ins(%a, %b : memref<{m}x{k}x{widened}>, memref<{k}x{n}x{widened}>) outs(%c : memref<{m}x{n}x{acc}>) {{
+  ^bb0(%x: {widened}, %y: {widened}, %o: {acc}):
+    %xw = {ext} %x : {widened} to {acc}
+    %yw = {ext} %y : {widened} to {acc}
+    %p = {mul} %xw, %yw : {acc}
+    %s = {add} %o, %p : {acc}
+    linalg.yield %s : {acc}
+  }}
+  return
+}}
+"""
+    tiled = assert_pass_preserves_semantics(PASSES[cyclic], text, trials=1)
+    if k > 2:  # BK = 2 divides the reduction into steps
+        assert "scf.for" in str(tiled)
+    assert _thread_foralls(tiled)
