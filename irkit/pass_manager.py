@@ -456,8 +456,11 @@ def _interface(op: Operation) -> tuple[Attribute | None, Attribute | None]:
 # --- running ------------------------------------------------------------------
 
 
-def run_pass(ctx: Context, pass_: ModulePass, module: ModuleOp) -> None:
-    """Apply one pass, then verify; failures are reported against the pass."""
+def run_pass(
+    ctx: Context, pass_: ModulePass, module: ModuleOp, verify: bool = True
+) -> None:
+    """Apply one pass, then verify (unless `verify=False`); failures are
+    reported against the pass."""
     try:
         pass_.apply(ctx, module)
     except PassFailedException as error:
@@ -475,6 +478,8 @@ def run_pass(ctx: Context, pass_: ModulePass, module: ModuleOp) -> None:
         if plugin is not None:
             raise _plugin_raised(pass_.name, plugin, error) from error
         raise PassCrashed(pass_.name, error) from error
+    if not verify:
+        return
     try:
         verify_module(module)
     except DiagnosticError as error:
@@ -521,27 +526,52 @@ class Pipeline:
     the pass next to the module after it (the copy is made only when the hook
     is set); `before_pass(pass_, module)` and `after_pass(pass_, module)` run
     before and after each pass.
+
+    The module is verified after every pass (`verify_each`, as `mlir-opt`'s
+    `-verify-each`), so invalid IR is blamed on the pass that made it. With
+    `verify_each=False` it is verified once, after the last pass, and when
+    that fails the pipeline runs again on a copy of its input, verifying
+    after each pass, to name the pass (`InvalidPassOutput`): the user's
+    compile path (`irkit.runtime.lower`) spends no time verifying IR that
+    irkit's passes produced, and a pass's bug is still reported as one.
     """
 
     passes: list[ModulePass]
     after_pass: Callable[[ModulePass, ModuleOp], None] | None = None
     check_pass: Callable[[ModulePass, ModuleOp, ModuleOp], None] | None = None
     before_pass: Callable[[ModulePass, ModuleOp], None] | None = None
+    verify_each: bool = True
 
     @staticmethod
     def parse(spec: str, extra_passes: PassFactories | None = None) -> Pipeline:
         return Pipeline(build_pipeline(spec, extra_passes))
 
     def run(self, ctx: Context, module: ModuleOp) -> None:
-        for pass_ in self.passes:
-            if self.before_pass is not None:
-                self.before_pass(pass_, module)
-            before = module.clone() if self.check_pass is not None else None
-            run_pass(ctx, pass_, module)
-            if self.check_pass is not None and before is not None:
-                self.check_pass(pass_, before, module)
-            if self.after_pass is not None:
-                self.after_pass(pass_, module)
+        original = None if self.verify_each or not self.passes else module.clone()
+        try:
+            for pass_ in self.passes:
+                if self.before_pass is not None:
+                    self.before_pass(pass_, module)
+                before = module.clone() if self.check_pass is not None else None
+                run_pass(ctx, pass_, module, verify=self.verify_each)
+                if self.check_pass is not None and before is not None:
+                    self.check_pass(pass_, before, module)
+                if self.after_pass is not None:
+                    self.after_pass(pass_, module)
+        except PassCrashed:
+            if original is None:
+                raise
+            # Unverified IR may have crashed a later pass: run again,
+            # verifying each pass, to blame the one at fault.
+            Pipeline(self.passes).run(ctx, original)
+            raise
+        if original is None:
+            return
+        try:
+            verify_module(module)
+        except DiagnosticError as error:
+            Pipeline(self.passes).run(ctx, original)
+            raise InvalidPassOutput(self.passes[-1].name, error) from None
 
 
 def describe_passes(
