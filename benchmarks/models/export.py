@@ -10,6 +10,8 @@ Writes, from the repository root:
 * `tests/corpus/models/<name>.mlir` and `<name>.npz`: `SMALL_WORKLOADS`, the
   same programs at tiny sizes, with the inputs `arg0..` (function-argument
   order) and PyTorch's outputs `result0..` (float32, seeded, deterministic);
+  and for `zoo.HALF_PRECISION`, `<name>_f16.{mlir,npz}`: the module and its
+  inputs in float16 (`zoo.SMALL_HALF_WORKLOADS`), PyTorch's outputs float16;
 * `tests/corpus/models/MANIFEST.md` and `benchmarks/models/README.md`.
 
 Each file is exactly `str(module)`. The script fails (exit 1) if any output
@@ -81,7 +83,7 @@ def check_text(name: str, text: str) -> None:
 
 def check_signature(name: str, text: str, shapes: list[tuple[int, ...]]) -> None:
     """The text parses back to itself, and `@name` takes f32 tensors of
-    `shapes`."""
+    `shapes` (f16 for a `_f16` twin)."""
     with ir.Context():
         module = ir.Module.parse(text)
         if str(module) != text:
@@ -95,7 +97,8 @@ def check_signature(name: str, text: str, shapes: list[tuple[int, ...]]) -> None
         ftype = ir.FunctionType(ir.TypeAttr(func.attributes["function_type"]).value)
         got = [tuple(ir.RankedTensorType(t).shape) for t in ftype.inputs]
         types = {str(ir.RankedTensorType(t).element_type) for t in ftype.inputs}
-    if got != shapes or types - {"f32"}:
+    element = "f16" if name.endswith("_f16") else "f32"
+    if got != shapes or types - {element}:
         raise AssertionError(f"{name}: signature {got} {types} vs arguments {shapes}")
 
 
@@ -125,6 +128,25 @@ def write_small(workload: zoo.Workload) -> tuple[str, list[np.ndarray], list[str
             if not np.array_equal(got, data[f"result{i}"]):
                 raise AssertionError(f"{workload.name}: result{i} differs on re-run")
     return text, arrays + results, names
+
+
+def manifest_entry(
+    workload: zoo.Workload, text: str, arrays: list[np.ndarray], names: list[str]
+) -> list[str]:
+    """The MANIFEST.md section of one small program."""
+    signature = "; ".join(
+        f"{dims(a.shape)} `{n}`" for a, n in zip(arrays, names, strict=False)
+    )
+    results = "; ".join(dims(a.shape) for a in arrays[len(names) :])
+    return [
+        f"## {workload.name}",
+        "",
+        f"- what: {workload.description}",
+        f"- arguments: {signature}",
+        f"- results: {results}",
+        f"- ops: {ops_of(text)}",
+        "",
+    ]
 
 
 def ops_of(text: str) -> str:
@@ -223,22 +245,15 @@ def main(selected: list[str]) -> int:
             raise AssertionError(f"{name}: {size} bytes; a constant slipped in?")
         (HERE / f"{name}.mlir").write_text(text)
         params = sum(a.numel() for a in args[len(real.inputs) :])
-        small_text, arrays, small_names = write_small(small)
-        npz = (CORPUS / f"{name}.npz").stat().st_size
-        print(f"ok {name}: real {size} B, small {len(small_text)} B + npz {npz} B")
-        signature = "; ".join(
-            f"{dims(a.shape)} `{n}`" for a, n in zip(arrays, small_names, strict=False)
-        )
-        results = "; ".join(dims(a.shape) for a in arrays[len(small_names) :])
-        entries += [
-            f"## {name}",
-            "",
-            f"- what: {small.description}",
-            f"- arguments: {signature}",
-            f"- results: {results}",
-            f"- ops: {ops_of(small_text)}",
-            "",
-        ]
+        smalls = [small]
+        if name in zoo.HALF_PRECISION:
+            smalls.append(zoo.SMALL_HALF_WORKLOADS[f"{name}_f16"])
+        for twin in smalls:
+            small_text, arrays, small_names = write_small(twin)
+            npz = (CORPUS / f"{twin.name}.npz").stat().st_size
+            print(f"ok {twin.name}: small {len(small_text)} B + npz {npz} B")
+            entries += manifest_entry(twin, small_text, arrays, small_names)
+        print(f"ok {name}: real {size} B")
         rows.append(
             f"| `{name}` | {real.description} | {small.description} "
             f"| {len(arg_names)} | {params:,} | {size:,} |"

@@ -380,6 +380,28 @@ def _registry(small: bool) -> dict[str, Workload]:
 WORKLOADS = _registry(small=False)
 SMALL_WORKLOADS = _registry(small=True)
 
+# Workloads the corpus also holds in half precision (`<name>_f16`, small sizes):
+# torch-mlir's f16 exports (f16 matmul operands, f32 accumulators where
+# PyTorch widens) through both pipelines.
+HALF_PRECISION = ("gpt2_block", "llama_block", "mlp_m64", "attention_s128_causal")
+
+
+def in_half(workload: Workload) -> Workload:
+    """`workload` with its module and inputs in float16."""
+    return Workload(
+        f"{workload.name}_f16",
+        f"{workload.description}, in float16",
+        workload.factory,
+        workload.inputs,
+        torch.float16,
+    )
+
+
+SMALL_HALF_WORKLOADS = {
+    workload.name: workload
+    for workload in (in_half(SMALL_WORKLOADS[name]) for name in HALF_PRECISION)
+}
+
 
 # --- building and arguments --------------------------------------------------
 
@@ -401,6 +423,7 @@ def build(workload: Workload, seed: int = 0) -> tuple[nn.Module, tuple[Tensor, .
     torch.manual_seed(seed)
     module = workload.factory().eval()
     _perturb_norms(module)
+    module = module.to(workload.dtype)
     inputs = tuple(
         torch.randn(shape, dtype=workload.dtype) for shape in workload.inputs
     )
