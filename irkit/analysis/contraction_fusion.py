@@ -42,8 +42,9 @@ its epilogue move before it (the deallocations stay after it).
   may alias `C` is `C`: each thread reads and writes only the elements it
   owns.
 
-Aliasing is `irkit.analysis.aliasing.may_alias`: distinct allocations and
-distinct input arguments do not alias; anything it cannot tell apart does.
+Aliasing is `irkit.analysis.aliasing.may_alias`: an allocation aliases no
+other root, an `{irkit.output}` argument no other argument, while two input
+arguments, or anything it cannot see into, may alias.
 """
 
 from __future__ import annotations
@@ -111,7 +112,7 @@ def _first_non_inert(op: Operation, forward: bool) -> Operation | None:
     return None
 
 
-def _fusable_contraction(contraction: GenericOp) -> SSAValue | None:
+def _fusable_reduction(contraction: GenericOp) -> SSAValue | None:
     """The output of a reduction on memrefs (a contraction, or the sum of a
     split matmul's parts) that neighbours can fuse with: one output, no
     results, some reduction loop."""
@@ -154,7 +155,7 @@ def _is_corner_of(value: SSAValue, output: SSAValue) -> bool:
 def fusable_prologue(contraction: GenericOp) -> GenericOp | None:
     """The op before `contraction` that initialises its whole output, when it
     can run in the contraction's thread tiles (see the module docstring)."""
-    output = _fusable_contraction(contraction)
+    output = _fusable_reduction(contraction)
     if output is None:
         return None
     prologue = _first_non_inert(contraction, forward=False)
@@ -178,7 +179,7 @@ def fusable_prologue(contraction: GenericOp) -> GenericOp | None:
 def fusable_epilogue(contraction: GenericOp) -> GenericOp | None:
     """The op after `contraction` that reads its output elementwise, when it
     can run in the contraction's thread tiles (see the module docstring)."""
-    output = _fusable_contraction(contraction)
+    output = _fusable_reduction(contraction)
     if output is None:
         return None
     epilogue = _first_non_inert(contraction, forward=True)

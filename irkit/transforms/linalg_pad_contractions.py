@@ -45,8 +45,10 @@ leading corner; the output's corner is copied back after the op; the new
 buffers are deallocated after that.
 
 An operand that is a `memref.alloc` of the contraction's block (used as
-itself, not through a view: an intermediate result) is padded *in place*
-instead: its allocation becomes one of the padded shape, zero-filled where
+itself, not through a view: an intermediate result) whose only padded
+dimension is its leading one is padded *in place* instead (its corner then
+has the strides of the buffer it replaces, so the views already taken of it
+stay exact): its allocation becomes one of the padded shape, zero-filled where
 it is allocated, and every use of it (the op that writes it, the ops that
 read it after the contraction) becomes a use of the leading corner; its
 deallocation frees the padded buffer. No copy in or out is made, and the
@@ -192,7 +194,7 @@ def pad_contraction(
         ]
         if shape == list(operand_type.get_shape()):
             continue
-        if _paddable_in_place(operand, generic):
+        if _paddable_in_place(operand, shape, generic):
             filled_by_prologue = operand is output and prologue is not None
             buffer, corner = _pad_in_place(operand, shape, not filled_by_prologue)
             if filled_by_prologue:
@@ -222,18 +224,30 @@ def pad_contraction(
     return True
 
 
-def _paddable_in_place(operand: SSAValue, contraction: GenericOp) -> bool:
+def _paddable_in_place(
+    operand: SSAValue, padded_shape: Sequence[int], contraction: GenericOp
+) -> bool:
     """Whether `operand` is an allocation of the contraction's block, used
     as itself (no view), that can become the corner of a padded one: every
-    reader and writer then sees the corner, and no copy in or out is made."""
+    reader and writer then sees the corner, and no copy in or out is made.
+
+    Only the leading dimension may grow: the corner then has the strides
+    and offset of the buffer it replaces, so the views and ops that already
+    use it (types computed for a row-major buffer, a collapse of its
+    dimensions) stay exact. Padding an inner dimension would change the
+    strides under them."""
     alloc = operand.owner
-    return (
+    operand_type = operand.type
+    if not (
         isinstance(alloc, memref.AllocOp)
         and alloc.parent_block() is contraction.parent_block()
         and not alloc.dynamic_sizes
-        and isinstance(operand.type, MemRefType)
-        and isinstance(operand.type.layout, NoneAttr)
-    )
+        and isinstance(operand_type, MemRefType)
+        and isinstance(operand_type.layout, NoneAttr)
+    ):
+        return False
+    shape = list(operand_type.get_shape())
+    return bool(shape) and list(padded_shape[1:]) == shape[1:]
 
 
 def _pad_in_place(

@@ -76,10 +76,14 @@ def test_partial_matmuls_are_padded() -> None:
 @st.composite
 def computed_operand_matmuls(draw: st.DrawFn) -> ModuleOp:
     """`relu(a) @ tanh(b)`, maybe `+ bias`: both operands, and the product
-    when an epilogue reads it, are allocations that padding takes over."""
-    # Every extent padded by the multiples (4, 4, 2) below.
-    m, n = (draw(st.sampled_from([5, 6, 7])) for _ in range(2))
-    k = draw(st.sampled_from([3, 5]))
+    when an epilogue reads it, are allocations that padding takes over
+    where only their leading dimension grows."""
+    # Rows always padded by the multiples (4, 4, 2) below; columns and the
+    # reduction sometimes (then those operands are copied, not padded in
+    # place: an inner dimension's padding would move the strides).
+    m = draw(st.sampled_from([5, 6, 7]))
+    n = draw(st.sampled_from([4, 6, 8]))
+    k = draw(st.sampled_from([2, 3, 4]))
     a, b, c = (f"tensor<{x}x{y}xf32>" for x, y in ((m, k), (k, n), (m, n)))
     lines = [
         f"func.func @main(%a: {a}, %b: {b}, %bias: {c}) -> {c} {{",
@@ -112,12 +116,12 @@ def test_allocations_are_padded_in_place() -> None:
 
 def test_in_place_padding_leaves_no_copy() -> None:
     text = """
-    func.func @main(%a: tensor<5x3xf32>, %b: tensor<3x6xf32>, %bias: tensor<5x6xf32>) -> tensor<5x6xf32> {
-      %ra = nn.relu %a : tensor<5x3xf32>
-      %tb = nn.tanh %b : tensor<3x6xf32>
-      %c = nn.matmul %ra, %tb : tensor<5x3xf32>, tensor<3x6xf32> -> tensor<5x6xf32>
-      %d = nn.add %c, %bias : tensor<5x6xf32>, tensor<5x6xf32> -> tensor<5x6xf32>
-      return %d : tensor<5x6xf32>
+    func.func @main(%a: tensor<5x4xf32>, %b: tensor<4x8xf32>, %bias: tensor<5x8xf32>) -> tensor<5x8xf32> {
+      %ra = nn.relu %a : tensor<5x4xf32>
+      %tb = nn.tanh %b : tensor<4x8xf32>
+      %c = nn.matmul %ra, %tb : tensor<5x4xf32>, tensor<4x8xf32> -> tensor<5x8xf32>
+      %d = nn.add %c, %bias : tensor<5x8xf32>, tensor<5x8xf32> -> tensor<5x8xf32>
+      return %d : tensor<5x8xf32>
     }
     """
     module = parse_module(text, make_context())
@@ -129,7 +133,7 @@ def test_in_place_padding_leaves_no_copy() -> None:
     Pipeline.parse("linalg-tile-for-gpu{matmul-block=4,4,2 matmul-thread=2,2}").run(
         make_context(), tiled
     )
-    # The zero fills of the padded operands, relu and tanh into their
-    # corners, then the product's fill, the matmul and the bias in one grid.
+    # The zero fill of A's padded buffer, relu into its corner, tanh (B needs
+    # no padding), then the product's fill, the matmul and the bias in one.
     grids = str(tiled).count("#gpu.block<x>]}")
-    assert grids == 5, str(tiled)
+    assert grids == 4, str(tiled)

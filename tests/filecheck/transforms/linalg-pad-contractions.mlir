@@ -114,54 +114,55 @@ func.func @narrow(%a: memref<6x3xf32>, %b: memref<3x3xf32>, %c: memref<6x3xf32> 
 
 // -----
 
-// Operands allocated in the function are padded in place: the allocation
-// becomes a zero-filled padded one, and every reader and writer (the relu
-// producing A, the bias reading the product) uses its leading corner; no
-// copy in or out. The product's fill is the fill of the whole padded
-// product, next to the matmul; the deallocation frees the padded buffer.
+// Operands allocated in the function are padded in place when only their
+// leading dimension grows: the allocation becomes a zero-filled padded one,
+// and every reader and writer (the negation producing A, the bias reading
+// the product) uses its leading corner; no copy in or out. The product's
+// fill is the fill of the whole padded product, next to the matmul; the
+// deallocation frees the padded buffer. B needs no padding.
 
 // CHECK-LABEL: func.func @allocated_operands
 // CHECK:         %[[PA:.*]] = memref.alloc() : memref<8x4xf32>
 // CHECK-NEXT:    %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK-NEXT:    linalg.fill ins(%[[ZERO]] : f32) outs(%[[PA]] : memref<8x4xf32>)
-// CHECK-NEXT:    %[[A:.*]] = memref.subview %[[PA]][0, 0] [5, 3] [1, 1]
-// CHECK:         linalg.generic {{.*}} ins(%x : memref<5x3xf32>) outs(%[[A]] :
+// CHECK-NEXT:    %[[A:.*]] = memref.subview %[[PA]][0, 0] [5, 4] [1, 1]
+// CHECK:         linalg.generic {{.*}} ins(%x : memref<5x4xf32>) outs(%[[A]] :
 // CHECK:         %[[PC:.*]] = memref.alloc() : memref<8x8xf32>
-// CHECK-NEXT:    %[[C:.*]] = memref.subview %[[PC]][0, 0] [5, 6] [1, 1]
+// CHECK-NEXT:    %[[C:.*]] = memref.subview %[[PC]][0, 0] [5, 8] [1, 1]
 // CHECK-NEXT:    linalg.generic {{.*}} ins(%one : f32) outs(%[[PC]] : memref<8x8xf32>)
 // CHECK:         linalg.generic {{.*}} ins(%[[PA]], %{{.*}} : memref<8x4xf32>, memref<4x8xf32>) outs(%[[PC]] : memref<8x8xf32>)
 // CHECK-NOT:     memref.copy
 // CHECK:         linalg.generic {{.*}} ins(%[[C]], %bias :
 // CHECK:         memref.dealloc %[[PC]] : memref<8x8xf32>
-// 8x8x4 over 5x6x3 is 256 iterations for 90: not padded without growth.
+// 8x8x4 over 5x8x4 is 256 iterations for 160: not padded without growth.
 // NOGROWTH-LABEL: func.func @allocated_operands
 // NOGROWTH-NOT:     memref<8x
 #id = affine_map<(d0, d1) -> (d0, d1)>
-func.func @allocated_operands(%x: memref<5x3xf32>, %w: memref<3x6xf32>, %bias: memref<5x6xf32>, %out: memref<5x6xf32> {irkit.output}) {
-  %a = memref.alloc() : memref<5x3xf32>
-  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%x : memref<5x3xf32>) outs(%a : memref<5x3xf32>) {
+func.func @allocated_operands(%x: memref<5x4xf32>, %w: memref<4x8xf32>, %bias: memref<5x8xf32>, %out: memref<5x8xf32> {irkit.output}) {
+  %a = memref.alloc() : memref<5x4xf32>
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%x : memref<5x4xf32>) outs(%a : memref<5x4xf32>) {
   ^bb0(%v: f32, %o: f32):
     %r = arith.negf %v : f32
     linalg.yield %r : f32
   }
   %one = arith.constant 1.0 : f32
-  %c = memref.alloc() : memref<5x6xf32>
-  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> ()>, #id], iterator_types = ["parallel", "parallel"]} ins(%one : f32) outs(%c : memref<5x6xf32>) {
+  %c = memref.alloc() : memref<5x8xf32>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> ()>, #id], iterator_types = ["parallel", "parallel"]} ins(%one : f32) outs(%c : memref<5x8xf32>) {
   ^bb0(%v: f32, %o: f32):
     linalg.yield %v : f32
   }
-  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%a, %w : memref<5x3xf32>, memref<3x6xf32>) outs(%c : memref<5x6xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%a, %w : memref<5x4xf32>, memref<4x8xf32>) outs(%c : memref<5x8xf32>) {
   ^bb0(%p: f32, %q: f32, %acc: f32):
     %m = arith.mulf %p, %q : f32
     %s = arith.addf %acc, %m : f32
     linalg.yield %s : f32
   }
-  memref.dealloc %a : memref<5x3xf32>
-  linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]} ins(%c, %bias : memref<5x6xf32>, memref<5x6xf32>) outs(%out : memref<5x6xf32>) {
+  memref.dealloc %a : memref<5x4xf32>
+  linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]} ins(%c, %bias : memref<5x8xf32>, memref<5x8xf32>) outs(%out : memref<5x8xf32>) {
   ^bb0(%v: f32, %b: f32, %o: f32):
     %s = arith.addf %v, %b : f32
     linalg.yield %s : f32
   }
-  memref.dealloc %c : memref<5x6xf32>
+  memref.dealloc %c : memref<5x8xf32>
   return
 }
