@@ -10,7 +10,7 @@ HYPOTHESIS_PROFILE ?= ci
 export HYPOTHESIS_PROFILE
 EXPLORE_PROFILE ?= thorough
 
-.PHONY: setup demo test pytest explore filecheck lint format clean
+.PHONY: setup demo test pytest explore mutation filecheck lint format clean
 
 setup: $(VENV)/.installed
 
@@ -30,6 +30,12 @@ pytest: setup
 
 explore: setup
 	HYPOTHESIS_PROFILE=$(EXPLORE_PROFILE) $(BIN)/pytest tests/properties tests/testing
+
+# Plants each mutant of tests/mutation/mutants.py in a copy of the tree and
+# runs the tests meant to catch it; a report of the kill rate (on demand,
+# not part of `make test`).
+mutation: setup
+	$(BIN)/python tests/mutation/run.py
 
 filecheck: setup
 	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/lit -sv tests/filecheck

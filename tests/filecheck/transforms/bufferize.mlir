@@ -446,3 +446,18 @@ func.func @matmul(%a: tensor<4x8xf32>, %b: tensor<8x2xf32>) -> tensor<4x2xf32> {
 // CHECK:         linalg.fill ins(%{{.*}} : f32) outs(%[[OUT]] : memref<4x2xf32>)
 // CHECK-NEXT:    linalg.matmul ins(%[[A]], %[[B]] : memref<4x8xf32>, memref<8x2xf32>) outs(%[[OUT]] : memref<4x2xf32>)
 // CHECK-NEXT:    func.return
+
+// -----
+
+// An expand_shape of a strided view (a slice) is a strided view itself:
+// each source stride goes to the innermost dimension of its group, the
+// outer ones step over the inner (no copy, MLIR's computeExpandedLayoutMap).
+
+// CHECK-LABEL: func.func @expand_of_a_slice
+// CHECK:         %[[S:.*]] = memref.subview %x[0, 1] [4, 4] [1, 1] : memref<4x6xf32> to memref<4x4xf32, strided<[6, 1], offset: 1>>
+// CHECK-NEXT:    memref.expand_shape %[[S]] {{\[\[}}0], [1, 2]] output_shape [4, 2, 2] : memref<4x4xf32, strided<[6, 1], offset: 1>> into memref<4x2x2xf32, strided<[6, 2, 1], offset: 1>>
+func.func @expand_of_a_slice(%x: tensor<4x6xf32>) -> tensor<4x2x2xf32> {
+  %s = tensor.extract_slice %x[0, 1] [4, 4] [1, 1] : tensor<4x6xf32> to tensor<4x4xf32>
+  %e = tensor.expand_shape %s [[0], [1, 2]] output_shape [4, 2, 2] : tensor<4x4xf32> into tensor<4x2x2xf32>
+  return %e : tensor<4x2x2xf32>
+}

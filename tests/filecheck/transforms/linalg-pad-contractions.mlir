@@ -166,3 +166,32 @@ func.func @allocated_operands(%x: memref<5x4xf32>, %w: memref<4x8xf32>, %bias: m
   memref.dealloc %c : memref<5x8xf32>
   return
 }
+
+// -----
+
+// An allocated operand that grows along an inner dimension (A: 5x3 -> 8x4,
+// k padded) is copied into its padded buffer, not padded in place: its
+// views would keep strides of 3.
+
+// CHECK-LABEL: func.func @inner_dimension_grows
+// CHECK:         %a = memref.alloc() : memref<5x3xf32>
+// CHECK:         memref.copy %a, %{{.*}} : memref<5x3xf32> to memref<5x3xf32, strided<[4, 1]>>
+// NOGROWTH-LABEL: func.func @inner_dimension_grows
+func.func @inner_dimension_grows(%x: memref<5x3xf32>, %w: memref<3x8xf32>, %out: memref<5x8xf32> {irkit.output}) {
+  %a = memref.alloc() : memref<5x3xf32>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x : memref<5x3xf32>) outs(%a : memref<5x3xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %r = arith.negf %v : f32
+    linalg.yield %r : f32
+  }
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%out : memref<5x8xf32>)
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%a, %w : memref<5x3xf32>, memref<3x8xf32>) outs(%out : memref<5x8xf32>) {
+  ^bb0(%p: f32, %q: f32, %acc: f32):
+    %m = arith.mulf %p, %q : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  }
+  memref.dealloc %a : memref<5x3xf32>
+  return
+}

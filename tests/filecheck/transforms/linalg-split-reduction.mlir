@@ -49,7 +49,12 @@ func.func @short_grid(%x: tensor<64x1024xf32>, %w: tensor<4096x1024xf32>) -> ten
 // CHECK-LABEL: func.func @short_reduction
 // CHECK-NOT:     tensor.expand_shape
 func.func @full_grid(%x: tensor<1024x256xf32>, %w: tensor<256x768xf32>, %init: tensor<1024x768xf32>) -> tensor<1024x768xf32> {
-  %r = linalg.matmul ins(%x, %w : tensor<1024x256xf32>, tensor<256x768xf32>) outs(%init : tensor<1024x768xf32>) -> tensor<1024x768xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x, %w : tensor<1024x256xf32>, tensor<256x768xf32>) outs(%init : tensor<1024x768xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    %p = arith.mulf %a, %b : f32
+    %s = arith.addf %c, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<1024x768xf32>
   return %r : tensor<1024x768xf32>
 }
 func.func @integers(%x: tensor<64x1024xi32>, %w: tensor<1024x64xi32>, %init: tensor<64x64xi32>) -> tensor<64x64xi32> {

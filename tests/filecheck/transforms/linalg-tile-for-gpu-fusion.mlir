@@ -1,5 +1,6 @@
 // RUN: irkit-opt %s --split-input-file -p 'linalg-tile-for-gpu{matmul-block=32,32,8 matmul-thread=4,4 matmul-cyclic=true}' --check-semantics | filecheck %s
 // RUN: irkit-opt %s --split-input-file -p 'linalg-tile-for-gpu{matmul-block=32,32,8 matmul-thread=4,4 fuse-neighbours=false}' | filecheck %s --check-prefix=APART
+// RUN: irkit-opt %s --split-input-file -p 'linalg-tile-for-gpu{matmul-block=2,2,2 matmul-thread=1,1}' | filecheck %s --check-prefix=SMALL
 
 // A linear layer as bufferize leaves it: the fill of the product, the
 // matmul (its weight read transposed), and bias + ReLU into a new buffer.
@@ -116,5 +117,80 @@ func.func @store_between(%x: memref<16x16xf32>, %w: memref<16x16xf32>, %out: mem
     %n = arith.negf %v : f32
     linalg.yield %n : f32
   }
+  return
+}
+
+// -----
+
+// Not fused: the epilogue writes another view of the product's buffer (one
+// row down): each thread would overwrite elements another thread owns. (The
+// whole output's fill, the product's fill with the matmul, the epilogue.)
+
+// CHECK-LABEL: func.func @epilogue_writes_a_shifted_view
+// CHECK-COUNT-3: {mapping = [#gpu.block<y>, #gpu.block<x>]}
+// CHECK-NOT:     #gpu.block
+func.func @epilogue_writes_a_shifted_view(%x: memref<16x16xf32>, %w: memref<16x16xf32>, %out: memref<17x16xf32> {irkit.output}) {
+  %zero = arith.constant 0.0 : f32
+  %c = memref.subview %out[0, 0] [16, 16] [1, 1] : memref<17x16xf32> to memref<16x16xf32, strided<[16, 1]>>
+  %shifted = memref.subview %out[1, 0] [16, 16] [1, 1] : memref<17x16xf32> to memref<16x16xf32, strided<[16, 1], offset: 16>>
+  linalg.fill ins(%zero : f32) outs(%out : memref<17x16xf32>)
+  linalg.fill ins(%zero : f32) outs(%c : memref<16x16xf32, strided<[16, 1]>>)
+  linalg.matmul ins(%x, %w : memref<16x16xf32>, memref<16x16xf32>) outs(%c : memref<16x16xf32, strided<[16, 1]>>)
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%c : memref<16x16xf32, strided<[16, 1]>>) outs(%shifted : memref<16x16xf32, strided<[16, 1], offset: 16>>) {
+  ^bb0(%v: f32, %o: f32):
+    %n = arith.negf %v : f32
+    linalg.yield %n : f32
+  }
+  return
+}
+
+// -----
+
+// Not fused: a prologue that reads a buffer freed between it and the
+// matmul (fused, it would run after the deallocation).
+
+// CHECK-LABEL: func.func @prologue_reads_a_freed_buffer
+// CHECK:         linalg.generic {{.*}} ins(%{{.*}} : memref<1x1xf32, {{.*}}>) outs(
+// CHECK:       } {mapping = [#gpu.block<y>, #gpu.block<x>]}
+// CHECK:         memref.dealloc %t
+// CHECK:       } {mapping = [#gpu.block<y>, #gpu.block<x>]}
+func.func @prologue_reads_a_freed_buffer(%x: memref<16x16xf32>, %w: memref<16x16xf32>, %out: memref<16x16xf32> {irkit.output}) {
+  %t = memref.alloc() : memref<16x16xf32>
+  memref.copy %x, %t : memref<16x16xf32> to memref<16x16xf32>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%t : memref<16x16xf32>) outs(%out : memref<16x16xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %n = arith.negf %v : f32
+    linalg.yield %n : f32
+  }
+  memref.dealloc %t : memref<16x16xf32>
+  linalg.matmul ins(%x, %w : memref<16x16xf32>, memref<16x16xf32>) outs(%out : memref<16x16xf32>)
+  return
+}
+
+// -----
+
+// The epilogue reads the corner of a product padded from 5 to 8 rows. In
+// 32x32 tiles every block holds some of the corner, and it is fused; in 2x2
+// tiles (SMALL) the blocks of rows 6 and 7 would hold none of it (a tile of
+// 5 - 6 rows), so it stays a grid of its own.
+
+// CHECK-LABEL: func.func @padded_product
+// CHECK-COUNT-1: {mapping = [#gpu.block<y>, #gpu.block<x>]}
+// CHECK-NOT:     #gpu.block
+// SMALL-LABEL: func.func @padded_product
+// SMALL-COUNT-2: {mapping = [#gpu.block<y>, #gpu.block<x>]}
+// SMALL-NOT:     #gpu.block
+func.func @padded_product(%x: memref<8x4xf32>, %w: memref<4x8xf32>, %out: memref<5x8xf32> {irkit.output}) {
+  %zero = arith.constant 0.0 : f32
+  %c = memref.alloc() : memref<8x8xf32>
+  %corner = memref.subview %c[0, 0] [5, 8] [1, 1] : memref<8x8xf32> to memref<5x8xf32, strided<[8, 1]>>
+  linalg.fill ins(%zero : f32) outs(%c : memref<8x8xf32>)
+  linalg.matmul ins(%x, %w : memref<8x4xf32>, memref<4x8xf32>) outs(%c : memref<8x8xf32>)
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%corner : memref<5x8xf32, strided<[8, 1]>>) outs(%out : memref<5x8xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %n = arith.negf %v : f32
+    linalg.yield %n : f32
+  }
+  memref.dealloc %c : memref<8x8xf32>
   return
 }

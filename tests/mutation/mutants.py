@@ -1,0 +1,228 @@
+"""The mutants `run.py` plants: realistic bugs in the passes, each with the
+tests that must catch it.
+
+A mutant replaces `before` (which must occur exactly once in `path`) with
+`after`. `equivalent` marks a mutant argued to change no observable
+behaviour (then its survival is expected; `breaks` says why).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Mutant:
+    name: str
+    path: str
+    before: str
+    after: str
+    tests: tuple[str, ...]
+    breaks: str
+    equivalent: bool = False
+
+
+FUSION = "irkit/analysis/contraction_fusion.py"
+TILE_GPU = "irkit/transforms/linalg_tile_for_gpu.py"
+SPLIT = "irkit/transforms/linalg_split_reduction.py"
+UNIT = "irkit/transforms/linalg_fold_unit_extent_dims.py"
+FUSE = "irkit/transforms/linalg_fuse_elementwise.py"
+PAD = "irkit/transforms/linalg_pad_contractions.py"
+
+MUTANTS: tuple[Mutant, ...] = (
+    Mutant(
+        "epilogue-writes-matmul-input",
+        FUSION,
+        "        may_alias(out, read)\n        for out, _ in outputs",
+        "        False and may_alias(out, read)\n        for out, _ in outputs",
+        ("tests/filecheck/transforms/linalg-tile-for-gpu-fusion.mlir",),
+        "an epilogue writing what other blocks still read is fused (a race)",
+    ),
+    Mutant(
+        "epilogue-writes-other-view-of-product",
+        FUSION,
+        "        if may_alias(written, output) and written is not product:",
+        "        if False:",
+        ("tests/filecheck/transforms/linalg-tile-for-gpu-fusion.mlir",),
+        "an output aliasing the product need not be the product: redundant, "
+        "as every epilogue reads the product, and an output aliasing that "
+        "input is refused by the input check unless it is the same value",
+        equivalent=True,
+    ),
+    Mutant(
+        "prologue-reads-old-value",
+        FUSION,
+        "    if prologue.body.block.args[len(prologue.inputs)].uses:",
+        "    if False:",
+        ("tests/properties/test_linalg_tile_for_gpu.py",),
+        "a prologue that reads its output's old value is fused; each thread "
+        "reads and writes only its own element, so it stays correct",
+        equivalent=True,
+    ),
+    Mutant(
+        "fused-through-a-dealloc-before",
+        FUSION,
+        '        if forward and neighbour.name == "memref.dealloc":',
+        '        if neighbour.name == "memref.dealloc":',
+        ("tests/filecheck/transforms/linalg-tile-for-gpu-fusion.mlir",),
+        "a prologue fused across a deallocation moves after it",
+    ),
+    Mutant(
+        "epilogue-past-the-padding",
+        TILE_GPU,
+        "        if padding and plan.block[loop] and padding >= plan.block[loop]:",
+        "        if False:",
+        ("tests/filecheck/transforms/linalg-tile-for-gpu-fusion.mlir",),
+        "an epilogue fused where whole blocks lie in the padding",
+    ),
+    Mutant(
+        "short-rows-too-many-threads",
+        TILE_GPU,
+        "        rows = min(ranges[y], options.elementwise_block // block[x])",
+        "        rows = min(ranges[y], 2 * options.elementwise_block // block[x])",
+        ("tests/filecheck/transforms/linalg-tile-for-gpu.mlir",),
+        "blocks of twice elementwise-block threads for short rows",
+    ),
+    Mutant(
+        "split-partial-k-steps",
+        SPLIT,
+        "        if k % (candidate * options.k_step):",
+        "        if k % candidate:",
+        ("tests/properties/test_linalg_split_reduction.py",),
+        "parts that end inside a K step",
+    ),
+    Mutant(
+        "split-sum-subtracts",
+        SPLIT,
+        "    total = arith.AddfOp(sum_block.args[1], sum_block.args[0])",
+        "    total = arith.SubfOp(sum_block.args[1], sum_block.args[0])",
+        ("tests/properties/test_linalg_split_reduction.py",),
+        "the parts' sum subtracts",
+    ),
+    Mutant(
+        "split-partials-start-at-one",
+        SPLIT,
+        "    zero = arith.ConstantOp(FloatAttr(0.0, cast(AnyFloat, found.element)))",
+        "    zero = arith.ConstantOp(FloatAttr(1.0, cast(AnyFloat, found.element)))",
+        ("tests/properties/test_linalg_split_reduction.py",),
+        "partial products start from 1",
+    ),
+    Mutant(
+        "split-full-grid",
+        SPLIT,
+        "    if 2 * blocks > options.multiprocessors:",
+        "    if blocks > 4 * options.multiprocessors:",
+        ("tests/filecheck/transforms/linalg-split-reduction.mlir",),
+        "a half-full grid is split too",
+    ),
+    Mutant(
+        "unit-index-is-one",
+        UNIT,
+        "            zero = arith.ConstantOp(IntegerAttr(0, IndexType()))",
+        "            zero = arith.ConstantOp(IntegerAttr(1, IndexType()))",
+        ("tests/properties/test_linalg_fold_unit_extent_dims.py",),
+        "linalg.index of a dropped loop reads 1",
+    ),
+    Mutant(
+        "unit-drops-any-size-one-dim",
+        UNIT,
+        "            (isinstance(expr, AffineDimExpr) and expr.position in units)",
+        "            isinstance(expr, AffineDimExpr)",
+        ("tests/properties/test_linalg_fold_unit_extent_dims.py",),
+        "a size-1 dimension read by any bare loop is dropped: that loop is a "
+        "unit loop anyway (an operand dimension it indexes alone has size 1)",
+        equivalent=True,
+    ),
+    Mutant(
+        "unit-window-becomes-bare",
+        UNIT,
+        "            if bare is not None and ranges.get(bare) != shape[position]:",
+        "            if False:",
+        ("tests/filecheck/transforms/linalg-fold-unit-extent-dims.mlir",),
+        "a padded window collapses to a loop of the wrong range",
+    ),
+    Mutant(
+        "generators-may-compute-floats",
+        FUSE,
+        '        "arith.minui",\n',
+        '        "arith.minui",\n        "arith.mulf",\n        "arith.sitofp",\n',
+        ("tests/filecheck/transforms/linalg-fuse-elementwise.mlir",),
+        "float producers recomputed through broadcasts",
+    ),
+    Mutant(
+        "any-producer-is-a-copy",
+        FUSE,
+        "        or (fold_copies and is_copy_of_input(producer, result_index))",
+        "        or fold_copies",
+        ("tests/filecheck/transforms/linalg-fuse-elementwise.mlir",),
+        "a computing transpose is recomputed inside the matmul",
+    ),
+    Mutant(
+        "copy-yields-anything",
+        FUSE,
+        "    return element in body.args[: len(producer.inputs)]",
+        "    return True",
+        ("tests/filecheck/transforms/linalg-fuse-elementwise.mlir",),
+        "a body of a lone yield of something else than an input is a copy: "
+        "reached only for a yield of an outer value (outputs read are refused "
+        "before), which the fused body yields just the same",
+        equivalent=True,
+    ),
+    Mutant(
+        "shared-fill-kept",
+        FUSE,
+        "        for user in init_users:",
+        "        for user in init_users[1:]:",
+        ("tests/properties/test_linalg_fuse_elementwise.py",),
+        "a shared fill stays shared (and is erased under its first user)",
+    ),
+    Mutant(
+        "multi-use-producer-fused",
+        FUSE,
+        "    if not (value.has_one_use() or generator):",
+        "    if False:",
+        ("tests/filecheck/transforms/linalg-fuse-elementwise.mlir",),
+        "a producer several consumers read is fused into one and erased",
+    ),
+    Mutant(
+        "pad-inner-dimension-in-place",
+        PAD,
+        "    return bool(shape) and list(padded_shape[1:]) == shape[1:]",
+        "    return bool(shape)",
+        ("tests/filecheck/transforms/linalg-pad-contractions.mlir",),
+        "an inner dimension padded in place (views keep stale strides)",
+    ),
+    Mutant(
+        "row-reduction-without-reduction-loop",
+        "irkit/analysis/row_groups.py",
+        "        or len(kinds) < 2\n",
+        "",
+        ("tests/filecheck/transforms/linalg-tile-rows-for-gpu-degenerate.mlir",),
+        "an op without reduction loop is reduced across threads",
+    ),
+    Mutant(
+        "half-without-its-header",
+        "irkit/targets/cuda.py",
+        "            self.uses_half = True",
+        "            pass",
+        ("tests/targets/test_cuda_half.py",),
+        "f16 kernels printed without cuda_fp16.h",
+    ),
+    Mutant(
+        "unverified-pipeline-blames-last-pass",
+        "irkit/pass_manager.py",
+        "        except DiagnosticError as error:\n"
+        "            Pipeline(self.passes).run(ctx, original)\n",
+        "        except DiagnosticError as error:\n",
+        ("tests/transforms/test_pipeline_verification.py",),
+        "invalid IR blamed on the last pass, not the one that made it",
+    ),
+    Mutant(
+        "strided-expand-wrong-inner-stride",
+        "irkit/transforms/bufferize.py",
+        "        running = cast(int, source_strides[source_dim])",
+        "        running = 1",
+        ("tests/filecheck/transforms/bufferize.mlir",),
+        "an expanded strided view steps by 1 in its innermost dimension",
+    ),
+)
