@@ -90,6 +90,7 @@ from xdsl.passes import ModulePass
 from irkit.abi import output_attrs
 from irkit.diagnostics import IRKitError, op_error
 from irkit.dialects import linalg, memref
+from irkit.dialects.tensor import reassociation_groups
 from irkit.interpreter.values import dense_resource_to_array
 
 # --------------------------------------------------------------------------
@@ -183,12 +184,6 @@ def _subview(
     source_type = cast(MemRefType[Attribute], source.type)
     result_type = _subview_type(source_type, offsets, sizes, strides, slice_shape)
     return memref.SubviewOp.get(source, offsets, sizes, strides, result_type)
-
-
-def _reassociation_groups(
-    op: upstream_tensor.ExpandShapeOp | upstream_tensor.CollapseShapeOp,
-) -> list[list[int]]:
-    return [[dim.value.data for dim in group.data] for group in op.reassociation.data]
 
 
 def _expanded_type(
@@ -741,7 +736,7 @@ class FunctionBufferizer:
             source = self._buffer(op.src)
             result_type = _expanded_type(
                 cast(MemRefType[Attribute], source.value.type),
-                _reassociation_groups(op),
+                reassociation_groups(op.reassociation),
                 result_type,
             )
         else:

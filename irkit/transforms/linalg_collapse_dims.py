@@ -79,12 +79,12 @@ from xdsl.rewriter import InsertPoint
 from irkit.analysis.structured import StructuredComputation, is_fill, shaped_inputs
 from irkit.dialects import tensor
 from irkit.dialects.linalg import GenericOp
+from irkit.dialects.tensor import reassociation_groups
 from irkit.transforms.utils.reshapes import (
     RESHAPE_FOLDS,
     collapse_op,
     collapsed_type,
     expand_op,
-    reshape_groups,
 )
 
 # --------------------------------------------------------------------------
@@ -317,7 +317,9 @@ class CollapseToProducerReshape(RewritePattern):
             if not isinstance(expand, tensor.ExpandShapeOp):
                 continue
             shape = cast(TensorType[Attribute], value.type).get_shape()
-            runs = runs_for_reshape(op, map_, shape, reshape_groups(expand))
+            runs = runs_for_reshape(
+                op, map_, shape, reassociation_groups(expand.reassociation)
+            )
             if runs is not None and collapse_generic(op, runs, rewriter):
                 return
 
@@ -342,7 +344,9 @@ class CollapseToConsumerReshape(RewritePattern):
         result_index = producer.res.index(op.src)
         map_ = _maps(producer)[len(producer.inputs) + result_index]
         shape = cast(TensorType[Attribute], op.src.type).get_shape()
-        runs = runs_for_reshape(producer, map_, shape, reshape_groups(op))
+        runs = runs_for_reshape(
+            producer, map_, shape, reassociation_groups(op.reassociation)
+        )
         if runs is not None:
             collapse_generic(producer, runs, rewriter)
 

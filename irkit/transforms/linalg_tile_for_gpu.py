@@ -109,7 +109,11 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import PassFailedException
 
-from irkit.analysis.contraction_fusion import fusable_epilogue, fusable_prologue
+from irkit.analysis.contraction_fusion import (
+    fusable_epilogue,
+    fusable_prologue,
+)
+from irkit.analysis.contraction_fusion import output_loops as output_loops_of
 from irkit.analysis.gpu_mapping import in_gpu_loops
 from irkit.analysis.structured import (
     StructuredComputation,
@@ -724,13 +728,9 @@ def tile_generic_for_gpu(
         size = _tile_size(origin, plan.block[loop], ranges[loop], insertion)
         block_tiles[loop] = Tile(origin, size)
         origins[loop] = [origin]
-    output_loops = None
-    if prologue is not None or epilogue is not None:
-        output_loops = [
-            expr.position
-            for expr in computation.output_maps[0].results
-            if isinstance(expr, AffineDimExpr)
-        ]
+    # The neighbours' loops: the contraction's output loops (`fusable_*`
+    # only accept a contraction whose output reads bare loops).
+    output_loops = output_loops_of(generic)
     if prologue is not None:
         assert output_loops is not None
         _fuse_neighbour(prologue, output_loops, plan, ranges, block_tiles, insertion)
@@ -815,7 +815,17 @@ def copy_as_generic(copy: memref.CopyOp) -> GenericOp:
     return generic
 
 
-def _checked_generic(op: Operation, options: GpuTilingOptions) -> GenericOp:
+@dataclass(frozen=True)
+class _CheckedOp:
+    """A linalg op in its generic form, with the plan that tiles it."""
+
+    generic: GenericOp
+    computation: StructuredComputation
+    ranges: Sequence[int]
+    plan: GpuTilingPlan
+
+
+def _checked(op: Operation, options: GpuTilingOptions) -> _CheckedOp:
     """`op` in its generic form, in its place, once its tiling is known to be
     possible: errors name the op as the user wrote it (`linalg.matmul`). The
     generic forms come first so that a named fill can be a prologue."""
@@ -827,7 +837,7 @@ def _checked_generic(op: Operation, options: GpuTilingOptions) -> GenericOp:
     check_plan(op, plan, ranges, options.max_threads_per_block)
     if generic is not op:
         Rewriter.replace_op(op, generic)
-    return generic
+    return _CheckedOp(generic, computation, ranges, plan)
 
 
 def epilogue_fits(
@@ -859,10 +869,12 @@ def tile_linalg_op_for_gpu(op: Operation, options: GpuTilingOptions) -> ForallOp
     the allocations, views and constants between it and its epilogue move
     before it.
     """
-    generic = _checked_generic(op, options)
-    computation = StructuredComputation.of(generic)
-    ranges = static_loop_ranges(generic, computation)
-    plan = plan_tiling(generic, computation, ranges, options)
+    return _tile_checked(_checked(op, options), options)
+
+
+def _tile_checked(checked: _CheckedOp, options: GpuTilingOptions) -> ForallOp:
+    generic, computation = checked.generic, checked.computation
+    ranges, plan = checked.ranges, checked.plan
     prologue = epilogue = None
     if options.fuse_neighbours:
         prologue = fusable_prologue(generic)
@@ -902,23 +914,25 @@ def tile_for_gpu(module: ModuleOp, options: GpuTilingOptions) -> None:
     for copy in [op for op in module.walk() if isinstance(op, memref.CopyOp)]:
         if not in_gpu_loops(copy):
             Rewriter.replace_op(copy, copy_as_generic(copy))
-    targets: list[Operation] = []
+    targets: list[_CheckedOp] = []
     for op in list(module.walk()):
         if in_gpu_loops(op):
             continue
         if is_named_linalg_op(op) or isinstance(op, GenericOp):
-            targets.append(_checked_generic(op, options))
+            targets.append(_checked(op, options))
     # A contraction's prologue comes before it: leave it for the contraction.
     prologues: set[Operation] = set()
     if options.fuse_neighbours:
-        for op in targets:
-            prologue = fusable_prologue(op) if isinstance(op, GenericOp) else None
+        for target in targets:
+            prologue = fusable_prologue(target.generic)
             if prologue is not None:
                 prologues.add(prologue)
-    for op in [*(t for t in targets if t not in prologues), *prologues]:
-        if op.parent is None:
+    ordered = [t for t in targets if t.generic not in prologues]
+    ordered += [t for t in targets if t.generic in prologues]
+    for target in ordered:
+        if target.generic.parent is None:
             continue  # fused into a contraction tiled before it, and erased
-        tile_linalg_op_for_gpu(op, options)
+        _tile_checked(target, options)
 
 
 @dataclass(frozen=True)

@@ -8,8 +8,8 @@ reshapes that meet (MLIR's `ComposeCollapseOfExpandOp`,
 `ComposeReassociativeReshapeOps`, and the folds of reshapes of
 `tensor.empty` and of fills):
 
-- `collapse_op`, `expand_op`, `collapsed_type`, `reshape_groups`: building
-  and reading reshapes;
+- `collapse_op`, `expand_op`, `collapsed_type`: building reshapes (their
+  groups read back with `irkit.dialects.tensor.reassociation_groups`);
 - `fill_like`: a fill (`linalg.fill`, or a generic that
   `irkit.analysis.structured.is_fill`) over another shape;
 - `RESHAPE_FOLDS`: `ComposeReshapes`, `CollapseEmpty`, `CollapseFill`.
@@ -70,12 +70,6 @@ def expand_op(
         list(result_type.get_shape()),
         result_type,
     )
-
-
-def reshape_groups(
-    op: tensor.CollapseShapeOp | tensor.ExpandShapeOp,
-) -> list[list[int]]:
-    return [[dim.value.data for dim in group.data] for group in op.reassociation.data]
 
 
 class ComposeReshapes(RewritePattern):
