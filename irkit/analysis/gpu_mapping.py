@@ -9,7 +9,10 @@ passes before `convert-parallel-loops-to-gpu` ask:
 - `is_block_forall` / `is_thread_forall`: a forall mapped to blocks only /
   threads only;
 - `in_gpu_loops(op)`: whether `op` is inside a mapped forall (already
-  distributed, so the tiling passes leave it alone).
+  distributed, so the tiling passes leave it alone);
+- `is_block_level(op)`: whether `op` is inside a block forall but in no
+  thread forall (work of a whole block, which `linalg-tile-for-gpu` spreads
+  over the block's threads).
 """
 
 from __future__ import annotations
@@ -41,5 +44,15 @@ def in_gpu_loops(op: Operation) -> bool:
     while parent is not None:
         if isinstance(parent, ForallOp) and parent.mapping is not None:
             return True
+        parent = parent.parent_op()
+    return False
+
+
+def is_block_level(op: Operation) -> bool:
+    """Whether the nearest mapped forall around `op` maps to blocks."""
+    parent = op.parent_op()
+    while parent is not None:
+        if isinstance(parent, ForallOp) and parent.mapping is not None:
+            return is_block_forall(parent)
         parent = parent.parent_op()
     return False

@@ -22,6 +22,7 @@ _PASSES: dict[str, str] = {
     "linalg-fold-unit-extent-dims": "LinalgFoldUnitExtentDimsPass",
     "linalg-split-reduction": "LinalgSplitReductionPass",
     "bufferize": "BufferizePass",
+    "linalg-fuse-attention": "LinalgFuseAttentionPass",
     "convert-linalg-to-loops": "ConvertLinalgToLoopsPass",
     "linalg-tile": "LinalgTilePass",
     "linalg-tile-and-fuse": "LinalgTileAndFusePass",

@@ -75,8 +75,14 @@ every thread touches exactly the output elements it owns in the
 contraction. Both are erased; allocations, views and constants between the
 contraction and its epilogue move before the grid.
 
-Linalg ops already inside a GPU-mapped forall are left alone, so the pass can
-run twice. Dynamic shapes are rejected with an error at the op.
+A *block-level* op, inside a block-mapped forall but in no thread forall (as
+`linalg-fuse-attention` leaves a kernel's ops), is spread over the block's
+threads only: no block tiles, its two innermost concurrent loops longer
+than 1 cyclic over `BLOCK_LEVEL_X_THREADS` (16) x the rest of
+`elementwise-block` threads, or one loop over up to `elementwise-block`
+(`plan_block_level`). Other linalg ops already inside a GPU-mapped forall
+are left alone, so the pass can run twice. Dynamic shapes are rejected
+with an error at the op.
 
 Preserves: the value of every output element; each element's reduction runs
 in its original order except that a tiled reduction loop (BK) is split into
@@ -114,7 +120,7 @@ from irkit.analysis.contraction_fusion import (
     fusable_prologue,
 )
 from irkit.analysis.contraction_fusion import output_loops as output_loops_of
-from irkit.analysis.gpu_mapping import in_gpu_loops
+from irkit.analysis.gpu_mapping import in_gpu_loops, is_block_level
 from irkit.analysis.structured import (
     StructuredComputation,
     is_contraction,
@@ -368,6 +374,79 @@ def plan_tiling(
 # --------------------------------------------------------------------------
 # Building the loops
 # --------------------------------------------------------------------------
+
+
+# A block-level op over two or more loops spreads its innermost one over
+# this many threads (16 consecutive elements: 64 bytes of f32 per half warp)
+# and the next one over the rest of `elementwise-block`, cyclically, as a
+# matmul's thread tiles: ops over the same tile then give each thread the
+# same elements (the online softmax's output, scaled and accumulated).
+BLOCK_LEVEL_X_THREADS = 16
+
+
+def plan_block_level(
+    computation: StructuredComputation,
+    ranges: Sequence[int],
+    options: GpuTilingOptions,
+) -> GpuTilingPlan:
+    """Threads for an op a whole block runs (`is_block_level`): no block
+    tiles; its two innermost concurrent loops longer than 1 cyclic over
+    `BLOCK_LEVEL_X_THREADS` x the rest of `elementwise-block` threads (one
+    loop: up to `elementwise-block`); reductions stay in each thread."""
+    count = computation.num_loops
+    thread = [0] * count
+    tileable = set(box_tileable_loops(computation))
+    concurrent = [
+        loop
+        for loop in parallel_loop_dims(computation)
+        if loop in tileable and ranges[loop] > 1
+    ]
+    if concurrent:
+        x = _innermost_output_loop(computation, concurrent)
+        rest = [loop for loop in concurrent if loop != x]
+        budget = options.elementwise_block
+        if rest:
+            x_threads = min(ranges[x], BLOCK_LEVEL_X_THREADS)
+            y = rest[-1]
+            y_threads = min(ranges[y], max(1, budget // x_threads))
+            thread[y] = _ceil_div(ranges[y], y_threads)
+        else:
+            x_threads = min(ranges[x], budget)
+        thread[x] = _ceil_div(ranges[x], x_threads)
+    return GpuTilingPlan((0,) * count, (0,) * count, tuple(thread), cyclic=True)
+
+
+def tile_block_level(checked: _CheckedOp) -> ForallOp:
+    """Spread a block-level op over the block's threads (its plan's thread
+    nest, in its place); return the thread forall."""
+    generic, computation = checked.generic, checked.computation
+    ranges, plan = checked.ranges, checked.plan
+    insertion = InsertPoint.before(generic)
+    whole = [Tile(0, extent) for extent in ranges]
+    nest = _thread_nest(plan, ranges, whole, insertion)
+    operands = [
+        box_subview(operand, indexing_map, nest.tiles, nest.insertion, nest.steps)
+        for operand, indexing_map in zip(
+            computation.operands, computation.indexing_maps, strict=True
+        )
+    ]
+    tiled = generic.clone()
+    tiled.operands = operands
+    _insert(tiled, nest.insertion)
+    origins: dict[int, list[SSAValue]] = {
+        loop: [origin]
+        for loop, origin in zip(
+            plan.thread_loops, nest.forall.body.block.args, strict=False
+        )
+    }
+    _offset_indices(
+        tiled.body.block,
+        origins,
+        InsertPoint.before(tiled),
+        dict(enumerate(nest.steps)),
+    )
+    Rewriter.erase_op(generic)
+    return nest.forall
 
 
 def _mapping(kind: type[BlockMappingAttr | ThreadMappingAttr], rank: int) -> ArrayAttr:
@@ -825,15 +904,21 @@ class _CheckedOp:
     plan: GpuTilingPlan
 
 
-def _checked(op: Operation, options: GpuTilingOptions) -> _CheckedOp:
+def _checked(
+    op: Operation, options: GpuTilingOptions, block_level: bool = False
+) -> _CheckedOp:
     """`op` in its generic form, in its place, once its tiling is known to be
     possible: errors name the op as the user wrote it (`linalg.matmul`). The
-    generic forms come first so that a named fill can be a prologue."""
+    generic forms come first so that a named fill can be a prologue.
+    `block_level`: a block runs `op` (`plan_block_level`)."""
     require_buffers(op, PASS_NAME)
     generic = op if isinstance(op, GenericOp) else generalize_named_op(op)
     computation = StructuredComputation.of(generic)
     ranges = static_loop_ranges(op, computation)
-    plan = plan_tiling(generic, computation, ranges, options)
+    if block_level:
+        plan = plan_block_level(computation, ranges, options)
+    else:
+        plan = plan_tiling(generic, computation, ranges, options)
     check_plan(op, plan, ranges, options.max_threads_per_block)
     if generic is not op:
         Rewriter.replace_op(op, generic)
@@ -915,11 +1000,16 @@ def tile_for_gpu(module: ModuleOp, options: GpuTilingOptions) -> None:
         if not in_gpu_loops(copy):
             Rewriter.replace_op(copy, copy_as_generic(copy))
     targets: list[_CheckedOp] = []
+    block_level: list[_CheckedOp] = []
     for op in list(module.walk()):
-        if in_gpu_loops(op):
+        if not (is_named_linalg_op(op) or isinstance(op, GenericOp)):
             continue
-        if is_named_linalg_op(op) or isinstance(op, GenericOp):
+        if is_block_level(op):
+            block_level.append(_checked(op, options, block_level=True))
+        elif not in_gpu_loops(op):
             targets.append(_checked(op, options))
+    for checked in block_level:
+        tile_block_level(checked)
     # A contraction's prologue comes before it: leave it for the contraction.
     prologues: set[Operation] = set()
     if options.fuse_neighbours:

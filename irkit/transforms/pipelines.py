@@ -135,6 +135,8 @@ class LowerToCudaPipeline(NamedPipeline):
     `collapse=false`, `linalg-split-reduction{multiprocessors}` (with the
     device's count, unless `split-reductions=false`: a matmul whose grid
     stays short splits its reduction into parts on the grid), `bufferize`);
+    `linalg-fuse-attention` (unless `fuse-attention=false`: softmax(q k^T) v
+    as one block forall per tile of query rows, with an online softmax);
     `linalg-tile-rows-for-gpu` (unless
     `rows=false`: row reductions and their neighbours as one kernel, a block
     of `reduction-block` threads per row, by default chosen per row length);
@@ -191,6 +193,9 @@ class LowerToCudaPipeline(NamedPipeline):
     # With the device's count, a matmul whose grid stays short even in the
     # smallest tiles splits its reduction into parts on the grid.
     split_reductions: bool = True
+    # Attention (scores, softmax, values) as one kernel with an online
+    # softmax (`linalg-fuse-attention`).
+    fuse_attention: bool = True
 
     def stages(self) -> list[ModulePass]:
         stages = [_stage("convert-nn-to-linalg"), _stage("linalg-generalize-named-ops")]
@@ -206,6 +211,10 @@ class LowerToCudaPipeline(NamedPipeline):
                 )
             )
         stages.append(_stage("bufferize"))
+        if self.fuse_attention:
+            stages.append(
+                _stage("linalg-fuse-attention", max_shared_bytes=self.max_shared_bytes)
+            )
         if self.rows:
             stages.append(
                 _stage(

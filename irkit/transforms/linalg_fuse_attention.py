@@ -1,0 +1,629 @@
+"""`linalg-fuse-attention`: attention as one kernel, with an online softmax.
+
+torch-mlir's attention is eleven linalg ops (`irkit.analysis.attention`):
+the scores `q k^T`, a modifier (scale, mask), a row softmax (max, `exp(x -
+max)`, sum, divide) and `p v`. Lowered one by one, the scores (`rows x
+keys`) go to global memory and back four times. This pass rewrites a chain
+into one block-mapped `scf.forall` over tiles of `BR` query rows, each
+walking the keys in tiles of `BC` with the online softmax of FlashAttention
+(Milakov and Gimelshein 2018; Dao et al. 2022): a running max `m` and sum
+`l` per row, and the output rescaled whenever the max grows, so the scores
+of a tile live in workgroup memory only. It is what IREE's
+`iree_linalg_ext.online_attention` decomposition builds, derived here from
+the linalg ops themselves: each op of the chain runs on tiles, with its own
+body, and only the rescaling is new.
+
+```mlir
+scf.forall (%tile) in (R / BR) {                       // a block per BR rows
+  %q = memref.alloc() : memref<...xf32, #gpu.address_space<workgroup>>
+  %s = memref.alloc() : memref<BRxBCxf32, #gpu.address_space<workgroup>>
+  %m, %l, %alpha, %safe = memref.alloc() : memref<BRxf32, ...workgroup>
+  copy the block's rows of q into %q
+  max fill (%m), sum fill (%l), output fill (the block's rows of o)
+  scf.for %j = %c0 to %cKeys step %cBC {
+    score fill, scores (%q, keys %j..%j+BC of k), modifier: into %s
+    %alpha = %m; row max of %s into %m                  // the running max
+    %safe = (%m == -inf ? 0 : %m); %alpha = exp(%alpha - %safe)
+    exp(%s - %safe) into %s
+    %l = %l * %alpha; row sum of %s into %l
+    o = o * %alpha; o += %s v (keys %j..%j+BC of v)
+  }
+  o = o / %l                                            // the division's body
+} {mapping = [#gpu.block<x>]}
+```
+
+The ops in the forall are left at the block level, for `linalg-tile-for-gpu`
+to spread over the block's threads; `gpu-promote-shared` stages the tiles of
+`k` and `v` that several threads read. `%safe` keeps a row whose keys so far
+are all masked (`-inf`) at zero instead of `exp(-inf + inf) = NaN`; a row
+masked everywhere still ends `0 / 0`, as the unfused softmax does.
+
+Contract
+--------
+Input: linalg on memrefs with static shapes (after `bufferize`). Each chain
+`irkit.analysis.attention.attention_chains` finds is rewritten when its
+scores, modifier and numerators share one element type and the tiles fit:
+`BR` is the largest power of two up to `block-rows` that divides every op's
+innermost row loop, `BC` the largest up to `block-keys` that divides the
+keys, halved (`BR` first) until the workgroup buffers above take at most
+half of `max-shared-bytes`. Anything else is left alone, so the unfused
+program still lowers.
+
+Output: as above; the chain's ops and its intermediate buffers are erased.
+
+Preserves: every output element up to floating-point reassociation: the
+sums over keys run per tile and are rescaled (`exp(a - b) = exp(a - c)
+exp(c - b)`), and the division by the row sum moves after the product with
+`v` (`sum_j (e_j / l) v_j = (sum_j e_j v_j) / l`). Maxima are exact.
+`block-rows`, `block-keys` and `max-shared-bytes` must be positive, or the
+pass fails.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from math import gcd, prod
+from typing import cast
+
+from xdsl.context import Context
+from xdsl.dialects import arith, math
+from xdsl.dialects.builtin import (
+    AffineMapAttr,
+    AnyFloat,
+    ArrayAttr,
+    DenseArrayBase,
+    FloatAttr,
+    IndexType,
+    MemRefType,
+    ModuleOp,
+    i64,
+)
+from xdsl.dialects.linalg.attrs import IteratorType, IteratorTypeAttr
+from xdsl.dialects.linalg.ops import GenericOp
+from xdsl.dialects.linalg.ops import YieldOp as LinalgYieldOp
+from xdsl.dialects.scf import YieldOp as ScfYieldOp
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.ir.affine import AffineExpr, AffineMap
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.utils.exceptions import PassFailedException
+
+from irkit.analysis.aliasing import VIEW_OPS
+from irkit.analysis.attention import AttentionChain, attention_chains, loop_ranges
+from irkit.analysis.memory import DEFAULT_MAX_SHARED_BYTES, element_bytes
+from irkit.dialects import affine, memref
+from irkit.dialects.gpu import BlockMappingAttr, DimensionEnum, workgroup_memory_space
+from irkit.dialects.scf import ForallOp, ForOp, InParallelOp
+from irkit.dialects.tensor import reassociation_attr
+from irkit.transforms.linalg_tile_for_gpu import box_subview
+from irkit.transforms.utils.builders import index_constant
+from irkit.transforms.utils.tiling import Tile, offset_indices
+
+PASS_NAME = "linalg-fuse-attention"
+
+
+# --------------------------------------------------------------------------
+# Tile sizes
+# --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class AttentionTiles:
+    """Query rows per block (`BR`) and keys per step (`BC`)."""
+
+    rows: int
+    keys: int
+
+
+def _largest_power_of_two_dividing(value: int, limit: int) -> int:
+    size = 1
+    while size * 2 <= limit and value % (size * 2) == 0:
+        size *= 2
+    return size
+
+
+def _element_bytes(value: SSAValue) -> int:
+    memref_type = value.type
+    assert isinstance(memref_type, MemRefType)
+    return element_bytes(memref_type.get_element_type()) or 8
+
+
+def _query_index(chain: AttentionChain) -> int:
+    """Which input of the scores is `q` (it uses the innermost row loop)."""
+    inner = chain.loops[chain.scores].rows[-1]
+    q_map = chain.scores.indexing_maps.data[0].data
+    used = {loop for expr in q_map.results for loop in expr.used_dims()}
+    return 0 if inner in used else 1
+
+
+def _query_elements(chain: AttentionChain, rows: int) -> int:
+    """Elements of one block's tile of `q`."""
+    scores = chain.scores
+    q_index = _query_index(chain)
+    q_map = scores.indexing_maps.data[q_index].data
+    ranges = loop_ranges(scores)
+    inner = chain.loops[scores].rows[-1]
+    outer = set(chain.loops[scores].rows[:-1])
+    sizes = []
+    for expr in q_map.results:
+        (loop,) = expr.used_dims()
+        sizes.append(rows if loop == inner else 1 if loop in outer else ranges[loop])
+    return prod(sizes)
+
+
+def choose_tiles(
+    chain: AttentionChain, block_rows: int, block_keys: int, max_shared_bytes: int
+) -> AttentionTiles | None:
+    """`BR` and `BC` (see the module doc), or None when nothing fits."""
+    inner = 0
+    for op in chain.ops:
+        if op is chain.output_fill:
+            continue
+        inner = gcd(inner, chain.row_extents(op)[-1])
+    rows = _largest_power_of_two_dividing(inner, block_rows)
+    keys = _largest_power_of_two_dividing(chain.keys, block_keys)
+    score_bytes = _element_bytes(chain.scores.outputs[0])
+    q_bytes = _element_bytes(chain.scores.inputs[_query_index(chain)])
+    row_bytes = _element_bytes(chain.row_max.outputs[0])
+
+    def budget(tiles: AttentionTiles) -> int:
+        return (
+            q_bytes * _query_elements(chain, tiles.rows)
+            + score_bytes * tiles.rows * tiles.keys
+            + 4 * row_bytes * tiles.rows
+        )
+
+    tiles = AttentionTiles(rows, keys)
+    while budget(tiles) > max_shared_bytes // 2:
+        if tiles.rows > 1 and tiles.rows >= tiles.keys:
+            tiles = AttentionTiles(tiles.rows // 2, tiles.keys)
+        elif tiles.keys > 1:
+            tiles = AttentionTiles(tiles.rows, tiles.keys // 2)
+        else:
+            return None
+    return tiles
+
+
+# --------------------------------------------------------------------------
+# Building the kernel
+# --------------------------------------------------------------------------
+
+
+def _memref_type(value: SSAValue) -> MemRefType[Attribute]:
+    memref_type = value.type
+    assert isinstance(memref_type, MemRefType)
+    return memref_type
+
+
+def _parallel(count: int) -> ArrayAttr[IteratorTypeAttr]:
+    return ArrayAttr([IteratorTypeAttr(IteratorType.PARALLEL)] * count)
+
+
+@dataclass
+class _Kernel:
+    """One chain's kernel while it is built."""
+
+    chain: AttentionChain
+    tiles: AttentionTiles
+    tile: SSAValue  # the block forall's induction variable
+    body: InsertPoint  # the block forall's body, before its terminator
+    workgroup: list[SSAValue] = field(default_factory=list)
+    _applies: dict[tuple[int, int], SSAValue] = field(default_factory=dict)
+
+    # The block's values ------------------------------------------------
+
+    def alloc(
+        self, element_type: Attribute, shape: Sequence[int], hint: str
+    ) -> SSAValue:
+        alloc = memref.AllocOp(
+            [],
+            [],
+            MemRefType(
+                element_type, list(shape), memory_space=workgroup_memory_space()
+            ),
+        )
+        alloc.memref.name_hint = hint
+        Rewriter.insert_op(alloc, self.body)
+        self.workgroup.append(alloc.memref)
+        return alloc.memref
+
+    def row_origin(self, stride: int, extent: int) -> SSAValue:
+        """`((tile * BR) floordiv stride) mod extent`: where a row loop of
+        this extent, whose inner row loops span `stride` rows, starts."""
+        key = (stride, extent)
+        if key not in self._applies:
+            d0 = AffineExpr.dimension(0)
+            expr = ((d0 * self.tiles.rows) // stride) % extent
+            apply = affine.ApplyOp([self.tile], AffineMapAttr(AffineMap(1, 0, (expr,))))
+            apply.result.name_hint = "row"
+            Rewriter.insert_op(apply, self.body)
+            self._applies[key] = apply.result
+        return self._applies[key]
+
+    def op_tiles(self, op: GenericOp, key_origin: SSAValue | None) -> list[Tile]:
+        """Each loop's tile of `op` in this block (and key step)."""
+        ranges = loop_ranges(op)
+        tiles = [Tile(0, extent) for extent in ranges]
+        row_loops = self.chain.loops[op].rows
+        extents = [ranges[loop] for loop in row_loops]
+        for position, loop in enumerate(row_loops):
+            stride = prod(extents[position + 1 :])
+            size = self.tiles.rows if position == len(row_loops) - 1 else 1
+            origin = self.row_origin(stride, extents[position])
+            tiles[loop] = Tile(origin, size)
+        key = self.chain.loops[op].key
+        if key is not None and key_origin is not None:
+            tiles[key] = Tile(key_origin, self.tiles.keys)
+        return tiles
+
+
+def _view(buffer: SSAValue, shape: Sequence[int], at: InsertPoint) -> SSAValue:
+    """`buffer` (BR or BRxBC) seen with unit dimensions in front."""
+    source = _memref_type(buffer)
+    source_shape = list(source.get_shape())
+    if list(shape) == source_shape:
+        return buffer
+    leading = len(shape) - len(source_shape)
+    assert leading > 0
+    assert list(shape[leading:]) == source_shape
+    assert all(size == 1 for size in shape[:leading])
+    groups = [list(range(leading + 1))] + [
+        [leading + 1 + i] for i in range(len(source_shape) - 1)
+    ]
+    result_type = MemRefType(
+        source.get_element_type(), list(shape), memory_space=source.memory_space
+    )
+    view = memref.ExpandShapeOp.build(
+        operands=[buffer, []],
+        result_types=[result_type],
+        properties={
+            "reassociation": reassociation_attr(groups),
+            "static_output_shape": DenseArrayBase.from_list(i64, list(shape)),
+        },
+    )
+    Rewriter.insert_op(view, at)
+    return view.results[0]
+
+
+def _tile_shape(op: GenericOp, index: int, tiles: Sequence[Tile]) -> list[int]:
+    indexing_map = op.indexing_maps.data[index].data
+    shape = []
+    for expr in indexing_map.results:
+        (loop,) = expr.used_dims()
+        size = tiles[loop].size
+        assert isinstance(size, int)
+        shape.append(size)
+    return shape
+
+
+def _clone_on(
+    op: GenericOp,
+    operands: Sequence[SSAValue],
+    at: InsertPoint,
+    tiles: Sequence[Tile] | None = None,
+) -> GenericOp:
+    """`op` on `operands`; `linalg.index` counts from the tiles' origins."""
+    clone = op.clone()
+    clone.operands = list(operands)
+    Rewriter.insert_op(clone, at)
+    if tiles is not None:
+        origins = {
+            loop: tile.offset
+            for loop, tile in enumerate(tiles)
+            if isinstance(tile.offset, SSAValue)
+        }
+        offset_indices(clone.body.block, origins)
+    return clone
+
+
+def _generic(
+    inputs: Sequence[SSAValue],
+    outputs: Sequence[SSAValue],
+    maps: Sequence[AffineMap],
+    loops: int,
+    build: object,
+    at: InsertPoint,
+) -> GenericOp:
+    """A parallel generic whose body `build(args) -> yielded values` makes."""
+    types = [_memref_type(v).get_element_type() for v in (*inputs, *outputs)]
+    block = Block(arg_types=types)
+    yielded = build(block)  # type: ignore[operator]
+    block.add_op(LinalgYieldOp(*yielded))
+    generic = GenericOp(
+        list(inputs),
+        list(outputs),
+        Region(block),
+        [AffineMapAttr(m) for m in maps],
+        _parallel(loops),
+    )
+    Rewriter.insert_op(generic, at)
+    return generic
+
+
+def _copy(source: SSAValue, destination: SSAValue, at: InsertPoint) -> None:
+    rank = len(_memref_type(source).get_shape())
+    identity = AffineMap.identity(rank)
+    _generic(
+        [source], [destination], [identity, identity], rank, lambda b: [b.args[0]], at
+    )
+
+
+def _op_views(
+    op: GenericOp,
+    tiles: Sequence[Tile],
+    replaced: dict[int, SSAValue],
+    at: InsertPoint,
+) -> list[SSAValue]:
+    """`op`'s operands in this block: `replaced` ones (workgroup buffers, seen
+    in the op's tile shape), the others their box of the tiles."""
+    operands: list[SSAValue] = []
+    maps = [attr.data for attr in op.indexing_maps]
+    for index, (operand, indexing_map) in enumerate(
+        zip(op.operands, maps, strict=True)
+    ):
+        if index in replaced:
+            operands.append(_view(replaced[index], _tile_shape(op, index, tiles), at))
+        else:
+            operands.append(box_subview(operand, indexing_map, tiles, at))
+    return operands
+
+
+def _build(chain: AttentionChain, tiles: AttentionTiles) -> ForallOp:
+    """The block forall of the module doc, inserted before `chain.values`."""
+    host = InsertPoint.before(chain.values)
+    grid_block = Block(arg_types=[IndexType()])
+    grid_block.args[0].name_hint = "tile"
+    terminator = InParallelOp()
+    grid_block.add_op(terminator)
+    grid = ForallOp(
+        [0],
+        [chain.rows // tiles.rows],
+        [1],
+        Region(grid_block),
+        (),
+        ArrayAttr([BlockMappingAttr(DimensionEnum("x"))]),
+    )
+    body = InsertPoint.before(terminator)
+    kernel = _Kernel(chain, tiles, grid_block.args[0], body)
+    # Every row origin first, where each op's tiles, also those built in
+    # the key loop, can see them.
+    for op in chain.ops:
+        if op is not chain.output_fill:
+            kernel.op_tiles(op, None)
+
+    scores, values = chain.scores, chain.values
+    s_type = _memref_type(scores.outputs[0]).get_element_type()
+    m_type = _memref_type(chain.row_max.outputs[0]).get_element_type()
+    l_type = _memref_type(chain.row_sum.outputs[0]).get_element_type()
+    q_index = _query_index(chain)
+
+    # The block's tiles of q and o, and its workgroup buffers.
+    score_tiles = kernel.op_tiles(scores, None)
+    q_box = box_subview(
+        scores.inputs[q_index],
+        scores.indexing_maps.data[q_index].data,
+        score_tiles,
+        body,
+    )
+    q_shape = _memref_type(q_box).get_shape()
+    q_shared = kernel.alloc(_memref_type(q_box).get_element_type(), q_shape, "q")
+    s_shared = kernel.alloc(s_type, [tiles.rows, tiles.keys], "scores")
+    m_shared = kernel.alloc(m_type, [tiles.rows], "max")
+    l_shared = kernel.alloc(l_type, [tiles.rows], "sum")
+    alpha = kernel.alloc(m_type, [tiles.rows], "alpha")
+    safe = kernel.alloc(m_type, [tiles.rows], "safe_max")
+    _copy(q_box, q_shared, body)
+
+    value_tiles = kernel.op_tiles(values, None)
+    output_index = len(values.inputs)
+    o_box = box_subview(
+        values.outputs[0],
+        values.indexing_maps.data[output_index].data,
+        value_tiles,
+        body,
+    )
+    # Where the output's rows are: the values' innermost row loop.
+    inner_row = chain.loops[values].rows[-1]
+    output_map = values.indexing_maps.data[output_index].data
+    output_rank = len(output_map.results)
+    row_position = [e.used_dims() for e in output_map.results].index({inner_row})
+    per_row = AffineMap(output_rank, 0, (AffineExpr.dimension(row_position),))
+    identity = AffineMap.identity(output_rank)
+
+    for fill, buffer in (
+        (chain.max_fill, m_shared),
+        (chain.sum_fill, l_shared),
+    ):
+        fill_tiles = kernel.op_tiles(fill, None)
+        _clone_on(
+            fill,
+            [*fill.inputs, _view(buffer, _tile_shape(fill, 1, fill_tiles), body)],
+            body,
+        )
+    _clone_on(chain.output_fill, [*chain.output_fill.inputs, o_box], body)
+
+    # The loop over key tiles.
+    loop_body = Block(arg_types=[IndexType()])
+    key = loop_body.args[0]
+    key.name_hint = "key"
+    loop_yield = ScfYieldOp()
+    loop_body.add_op(loop_yield)
+    loop = ForOp(
+        index_constant(0, host),
+        index_constant(chain.keys, host),
+        index_constant(tiles.keys, host),
+        [],
+        Region(loop_body),
+    )
+    Rewriter.insert_op(loop, body)
+    step = InsertPoint.before(loop_yield)
+
+    def on_tiles(op: GenericOp, replaced: dict[int, SSAValue]) -> GenericOp:
+        op_tiles = kernel.op_tiles(op, key)
+        operands = _op_views(op, op_tiles, replaced, step)
+        return _clone_on(op, operands, step, op_tiles)
+
+    def index_of(op: GenericOp, buffer: SSAValue) -> int:
+        return chain.operand_of(op, buffer)
+
+    s_value = scores.outputs[0]
+    on_tiles(chain.score_fill, {1: s_shared})
+    on_tiles(scores, {q_index: q_shared, 2: s_shared})
+    x_value = s_value
+    if chain.modifier is not None:
+        modifier = chain.modifier
+        s_in = index_of(modifier, s_value)
+        on_tiles(modifier, {s_in: s_shared, len(modifier.inputs): s_shared})
+        x_value = modifier.outputs[0]
+    # The running max, and each row's rescaling.
+    _copy(m_shared, alpha, step)
+    on_tiles(chain.row_max, {0: s_shared, 1: m_shared})
+
+    def rescale(block: Block) -> list[SSAValue]:
+        new_max, _, old_max = block.args
+        at = InsertPoint.at_end(block)
+        float_type = cast(AnyFloat, m_type)
+        minus_infinity = arith.ConstantOp(FloatAttr(float("-inf"), float_type))
+        zero = arith.ConstantOp(FloatAttr(0.0, float_type))
+        Rewriter.insert_op([minus_infinity, zero], at)
+        masked = arith.CmpfOp(new_max, minus_infinity.result, "oeq")
+        chosen = arith.SelectOp(masked.result, zero.result, new_max)
+        difference = arith.SubfOp(old_max, chosen.result)
+        factor = math.ExpOp(difference.result)
+        Rewriter.insert_op([masked, chosen, difference, factor], at)
+        return [chosen.result, factor.result]
+
+    one_d = AffineMap.identity(1)
+    _generic([m_shared], [safe, alpha], [one_d] * 3, 1, rescale, step)
+    exp = chain.exp
+    x_in = index_of(exp, x_value)
+    m_in = 1 - x_in
+    on_tiles(exp, {x_in: s_shared, m_in: safe, len(exp.inputs): s_shared})
+
+    def scale(block: Block) -> list[SSAValue]:
+        factor, accumulated = block.args
+        product = arith.MulfOp(accumulated, factor)
+        Rewriter.insert_op(product, InsertPoint.at_end(block))
+        return [product.result]
+
+    _generic([alpha], [l_shared], [one_d] * 2, 1, scale, step)
+    on_tiles(chain.row_sum, {0: s_shared, 1: l_shared})
+    _generic([alpha], [o_box], [per_row, identity], output_rank, scale, step)
+    p_in = index_of(values, chain.normalize.outputs[0])
+    on_tiles(values, {p_in: s_shared, output_index: o_box})
+
+    # o = o / l, with the division's own body.
+    normalize = chain.normalize
+    e_in = index_of(normalize, exp.outputs[0])
+    inputs = [o_box, l_shared] if e_in == 0 else [l_shared, o_box]
+    maps = [identity, per_row] if e_in == 0 else [per_row, identity]
+    division = GenericOp(
+        inputs,
+        [o_box],
+        normalize.body.clone(),
+        [AffineMapAttr(m) for m in (*maps, identity)],
+        _parallel(output_rank),
+    )
+    Rewriter.insert_op(division, body)
+    for buffer in kernel.workgroup:
+        Rewriter.insert_op(memref.DeallocOp.get(buffer), body)
+    Rewriter.insert_op(grid, host)
+    return grid
+
+
+def _deallocations_within(chain: AttentionChain) -> list[Operation]:
+    """The `memref.dealloc`s between the chain's first op and its last."""
+    block = chain.values.parent_block()
+    assert block is not None
+    first = min(chain.ops, key=block.get_operation_index)
+    found: list[Operation] = []
+    current = first.next_op
+    while current is not None and current is not chain.values:
+        if current.name == "memref.dealloc":
+            found.append(current)
+        current = current.next_op
+    return found
+
+
+def _erase_chain(chain: AttentionChain) -> None:
+    roots = chain.intermediates
+    for op in chain.ops:
+        Rewriter.erase_op(op)
+    for root in roots:
+        _erase_users(root)
+        assert root.owner is not None
+        Rewriter.erase_op(root.owner)  # type: ignore[arg-type]
+
+
+def _erase_users(value: SSAValue) -> None:
+    for use in list(value.uses):
+        user = use.operation
+        if user.name in VIEW_OPS:
+            for result in user.results:
+                _erase_users(result)
+        Rewriter.erase_op(user)
+
+
+def _same_element_types(chain: AttentionChain) -> bool:
+    buffers = [chain.scores.outputs[0], chain.exp.outputs[0]]
+    if chain.modifier is not None:
+        buffers.append(chain.modifier.outputs[0])
+    types = {_memref_type(b).get_element_type() for b in buffers}
+    return len(types) == 1
+
+
+def fuse_attention(
+    module: ModuleOp, block_rows: int, block_keys: int, max_shared_bytes: int
+) -> int:
+    """Rewrite every attention chain of `module`; return how many."""
+    fused = 0
+    blocks = [
+        block
+        for op in module.walk()
+        for region in op.regions
+        for block in region.blocks
+    ]
+    for block in blocks:
+        for chain in attention_chains(block):
+            if not _same_element_types(chain):
+                continue
+            tiles = choose_tiles(chain, block_rows, block_keys, max_shared_bytes)
+            if tiles is None:
+                continue
+            freed = _deallocations_within(chain)
+            grid = _build(chain, tiles)
+            _erase_chain(chain)
+            # The kernel runs where the last op was: what the chain read
+            # and was freed after an earlier op is freed after the kernel.
+            for dealloc in reversed(freed):
+                if dealloc.parent is not None:
+                    dealloc.detach()
+                    Rewriter.insert_op(dealloc, InsertPoint.after(grid))
+            fused += 1
+    return fused
+
+
+@dataclass(frozen=True)
+class LinalgFuseAttentionPass(ModulePass):
+    """Attention chains as one block forall with an online softmax.
+
+    Input: linalg on memrefs (after `bufferize`); see the module doc.
+    Output: each chain as a block-mapped `scf.forall` of block-level linalg
+    ops, for `linalg-tile-for-gpu`. Preserves: every output element up to
+    floating-point reassociation.
+    """
+
+    name = PASS_NAME
+
+    block_rows: int = 64
+    block_keys: int = 32
+    max_shared_bytes: int = DEFAULT_MAX_SHARED_BYTES
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        if min(self.block_rows, self.block_keys, self.max_shared_bytes) < 1:
+            raise PassFailedException(
+                f"{PASS_NAME}: block-rows, block-keys and max-shared-bytes must "
+                "be positive"
+            )
+        fuse_attention(op, self.block_rows, self.block_keys, self.max_shared_bytes)
