@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
+from xdsl.utils.exceptions import PassFailedException
 
 from irkit.analysis.memory import DEFAULT_MAX_SHARED_BYTES
 from irkit.transforms import get_irkit_passes
@@ -27,6 +28,8 @@ from irkit.transforms import get_irkit_passes
 GPU_MATMUL_BLOCK: tuple[int, int, int] = (128, 128, 16)
 GPU_MATMUL_THREAD: tuple[int, int] = (8, 8)
 GPU_MATMUL_CYCLIC = True
+# `linalg-fuse-attention`'s blocks: at most 64 query rows, 32 keys per step.
+ATTENTION_BLOCK: tuple[int, int] = (64, 32)
 
 
 def _stage(name: str, **options: object) -> ModulePass:
@@ -136,7 +139,8 @@ class LowerToCudaPipeline(NamedPipeline):
     device's count, unless `split-reductions=false`: a matmul whose grid
     stays short splits its reduction into parts on the grid), `bufferize`);
     `linalg-fuse-attention` (unless `fuse-attention=false`: softmax(q k^T) v
-    as one block forall per tile of query rows, with an online softmax);
+    as one block forall per tile of query rows, with an online softmax;
+    `attention-block` = rows, keys bounds its tiles);
     `linalg-tile-rows-for-gpu` (unless
     `rows=false`: row reductions and their neighbours as one kernel, a block
     of `reduction-block` threads per row, by default chosen per row length);
@@ -194,8 +198,10 @@ class LowerToCudaPipeline(NamedPipeline):
     # smallest tiles splits its reduction into parts on the grid.
     split_reductions: bool = True
     # Attention (scores, softmax, values) as one kernel with an online
-    # softmax (`linalg-fuse-attention`).
+    # softmax (`linalg-fuse-attention`), in blocks of at most (query rows,
+    # keys per step).
     fuse_attention: bool = True
+    attention_block: tuple[int, ...] = ATTENTION_BLOCK
 
     def stages(self) -> list[ModulePass]:
         stages = [_stage("convert-nn-to-linalg"), _stage("linalg-generalize-named-ops")]
@@ -212,8 +218,17 @@ class LowerToCudaPipeline(NamedPipeline):
             )
         stages.append(_stage("bufferize"))
         if self.fuse_attention:
+            if len(self.attention_block) != 2:
+                raise PassFailedException(
+                    f"{self.name}: attention-block takes 2 sizes (rows, keys)"
+                )
             stages.append(
-                _stage("linalg-fuse-attention", max_shared_bytes=self.max_shared_bytes)
+                _stage(
+                    "linalg-fuse-attention",
+                    block_rows=self.attention_block[0],
+                    block_keys=self.attention_block[1],
+                    max_shared_bytes=self.max_shared_bytes,
+                )
             )
         if self.rows:
             stages.append(
