@@ -12,15 +12,23 @@ passes before `convert-parallel-loops-to-gpu` ask:
   distributed, so the tiling passes leave it alone);
 - `is_block_level(op)`: whether `op` is inside a block forall but in no
   thread forall (work of a whole block, which `linalg-tile-for-gpu` spreads
-  over the block's threads).
+  over the block's threads);
+- `block_threads(op)`: the thread count the block forall around `op` asks
+  for (`BLOCK_THREADS_ATTRIBUTE`, set by the pass that built it), if any.
 """
 
 from __future__ import annotations
 
+from xdsl.dialects.builtin import IntegerAttr
 from xdsl.ir import Operation
 
 from irkit.dialects.gpu import BlockMappingAttr, ThreadMappingAttr
 from irkit.dialects.scf import ForallOp
+
+
+# On a block forall: how many threads its block-level ops should spread over
+# (`linalg-fuse-attention` sets it; `linalg-tile-for-gpu` reads it).
+BLOCK_THREADS_ATTRIBUTE = "irkit.block_threads"
 
 
 def mapping_kinds(op: Operation) -> set[type]:
@@ -56,3 +64,14 @@ def is_block_level(op: Operation) -> bool:
             return is_block_forall(parent)
         parent = parent.parent_op()
     return False
+
+
+def block_threads(op: Operation) -> int | None:
+    """`BLOCK_THREADS_ATTRIBUTE` of the nearest block forall around `op`."""
+    parent = op.parent_op()
+    while parent is not None:
+        if is_block_forall(parent):
+            attr = parent.attributes.get(BLOCK_THREADS_ATTRIBUTE)
+            return attr.value.data if isinstance(attr, IntegerAttr) else None
+        parent = parent.parent_op()
+    return None

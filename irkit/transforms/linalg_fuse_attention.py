@@ -74,6 +74,7 @@ from xdsl.dialects.builtin import (
     ArrayAttr,
     DenseArrayBase,
     FloatAttr,
+    IntegerAttr,
     IndexType,
     MemRefType,
     ModuleOp,
@@ -91,6 +92,7 @@ from xdsl.utils.exceptions import PassFailedException
 
 from irkit.analysis.aliasing import VIEW_OPS
 from irkit.analysis.attention import AttentionChain, attention_chains, loop_ranges
+from irkit.analysis.gpu_mapping import BLOCK_THREADS_ATTRIBUTE
 from irkit.analysis.memory import DEFAULT_MAX_SHARED_BYTES, element_bytes
 from irkit.dialects import affine, memref
 from irkit.dialects.gpu import BlockMappingAttr, DimensionEnum, workgroup_memory_space
@@ -167,15 +169,21 @@ def choose_tiles(
     q_bytes = _element_bytes(chain.scores.inputs[_query_index(chain)])
     row_bytes = _element_bytes(chain.row_max.outputs[0])
 
+    head = _query_elements(chain, 1)  # q's elements per row
+
     def budget(tiles: AttentionTiles) -> int:
+        # This pass's buffers, and the key and value tiles (a head each,
+        # padded) that `gpu-promote-shared` stages.
+        staged = 2 * q_bytes * tiles.keys * (head + 1)
         return (
             q_bytes * _query_elements(chain, tiles.rows)
             + score_bytes * tiles.rows * tiles.keys
             + 4 * row_bytes * tiles.rows
+            + staged
         )
 
     tiles = AttentionTiles(rows, keys)
-    while budget(tiles) > max_shared_bytes // 2:
+    while budget(tiles) > max_shared_bytes:
         if tiles.rows > 1 and tiles.rows >= tiles.keys:
             tiles = AttentionTiles(tiles.rows // 2, tiles.keys)
         elif tiles.keys > 1:
@@ -369,7 +377,7 @@ def _op_views(
     return operands
 
 
-def _build(chain: AttentionChain, tiles: AttentionTiles) -> ForallOp:
+def _build(chain: AttentionChain, tiles: AttentionTiles, threads: int) -> ForallOp:
     """The block forall of the module doc, inserted before `chain.values`."""
     host = InsertPoint.before(chain.values)
     grid_block = Block(arg_types=[IndexType()])
@@ -384,6 +392,7 @@ def _build(chain: AttentionChain, tiles: AttentionTiles) -> ForallOp:
         (),
         ArrayAttr([BlockMappingAttr(DimensionEnum("x"))]),
     )
+    grid.attributes[BLOCK_THREADS_ATTRIBUTE] = IntegerAttr(threads, IndexType())
     body = InsertPoint.before(terminator)
     kernel = _Kernel(chain, tiles, grid_block.args[0], body)
     # Every row origin first, where each op's tiles, also those built in
@@ -574,7 +583,11 @@ def _same_element_types(chain: AttentionChain) -> bool:
 
 
 def fuse_attention(
-    module: ModuleOp, block_rows: int, block_keys: int, max_shared_bytes: int
+    module: ModuleOp,
+    block_rows: int,
+    block_keys: int,
+    max_shared_bytes: int,
+    threads: int = 128,
 ) -> int:
     """Rewrite every attention chain of `module`; return how many."""
     fused = 0
@@ -592,7 +605,7 @@ def fuse_attention(
             if tiles is None:
                 continue
             freed = _deallocations_within(chain)
-            grid = _build(chain, tiles)
+            grid = _build(chain, tiles, threads)
             _erase_chain(chain)
             # The kernel runs where the last op was: what the chain read
             # and was freed after an earlier op is freed after the kernel.
@@ -618,12 +631,20 @@ class LinalgFuseAttentionPass(ModulePass):
 
     block_rows: int = 64
     block_keys: int = 32
+    threads: int = 128
     max_shared_bytes: int = DEFAULT_MAX_SHARED_BYTES
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        if min(self.block_rows, self.block_keys, self.max_shared_bytes) < 1:
+        if min(self.block_rows, self.block_keys, self.threads) < 1:
             raise PassFailedException(
-                f"{PASS_NAME}: block-rows, block-keys and max-shared-bytes must "
-                "be positive"
+                f"{PASS_NAME}: block-rows, block-keys, threads and "
+                "max-shared-bytes must be positive"
             )
-        fuse_attention(op, self.block_rows, self.block_keys, self.max_shared_bytes)
+        if self.max_shared_bytes < 1:
+            raise PassFailedException(
+                f"{PASS_NAME}: block-rows, block-keys, threads and "
+                "max-shared-bytes must be positive"
+            )
+        fuse_attention(
+            op, self.block_rows, self.block_keys, self.max_shared_bytes, self.threads
+        )

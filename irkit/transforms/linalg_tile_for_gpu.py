@@ -78,9 +78,13 @@ contraction and its epilogue move before the grid.
 A *block-level* op, inside a block-mapped forall but in no thread forall (as
 `linalg-fuse-attention` leaves a kernel's ops), is spread over the block's
 threads only: no block tiles, its two innermost concurrent loops longer
-than 1 cyclic over `BLOCK_LEVEL_X_THREADS` (16) x the rest of
-`elementwise-block` threads, or one loop over up to `elementwise-block`
-(`plan_block_level`). Other linalg ops already inside a GPU-mapped forall
+than 1 cyclic over `BLOCK_LEVEL_X_THREADS` (16) x the rest of the threads
+the block forall asks for (`irkit.block_threads`, else `elementwise-block`),
+or one loop over 16 (`plan_block_level`); a
+contraction accumulates each thread's tile (up to 64 elements) in a
+`memref.alloca`, copied in before and out after, which
+`convert-linalg-to-loops` keeps live across the whole reduction (registers).
+Other linalg ops already inside a GPU-mapped forall
 are left alone, so the pass can run twice. Dynamic shapes are rejected
 with an error at the op.
 
@@ -120,7 +124,7 @@ from irkit.analysis.contraction_fusion import (
     fusable_prologue,
 )
 from irkit.analysis.contraction_fusion import output_loops as output_loops_of
-from irkit.analysis.gpu_mapping import in_gpu_loops, is_block_level
+from irkit.analysis.gpu_mapping import block_threads, in_gpu_loops, is_block_level
 from irkit.analysis.structured import (
     StructuredComputation,
     is_contraction,
@@ -385,14 +389,13 @@ BLOCK_LEVEL_X_THREADS = 16
 
 
 def plan_block_level(
-    computation: StructuredComputation,
-    ranges: Sequence[int],
-    options: GpuTilingOptions,
+    computation: StructuredComputation, ranges: Sequence[int], threads: int
 ) -> GpuTilingPlan:
     """Threads for an op a whole block runs (`is_block_level`): no block
     tiles; its two innermost concurrent loops longer than 1 cyclic over
-    `BLOCK_LEVEL_X_THREADS` x the rest of `elementwise-block` threads (one
-    loop: up to `elementwise-block`); reductions stay in each thread."""
+    `BLOCK_LEVEL_X_THREADS` x the rest of `threads` (one
+    loop: `BLOCK_LEVEL_X_THREADS`, so that every op of the block runs on
+    the same threads x); reductions stay in each thread."""
     count = computation.num_loops
     thread = [0] * count
     tileable = set(box_tileable_loops(computation))
@@ -404,21 +407,49 @@ def plan_block_level(
     if concurrent:
         x = _innermost_output_loop(computation, concurrent)
         rest = [loop for loop in concurrent if loop != x]
-        budget = options.elementwise_block
+        budget = threads
+        x_threads = min(ranges[x], BLOCK_LEVEL_X_THREADS)
         if rest:
-            x_threads = min(ranges[x], BLOCK_LEVEL_X_THREADS)
             y = rest[-1]
             y_threads = min(ranges[y], max(1, budget // x_threads))
             thread[y] = _ceil_div(ranges[y], y_threads)
-        else:
-            x_threads = min(ranges[x], budget)
         thread[x] = _ceil_div(ranges[x], x_threads)
     return GpuTilingPlan((0,) * count, (0,) * count, tuple(thread), cyclic=True)
 
 
+# The most elements a block-level contraction's thread tile keeps in
+# registers (`_register_accumulator`).
+MAX_REGISTER_ACCUMULATOR = 64
+
+
+def _identity_copy(source: SSAValue, destination: SSAValue) -> GenericOp:
+    """`destination = source` as an identity `linalg.generic`."""
+    return identity_generic(source, destination)
+
+
+def _register_accumulator(tile: SSAValue, insertion: InsertPoint) -> SSAValue | None:
+    """A thread's contraction output tile copied into a `memref.alloca` (at
+    most `MAX_REGISTER_ACCUMULATOR` elements, static), which
+    `convert-linalg-to-loops` then accumulates into across the whole
+    reduction (reduction loops outermost: registers, once unrolled); None
+    when the tile is too big or not static."""
+    tile_type = tile.type
+    if not isinstance(tile_type, MemRefType) or not tile_type.has_static_shape():
+        return None
+    shape = tile_type.get_shape()
+    if prod(shape) > MAX_REGISTER_ACCUMULATOR:
+        return None
+    alloca = memref.AllocaOp.get(tile_type.get_element_type(), shape=list(shape))
+    alloca.memref.name_hint = "accumulator"
+    _insert(alloca, insertion)
+    _insert(_identity_copy(tile, alloca.memref), insertion)
+    return alloca.memref
+
+
 def tile_block_level(checked: _CheckedOp) -> ForallOp:
     """Spread a block-level op over the block's threads (its plan's thread
-    nest, in its place); return the thread forall."""
+    nest, in its place); return the thread forall. A contraction accumulates
+    its thread tile in registers (`_register_accumulator`)."""
     generic, computation = checked.generic, checked.computation
     ranges, plan = checked.ranges, checked.plan
     insertion = InsertPoint.before(generic)
@@ -431,8 +462,16 @@ def tile_block_level(checked: _CheckedOp) -> ForallOp:
         )
     ]
     tiled = generic.clone()
-    tiled.operands = operands
+    accumulator = None
+    if is_contraction(generic):
+        accumulator = _register_accumulator(operands[-1], nest.insertion)
+    if accumulator is not None:
+        tiled.operands = [*operands[:-1], accumulator]
+    else:
+        tiled.operands = operands
     _insert(tiled, nest.insertion)
+    if accumulator is not None:
+        _insert(_identity_copy(accumulator, operands[-1]), nest.insertion)
     origins: dict[int, list[SSAValue]] = {
         loop: [origin]
         for loop, origin in zip(
@@ -876,22 +915,27 @@ def tile_generic_for_gpu(
 
 def copy_as_generic(copy: memref.CopyOp) -> GenericOp:
     """`memref.copy %a, %b` as the identity `linalg.generic` that does the same."""
-    source_type = copy.source.type
+    generic = identity_generic(copy.source, copy.destination)
+    generic.location = copy.location
+    return generic
+
+
+def identity_generic(source: SSAValue, destination: SSAValue) -> GenericOp:
+    """The identity `linalg.generic` copying `source` into `destination`."""
+    source_type = source.type
     assert isinstance(source_type, MemRefType)
     rank = source_type.get_num_dims()
     identity = AffineMapAttr(AffineMap.identity(rank))
     body = Block(arg_types=[source_type.get_element_type()] * 2)
     body.args[0].name_hint, body.args[1].name_hint = "in", "out"
     body.add_op(LinalgYieldOp(body.args[0]))
-    generic = GenericOp(
-        [copy.source],
-        [copy.destination],
+    return GenericOp(
+        [source],
+        [destination],
         Region(body),
         [identity, identity],
         [IteratorTypeAttr(IteratorType.PARALLEL)] * rank,
     )
-    generic.location = copy.location
-    return generic
 
 
 @dataclass(frozen=True)
@@ -916,7 +960,8 @@ def _checked(
     computation = StructuredComputation.of(generic)
     ranges = static_loop_ranges(op, computation)
     if block_level:
-        plan = plan_block_level(computation, ranges, options)
+        threads = block_threads(op) or options.elementwise_block
+        plan = plan_block_level(computation, ranges, threads)
     else:
         plan = plan_tiling(generic, computation, ranges, options)
     check_plan(op, plan, ranges, options.max_threads_per_block)

@@ -28,8 +28,9 @@ from irkit.transforms import get_irkit_passes
 GPU_MATMUL_BLOCK: tuple[int, int, int] = (128, 128, 16)
 GPU_MATMUL_THREAD: tuple[int, int] = (8, 8)
 GPU_MATMUL_CYCLIC = True
-# `linalg-fuse-attention`'s blocks: at most 64 query rows, 32 keys per step.
-ATTENTION_BLOCK: tuple[int, int] = (64, 32)
+# `linalg-fuse-attention`'s blocks: at most 64 query rows, 32 keys per step,
+# 128 threads.
+ATTENTION_BLOCK: tuple[int, int, int] = (64, 32, 128)
 
 
 def _stage(name: str, **options: object) -> ModulePass:
@@ -140,7 +141,8 @@ class LowerToCudaPipeline(NamedPipeline):
     stays short splits its reduction into parts on the grid), `bufferize`);
     `linalg-fuse-attention` (unless `fuse-attention=false`: softmax(q k^T) v
     as one block forall per tile of query rows, with an online softmax;
-    `attention-block` = rows, keys bounds its tiles);
+    `attention-block` = rows, keys, threads bounds its tiles and sets its
+    threads);
     `linalg-tile-rows-for-gpu` (unless
     `rows=false`: row reductions and their neighbours as one kernel, a block
     of `reduction-block` threads per row, by default chosen per row length);
@@ -218,15 +220,16 @@ class LowerToCudaPipeline(NamedPipeline):
             )
         stages.append(_stage("bufferize"))
         if self.fuse_attention:
-            if len(self.attention_block) != 2:
+            if len(self.attention_block) != 3:
                 raise PassFailedException(
-                    f"{self.name}: attention-block takes 2 sizes (rows, keys)"
+                    f"{self.name}: attention-block takes 3 sizes (rows, keys, threads)"
                 )
             stages.append(
                 _stage(
                     "linalg-fuse-attention",
                     block_rows=self.attention_block[0],
                     block_keys=self.attention_block[1],
+                    threads=self.attention_block[2],
                     max_shared_bytes=self.max_shared_bytes,
                 )
             )
