@@ -62,7 +62,8 @@ from irkit.analysis.structured import is_contraction, shaped_inputs
 # Ops that may sit between the chain's ops: they touch no element.
 _BETWEEN = frozenset({"memref.alloc", "memref.dealloc", "arith.constant", *VIEW_OPS})
 _RESHAPES = frozenset({"memref.collapse_shape", "memref.expand_shape"})
-_MAXIMA = (arith.MaximumfOp, arith.MaxnumfOp)
+# The row max's combiners.
+MAXIMA = (arith.MaximumfOp, arith.MaxnumfOp)
 
 
 @dataclass(frozen=True)
@@ -397,7 +398,7 @@ def _match_from(values: GenericOp) -> AttentionChain:
     _require(all(k == IteratorType.PARALLEL for k in _kinds(exp)), "")
 
     row_max = _generic_writer(exp.inputs[m_index], exp)
-    _require(row_max is not None and _is_combine(row_max, _MAXIMA), "no max")
+    _require(row_max is not None and _is_combine(row_max, MAXIMA), "no max")
     assert row_max is not None
     _require(len(row_max.inputs) == 1 and len(row_max.outputs) == 1, "")
     max_loops = _access(row_max, 0, keyed=True)

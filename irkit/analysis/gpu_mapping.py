@@ -25,7 +25,6 @@ from xdsl.ir import Operation
 from irkit.dialects.gpu import BlockMappingAttr, ThreadMappingAttr
 from irkit.dialects.scf import ForallOp
 
-
 # On a block forall: how many threads its block-level ops should spread over
 # (`linalg-fuse-attention` sets it; `linalg-tile-for-gpu` reads it).
 BLOCK_THREADS_ATTRIBUTE = "irkit.block_threads"

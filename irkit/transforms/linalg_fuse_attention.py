@@ -74,8 +74,8 @@ from xdsl.dialects.builtin import (
     ArrayAttr,
     DenseArrayBase,
     FloatAttr,
-    IntegerAttr,
     IndexType,
+    IntegerAttr,
     MemRefType,
     ModuleOp,
     i64,
@@ -91,7 +91,14 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import PassFailedException
 
 from irkit.analysis.aliasing import VIEW_OPS
-from irkit.analysis.attention import AttentionChain, attention_chains, loop_ranges
+from irkit.analysis.attention import (
+    MAXIMA as _MAXIMA,
+)
+from irkit.analysis.attention import (
+    AttentionChain,
+    attention_chains,
+    loop_ranges,
+)
 from irkit.analysis.gpu_mapping import BLOCK_THREADS_ATTRIBUTE
 from irkit.analysis.memory import DEFAULT_MAX_SHARED_BYTES, element_bytes
 from irkit.dialects import affine, memref
@@ -175,10 +182,11 @@ def choose_tiles(
         # This pass's buffers, and the key and value tiles (a head each,
         # padded) that `gpu-promote-shared` stages.
         staged = 2 * q_bytes * tiles.keys * (head + 1)
+        parts = min(tiles.keys, ROW_REDUCTION_PARTS)
         return (
             q_bytes * _query_elements(chain, tiles.rows)
             + score_bytes * tiles.rows * tiles.keys
-            + 4 * row_bytes * tiles.rows
+            + (4 + 2 * parts) * row_bytes * tiles.rows
             + staged
         )
 
@@ -377,6 +385,84 @@ def _op_views(
     return operands
 
 
+# A tile's row max and row sum run in two steps: `ROW_REDUCTION_PARTS`
+# partial results per row, each over consecutive keys (a thread each), then
+# the partials of each row: short chains of dependent steps, not one of
+# `BC` per row.
+ROW_REDUCTION_PARTS = 16
+
+
+def _row_reduction(
+    op: GenericOp,
+    scores: SSAValue,
+    partials: SSAValue,
+    result: SSAValue,
+    at: InsertPoint,
+) -> None:
+    """`op` (a row max or sum: `combine(in, out)`) over `scores` (BR x BC)
+    into `result` (BR), through `partials` (BR x P): the partials start at
+    the combiner's identity and each reduces BC / P consecutive keys with
+    `op`'s body, then `op`'s body folds them into `result`."""
+    rows, keys = _memref_type(scores).get_shape()
+    parts = _memref_type(partials).get_shape()[1]
+    chunks = _view_split(scores, rows, parts, keys // parts, at)
+    element = _memref_type(partials).get_element_type()
+    combiner = next(iter(op.body.block.ops))
+    identity = float("-inf") if isinstance(combiner, _MAXIMA) else -0.0
+
+    def start(block: Block) -> list[SSAValue]:
+        constant = arith.ConstantOp(FloatAttr(identity, cast(AnyFloat, element)))
+        Rewriter.insert_op(constant, InsertPoint.at_end(block))
+        return [constant.result]
+
+    _generic([], [partials], [AffineMap.identity(2)], 2, start, at)
+    d0, d1 = AffineExpr.dimension(0), AffineExpr.dimension(1)
+    reduction = IteratorTypeAttr(IteratorType.REDUCTION)
+    parallel = IteratorTypeAttr(IteratorType.PARALLEL)
+    partial = GenericOp(
+        [chunks],
+        [partials],
+        op.body.clone(),
+        [
+            AffineMapAttr(AffineMap.identity(3)),
+            AffineMapAttr(AffineMap(3, 0, (d0, d1))),
+        ],
+        ArrayAttr([parallel, parallel, reduction]),
+    )
+    Rewriter.insert_op(partial, at)
+    final = GenericOp(
+        [partials],
+        [result],
+        op.body.clone(),
+        [AffineMapAttr(AffineMap.identity(2)), AffineMapAttr(AffineMap(2, 0, (d0,)))],
+        ArrayAttr([parallel, reduction]),
+    )
+    Rewriter.insert_op(final, at)
+
+
+def _view_split(
+    buffer: SSAValue, rows: int, parts: int, chunk: int, at: InsertPoint
+) -> SSAValue:
+    """`buffer` (rows x parts*chunk) seen as rows x parts x chunk."""
+    source = _memref_type(buffer)
+    view = memref.ExpandShapeOp.build(
+        operands=[buffer, []],
+        result_types=[
+            MemRefType(
+                source.get_element_type(),
+                [rows, parts, chunk],
+                memory_space=source.memory_space,
+            )
+        ],
+        properties={
+            "reassociation": reassociation_attr([[0], [1, 2]]),
+            "static_output_shape": DenseArrayBase.from_list(i64, [rows, parts, chunk]),
+        },
+    )
+    Rewriter.insert_op(view, at)
+    return view.results[0]
+
+
 def _build(chain: AttentionChain, tiles: AttentionTiles, threads: int) -> ForallOp:
     """The block forall of the module doc, inserted before `chain.values`."""
     host = InsertPoint.before(chain.values)
@@ -422,6 +508,9 @@ def _build(chain: AttentionChain, tiles: AttentionTiles, threads: int) -> Forall
     l_shared = kernel.alloc(l_type, [tiles.rows], "sum")
     alpha = kernel.alloc(m_type, [tiles.rows], "alpha")
     safe = kernel.alloc(m_type, [tiles.rows], "safe_max")
+    parts = min(tiles.keys, ROW_REDUCTION_PARTS)
+    partial_max = kernel.alloc(m_type, [tiles.rows, parts], "partial_max")
+    partial_sum = kernel.alloc(l_type, [tiles.rows, parts], "partial_sum")
     _copy(q_box, q_shared, body)
 
     value_tiles = kernel.op_tiles(values, None)
@@ -487,7 +576,7 @@ def _build(chain: AttentionChain, tiles: AttentionTiles, threads: int) -> Forall
         x_value = modifier.outputs[0]
     # The running max, and each row's rescaling.
     _copy(m_shared, alpha, step)
-    on_tiles(chain.row_max, {0: s_shared, 1: m_shared})
+    _row_reduction(chain.row_max, s_shared, partial_max, m_shared, step)
 
     def rescale(block: Block) -> list[SSAValue]:
         new_max, _, old_max = block.args
@@ -517,7 +606,7 @@ def _build(chain: AttentionChain, tiles: AttentionTiles, threads: int) -> Forall
         return [product.result]
 
     _generic([alpha], [l_shared], [one_d] * 2, 1, scale, step)
-    on_tiles(chain.row_sum, {0: s_shared, 1: l_shared})
+    _row_reduction(chain.row_sum, s_shared, partial_sum, l_shared, step)
     _generic([alpha], [o_box], [per_row, identity], output_rank, scale, step)
     p_in = index_of(values, chain.normalize.outputs[0])
     on_tiles(values, {p_in: s_shared, output_index: o_box})
