@@ -106,7 +106,7 @@ from irkit.dialects.gpu import BlockMappingAttr, DimensionEnum, workgroup_memory
 from irkit.dialects.scf import ForallOp, ForOp, InParallelOp
 from irkit.dialects.tensor import reassociation_attr
 from irkit.transforms.linalg_tile_for_gpu import box_subview
-from irkit.transforms.utils.builders import index_constant
+from irkit.transforms.utils.builders import index_constant, strided_view
 from irkit.transforms.utils.tiling import Tile, offset_indices
 
 PASS_NAME = "linalg-fuse-attention"
@@ -161,6 +161,20 @@ def _query_elements(chain: AttentionChain, rows: int) -> int:
     return prod(sizes)
 
 
+def _output_elements(chain: AttentionChain, rows: int) -> int:
+    """Elements of one block's rows of the output."""
+    values = chain.values
+    ranges = loop_ranges(values)
+    out_map = values.indexing_maps.data[len(values.inputs)].data
+    inner = chain.loops[values].rows[-1]
+    outer = set(chain.loops[values].rows[:-1])
+    sizes = []
+    for expr in out_map.results:
+        (loop,) = expr.used_dims()
+        sizes.append(rows if loop == inner else 1 if loop in outer else ranges[loop])
+    return prod(sizes)
+
+
 def choose_tiles(
     chain: AttentionChain, block_rows: int, block_keys: int, max_shared_bytes: int
 ) -> AttentionTiles | None:
@@ -177,6 +191,7 @@ def choose_tiles(
     row_bytes = _element_bytes(chain.row_max.outputs[0])
 
     head = _query_elements(chain, 1)  # q's elements per row
+    out_bytes = _element_bytes(chain.values.outputs[0])
 
     def budget(tiles: AttentionTiles) -> int:
         # This pass's buffers, and the key and value tiles (a head each,
@@ -186,7 +201,8 @@ def choose_tiles(
         return (
             q_bytes * _query_elements(chain, tiles.rows)
             + score_bytes * tiles.rows * tiles.keys
-            + (4 + 2 * parts) * row_bytes * tiles.rows
+            + (4 + parts) * row_bytes * tiles.rows
+            + out_bytes * _output_elements(chain, tiles.rows)
             + staged
         )
 
@@ -243,6 +259,31 @@ class _Kernel:
         Rewriter.insert_op(alloc, self.body)
         self.workgroup.append(alloc.memref)
         return alloc.memref
+
+    def box(
+        self, op: GenericOp, index: int, key: SSAValue | None, at: InsertPoint
+    ) -> SSAValue:
+        """The part of `op`'s operand `index` this block (and key step) reads."""
+        return box_subview(
+            op.operands[index],
+            op.indexing_maps.data[index].data,
+            self.op_tiles(op, key),
+            at,
+        )
+
+    def staging(self, op: GenericOp, index: int, at: InsertPoint) -> SSAValue:
+        """A workgroup buffer for one key step's part of `op`'s operand
+        `index`, its innermost dimension padded by one element (neighbouring
+        threads read neighbouring rows: different banks); the unpadded view."""
+        maps = op.indexing_maps.data[index].data
+        tiles = self.op_tiles(op, None)
+        key = self.chain.loops[op].key
+        assert key is not None
+        tiles[key] = Tile(0, self.tiles.keys)
+        shape = _tile_shape_of(maps, tiles)
+        element = _memref_type(op.operands[index]).get_element_type()
+        padded = self.alloc(element, [*shape[:-1], shape[-1] + 1], "staged")
+        return strided_view(padded, [0] * len(shape), shape, [1] * len(shape), at)
 
     def row_origin(self, stride: int, extent: int) -> SSAValue:
         """`((tile * BR) floordiv stride) mod extent`: where a row loop of
@@ -303,7 +344,10 @@ def _view(buffer: SSAValue, shape: Sequence[int], at: InsertPoint) -> SSAValue:
 
 
 def _tile_shape(op: GenericOp, index: int, tiles: Sequence[Tile]) -> list[int]:
-    indexing_map = op.indexing_maps.data[index].data
+    return _tile_shape_of(op.indexing_maps.data[index].data, tiles)
+
+
+def _tile_shape_of(indexing_map: AffineMap, tiles: Sequence[Tile]) -> list[int]:
     shape = []
     for expr in indexing_map.results:
         (loop,) = expr.used_dims()
@@ -509,8 +553,7 @@ def _build(chain: AttentionChain, tiles: AttentionTiles, threads: int) -> Forall
     alpha = kernel.alloc(m_type, [tiles.rows], "alpha")
     safe = kernel.alloc(m_type, [tiles.rows], "safe_max")
     parts = min(tiles.keys, ROW_REDUCTION_PARTS)
-    partial_max = kernel.alloc(m_type, [tiles.rows, parts], "partial_max")
-    partial_sum = kernel.alloc(l_type, [tiles.rows, parts], "partial_sum")
+    partials = kernel.alloc(m_type, [tiles.rows, parts], "partials")
     _copy(q_box, q_shared, body)
 
     value_tiles = kernel.op_tiles(values, None)
@@ -528,6 +571,14 @@ def _build(chain: AttentionChain, tiles: AttentionTiles, threads: int) -> Forall
     row_position = [e.used_dims() for e in output_map.results].index({inner_row})
     per_row = AffineMap(output_rank, 0, (AffineExpr.dimension(row_position),))
     identity = AffineMap.identity(output_rank)
+    # The output's rows accumulate in workgroup memory, written out once.
+    o_type = _memref_type(o_box)
+    accumulated = kernel.alloc(o_type.get_element_type(), o_type.get_shape(), "out")
+    # Each step's keys and values, padded against bank conflicts.
+    k_index = 1 - q_index
+    v_index = 1 - chain.operand_of(values, chain.normalize.outputs[0])
+    k_staged = kernel.staging(scores, k_index, body)
+    v_staged = kernel.staging(values, v_index, body)
 
     for fill, buffer in (
         (chain.max_fill, m_shared),
@@ -539,7 +590,7 @@ def _build(chain: AttentionChain, tiles: AttentionTiles, threads: int) -> Forall
             [*fill.inputs, _view(buffer, _tile_shape(fill, 1, fill_tiles), body)],
             body,
         )
-    _clone_on(chain.output_fill, [*chain.output_fill.inputs, o_box], body)
+    _clone_on(chain.output_fill, [*chain.output_fill.inputs, accumulated], body)
 
     # The loop over key tiles.
     loop_body = Block(arg_types=[IndexType()])
@@ -565,9 +616,26 @@ def _build(chain: AttentionChain, tiles: AttentionTiles, threads: int) -> Forall
     def index_of(op: GenericOp, buffer: SSAValue) -> int:
         return chain.operand_of(op, buffer)
 
+    # This step's keys and values, loaded together.
+    k_box = kernel.box(scores, k_index, key, step)
+    v_box = kernel.box(values, v_index, key, step)
+    if _memref_type(k_box).get_shape() == _memref_type(v_box).get_shape():
+        rank = len(_memref_type(k_box).get_shape())
+        same = AffineMap.identity(rank)
+        _generic(
+            [k_box, v_box],
+            [k_staged, v_staged],
+            [same] * 4,
+            rank,
+            lambda block: [block.args[0], block.args[1]],
+            step,
+        )
+    else:
+        _copy(k_box, k_staged, step)
+        _copy(v_box, v_staged, step)
     s_value = scores.outputs[0]
     on_tiles(chain.score_fill, {1: s_shared})
-    on_tiles(scores, {q_index: q_shared, 2: s_shared})
+    on_tiles(scores, {q_index: q_shared, k_index: k_staged, 2: s_shared})
     x_value = s_value
     if chain.modifier is not None:
         modifier = chain.modifier
@@ -576,7 +644,7 @@ def _build(chain: AttentionChain, tiles: AttentionTiles, threads: int) -> Forall
         x_value = modifier.outputs[0]
     # The running max, and each row's rescaling.
     _copy(m_shared, alpha, step)
-    _row_reduction(chain.row_max, s_shared, partial_max, m_shared, step)
+    _row_reduction(chain.row_max, s_shared, partials, m_shared, step)
 
     def rescale(block: Block) -> list[SSAValue]:
         new_max, _, old_max = block.args
@@ -606,15 +674,15 @@ def _build(chain: AttentionChain, tiles: AttentionTiles, threads: int) -> Forall
         return [product.result]
 
     _generic([alpha], [l_shared], [one_d] * 2, 1, scale, step)
-    _row_reduction(chain.row_sum, s_shared, partial_sum, l_shared, step)
-    _generic([alpha], [o_box], [per_row, identity], output_rank, scale, step)
+    _row_reduction(chain.row_sum, s_shared, partials, l_shared, step)
+    _generic([alpha], [accumulated], [per_row, identity], output_rank, scale, step)
     p_in = index_of(values, chain.normalize.outputs[0])
-    on_tiles(values, {p_in: s_shared, output_index: o_box})
+    on_tiles(values, {p_in: s_shared, v_index: v_staged, output_index: accumulated})
 
     # o = o / l, with the division's own body.
     normalize = chain.normalize
     e_in = index_of(normalize, exp.outputs[0])
-    inputs = [o_box, l_shared] if e_in == 0 else [l_shared, o_box]
+    inputs = [accumulated, l_shared] if e_in == 0 else [l_shared, accumulated]
     maps = [identity, per_row] if e_in == 0 else [per_row, identity]
     division = GenericOp(
         inputs,
