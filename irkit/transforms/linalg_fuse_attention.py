@@ -739,14 +739,20 @@ def _same_element_types(chain: AttentionChain) -> bool:
     return len(types) == 1
 
 
-def fuse_attention(
-    module: ModuleOp,
-    block_rows: int,
-    block_keys: int,
-    max_shared_bytes: int,
-    threads: int = 128,
-) -> int:
-    """Rewrite every attention chain of `module`; return how many."""
+@dataclass(frozen=True)
+class FusionOptions:
+    """`linalg-fuse-attention`'s options (see the pass)."""
+
+    block_rows: int = 64
+    block_keys: int = 32
+    threads: int = 128
+    min_block: int = 16
+    max_keys: int = 0
+    max_shared_bytes: int = DEFAULT_MAX_SHARED_BYTES
+
+
+def fuse_attention(module: ModuleOp, options: FusionOptions) -> int:
+    """Rewrite every attention chain of `module` worth it; return how many."""
     fused = 0
     blocks = [
         block
@@ -758,11 +764,18 @@ def fuse_attention(
         for chain in attention_chains(block):
             if not _same_element_types(chain):
                 continue
-            tiles = choose_tiles(chain, block_rows, block_keys, max_shared_bytes)
-            if tiles is None:
+            if options.max_keys and chain.keys > options.max_keys:
+                continue
+            tiles = choose_tiles(
+                chain,
+                options.block_rows,
+                options.block_keys,
+                options.max_shared_bytes,
+            )
+            if tiles is None or min(tiles.rows, tiles.keys) < options.min_block:
                 continue
             freed = _deallocations_within(chain)
-            grid = _build(chain, tiles, threads)
+            grid = _build(chain, tiles, options.threads)
             _erase_chain(chain)
             # The kernel runs where the last op was: what the chain read
             # and was freed after an earlier op is freed after the kernel.
@@ -786,22 +799,28 @@ class LinalgFuseAttentionPass(ModulePass):
 
     name = PASS_NAME
 
-    block_rows: int = 64
-    block_keys: int = 32
-    threads: int = 128
-    max_shared_bytes: int = DEFAULT_MAX_SHARED_BYTES
+    block_rows: int = FusionOptions.block_rows
+    block_keys: int = FusionOptions.block_keys
+    threads: int = FusionOptions.threads
+    min_block: int = FusionOptions.min_block
+    max_keys: int = FusionOptions.max_keys
+    max_shared_bytes: int = FusionOptions.max_shared_bytes
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        if min(self.block_rows, self.block_keys, self.threads) < 1:
+        sizes = (self.block_rows, self.block_keys, self.threads, self.min_block)
+        if min(sizes) < 1 or self.max_shared_bytes < 1 or self.max_keys < 0:
             raise PassFailedException(
-                f"{PASS_NAME}: block-rows, block-keys, threads and "
-                "max-shared-bytes must be positive"
-            )
-        if self.max_shared_bytes < 1:
-            raise PassFailedException(
-                f"{PASS_NAME}: block-rows, block-keys, threads and "
-                "max-shared-bytes must be positive"
+                f"{PASS_NAME}: block-rows, block-keys, threads, min-block and "
+                "max-shared-bytes must be positive, max-keys 0 (any) or positive"
             )
         fuse_attention(
-            op, self.block_rows, self.block_keys, self.max_shared_bytes, self.threads
+            op,
+            FusionOptions(
+                self.block_rows,
+                self.block_keys,
+                self.threads,
+                self.min_block,
+                self.max_keys,
+                self.max_shared_bytes,
+            ),
         )

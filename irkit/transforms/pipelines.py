@@ -29,8 +29,13 @@ GPU_MATMUL_BLOCK: tuple[int, int, int] = (128, 128, 16)
 GPU_MATMUL_THREAD: tuple[int, int] = (8, 8)
 GPU_MATMUL_CYCLIC = True
 # `linalg-fuse-attention`'s blocks: at most 64 query rows, 32 keys per step,
-# 128 threads.
+# 128 threads. Fused only up to 256 keys: on the H100 the fused kernel
+# (SIMT tiles, its scores in shared memory) beat the unfused kernels at 128
+# keys (BERT layer 0.65 against 0.70 ms, LLaMA block 0.66 against 0.69) and
+# lost at 512 (0.52 against 0.45 ms), where the unfused batched matmuls'
+# larger register tiles win (docs/benchmarks.md).
 ATTENTION_BLOCK: tuple[int, int, int] = (64, 32, 128)
+ATTENTION_MAX_KEYS = 256
 
 
 def _stage(name: str, **options: object) -> ModulePass:
@@ -142,7 +147,8 @@ class LowerToCudaPipeline(NamedPipeline):
     `linalg-fuse-attention` (unless `fuse-attention=false`: softmax(q k^T) v
     as one block forall per tile of query rows, with an online softmax;
     `attention-block` = rows, keys, threads bounds its tiles and sets its
-    threads);
+    threads; attention over more than `attention-max-keys` keys, 0 for no
+    bound, stays unfused);
     `linalg-tile-rows-for-gpu` (unless
     `rows=false`: row reductions and their neighbours as one kernel, a block
     of `reduction-block` threads per row, by default chosen per row length);
@@ -204,6 +210,7 @@ class LowerToCudaPipeline(NamedPipeline):
     # keys per step).
     fuse_attention: bool = True
     attention_block: tuple[int, ...] = ATTENTION_BLOCK
+    attention_max_keys: int = ATTENTION_MAX_KEYS
 
     def stages(self) -> list[ModulePass]:
         stages = [_stage("convert-nn-to-linalg"), _stage("linalg-generalize-named-ops")]
@@ -230,6 +237,7 @@ class LowerToCudaPipeline(NamedPipeline):
                     block_rows=self.attention_block[0],
                     block_keys=self.attention_block[1],
                     threads=self.attention_block[2],
+                    max_keys=self.attention_max_keys,
                     max_shared_bytes=self.max_shared_bytes,
                 )
             )

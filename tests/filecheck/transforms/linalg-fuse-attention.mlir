@@ -1,0 +1,274 @@
+// RUN: irkit-opt %s --split-input-file -p 'linalg-generalize-named-ops,bufferize,linalg-fuse-attention{block-rows=4 block-keys=4 min-block=1}' | filecheck %s
+// RUN: irkit-opt %s --split-input-file -p 'linalg-generalize-named-ops,bufferize,linalg-fuse-attention{block-rows=4 block-keys=4 min-block=1 max-keys=4}' | filecheck %s --check-prefix=LONG
+// RUN: irkit-opt %s --split-input-file -p 'linalg-generalize-named-ops,bufferize,linalg-fuse-attention' | filecheck %s --check-prefix=SMALL
+
+// (Semantics are checked with a reassociation tolerance by
+// tests/properties/test_linalg_fuse_attention.py: the online softmax sums in
+// a different order.)
+
+// Causal attention as torch-mlir writes it: batched scores, a mask from
+// linalg.index, the softmax over rows collapsed to 8x8, then p v. One block
+// forall over the 8 rows in tiles of 4 replaces the chain; the keys run in
+// steps of 4. The modifier's indices count from the block's row and the
+// step's key; each step keeps a running max (its -inf kept at 0 in
+// %safe_max) and rescales the sum and the output by exp(old - new). The
+// division by the sum comes last, on the accumulated output.
+
+// CHECK-LABEL: func.func @causal
+// CHECK-NOT:     linalg.generic
+// CHECK:         scf.forall (%[[TILE:.*]]) in (2) {
+// CHECK-DAG:       %[[BATCH:.*]] = affine.apply affine_map<(d0) -> (((d0 * 4) floordiv 4) mod 2)>(%[[TILE]])
+// CHECK-DAG:       %[[ROW:.*]] = affine.apply affine_map<(d0) -> (((d0 * 4) floordiv 1) mod 4)>(%[[TILE]])
+// CHECK:           %[[Q:.*]] = memref.subview %q[%[[BATCH]], %[[ROW]], 0] [1, 4, 4] [1, 1, 1]
+// CHECK:           %[[SCORES:.*]] = memref.alloc() : memref<4x4xf32, #gpu.address_space<workgroup>>
+// CHECK:           %[[MAX:.*]] = memref.alloc() : memref<4xf32, #gpu.address_space<workgroup>>
+// CHECK:           %[[SUM:.*]] = memref.alloc() : memref<4xf32, #gpu.address_space<workgroup>>
+// CHECK:           %[[ALPHA:.*]] = memref.alloc() : memref<4xf32, #gpu.address_space<workgroup>>
+// CHECK:           %[[SAFE:.*]] = memref.alloc() : memref<4xf32, #gpu.address_space<workgroup>>
+// CHECK:           %[[OUT:.*]] = memref.subview %out[%[[BATCH]], %[[ROW]], 0] [1, 4, 2] [1, 1, 1]
+// CHECK:           %[[ACC:.*]] = memref.alloc() : memref<1x4x2xf32, #gpu.address_space<workgroup>>
+// CHECK:           scf.for %[[KEY:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK:             memref.subview %k[%[[BATCH]], %[[KEY]], 0] [1, 4, 4] [1, 1, 1]
+// CHECK:             memref.subview %v[%[[BATCH]], %[[KEY]], 0] [1, 4, 2] [1, 1, 1]
+// CHECK:             arith.mulf
+// CHECK:             arith.addf
+// CHECK:             %[[I:.*]] = linalg.index 1 : index
+// CHECK-NEXT:        arith.addi %[[I]], %[[ROW]] : index
+// CHECK:             %[[J:.*]] = linalg.index 2 : index
+// CHECK-NEXT:        arith.addi %[[J]], %[[KEY]] : index
+// CHECK:             ins(%[[MAX]] : {{.*}}) outs(%[[ALPHA]] : {{.*}})
+// CHECK:             arith.maximumf
+// CHECK:             arith.maximumf
+// CHECK:             ins(%[[MAX]] : {{.*}}) outs(%[[SAFE]], %[[ALPHA]] : {{.*}})
+// CHECK:               arith.cmpf oeq
+// CHECK-NEXT:          arith.select
+// CHECK-NEXT:          arith.subf
+// CHECK-NEXT:          math.exp
+// CHECK:             ins(%[[SCORES]], %[[SAFE]] : {{.*}}) outs(%[[SCORES]] : {{.*}})
+// CHECK:               arith.subf
+// CHECK-NEXT:          math.exp
+// CHECK:             ins(%[[ALPHA]] : {{.*}}) outs(%[[SUM]] : {{.*}})
+// CHECK:             arith.addf
+// CHECK:             arith.addf
+// CHECK:             ins(%[[ALPHA]] : {{.*}}) outs(%[[ACC]] : {{.*}})
+// CHECK:             outs(%[[ACC]] : {{.*}})
+// CHECK:               arith.mulf
+// CHECK-NEXT:          arith.addf
+// CHECK:           }
+// CHECK:           ins(%[[ACC]], %[[SUM]] : {{.*}}) outs(%[[OUT]] : {{.*}})
+// CHECK-NEXT:      ^bb0
+// CHECK-NEXT:        arith.divf
+// CHECK:         } {irkit.block_threads = 128 : index, mapping = [#gpu.block<x>]}
+// CHECK-NOT:     linalg.generic
+
+// Past max-keys (a cost bound), and with the default blocks of at least 16
+// rows and keys, the chain stays as it is.
+// LONG-LABEL:  func.func @causal
+// LONG-NOT:    scf.forall
+// SMALL-LABEL: func.func @causal
+// SMALL-NOT:   scf.forall
+
+func.func @causal(%q: tensor<2x4x4xf32>, %k: tensor<2x8x4xf32>, %v: tensor<2x8x2xf32>) -> tensor<2x4x2xf32> {
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %se = tensor.empty() : tensor<2x4x8xf32>
+  %s0 = linalg.fill ins(%zero : f32) outs(%se : tensor<2x4x8xf32>) -> tensor<2x4x8xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%q, %k : tensor<2x4x4xf32>, tensor<2x8x4xf32>) outs(%s0 : tensor<2x4x8xf32>) {
+    ^bb0(%a: f32, %b: f32, %c: f32):
+      %p = arith.mulf %a, %b : f32
+      %t = arith.addf %c, %p : f32
+      linalg.yield %t : f32
+    } -> tensor<2x4x8xf32>
+  %xe = tensor.empty() : tensor<2x4x8xf32>
+  %x = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%s : tensor<2x4x8xf32>) outs(%xe : tensor<2x4x8xf32>) {
+    ^bb0(%in: f32, %o: f32):
+      %i = linalg.index 1 : index
+      %j = linalg.index 2 : index
+      %later = arith.cmpi ugt, %j, %i : index
+      %ninf2 = arith.constant 0xFF800000 : f32
+      %z = arith.select %later, %ninf2, %in : f32
+      linalg.yield %z : f32
+    } -> tensor<2x4x8xf32>
+  %xr = tensor.collapse_shape %x [[0, 1], [2]] : tensor<2x4x8xf32> into tensor<8x8xf32>
+  %me = tensor.empty() : tensor<8xf32>
+  %m0 = linalg.fill ins(%ninf : f32) outs(%me : tensor<8xf32>) -> tensor<8xf32>
+  %m = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%xr : tensor<8x8xf32>) outs(%m0 : tensor<8xf32>) {
+    ^bb0(%in: f32, %acc: f32):
+      %y = arith.maximumf %in, %acc : f32
+      linalg.yield %y : f32
+    } -> tensor<8xf32>
+  %ee = tensor.empty() : tensor<8x8xf32>
+  %e = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%xr, %m : tensor<8x8xf32>, tensor<8xf32>) outs(%ee : tensor<8x8xf32>) {
+    ^bb0(%in: f32, %mx: f32, %o: f32):
+      %d = arith.subf %in, %mx : f32
+      %y = math.exp %d : f32
+      linalg.yield %y : f32
+    } -> tensor<8x8xf32>
+  %le = tensor.empty() : tensor<8xf32>
+  %l0 = linalg.fill ins(%zero : f32) outs(%le : tensor<8xf32>) -> tensor<8xf32>
+  %l = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%e : tensor<8x8xf32>) outs(%l0 : tensor<8xf32>) {
+    ^bb0(%in: f32, %acc: f32):
+      %y = arith.addf %in, %acc : f32
+      linalg.yield %y : f32
+    } -> tensor<8xf32>
+  %pe = tensor.empty() : tensor<8x8xf32>
+  %p = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%e, %l : tensor<8x8xf32>, tensor<8xf32>) outs(%pe : tensor<8x8xf32>) {
+    ^bb0(%in: f32, %sum: f32, %o: f32):
+      %y = arith.divf %in, %sum : f32
+      linalg.yield %y : f32
+    } -> tensor<8x8xf32>
+  %pr = tensor.expand_shape %p [[0, 1], [2]] output_shape [2, 4, 8] : tensor<8x8xf32> into tensor<2x4x8xf32>
+  %oe = tensor.empty() : tensor<2x4x2xf32>
+  %o0 = linalg.fill ins(%zero : f32) outs(%oe : tensor<2x4x2xf32>) -> tensor<2x4x2xf32>
+  %out = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%pr, %v : tensor<2x4x8xf32>, tensor<2x8x2xf32>) outs(%o0 : tensor<2x4x2xf32>) {
+    ^bb0(%a: f32, %b: f32, %c: f32):
+      %pv = arith.mulf %a, %b : f32
+      %t = arith.addf %c, %pv : f32
+      linalg.yield %t : f32
+    } -> tensor<2x4x2xf32>
+  return %out : tensor<2x4x2xf32>
+}
+
+// -----
+
+// A sum that starts at 1 is not a softmax's: no fusion.
+
+// CHECK-LABEL: func.func @sum_from_one
+// CHECK-NOT:     scf.forall
+// CHECK:         math.exp
+// LONG-LABEL:  func.func @sum_from_one
+// SMALL-LABEL: func.func @sum_from_one
+
+func.func @sum_from_one(%q: tensor<2x4x4xf32>, %k: tensor<2x8x4xf32>, %v: tensor<2x8x2xf32>) -> tensor<2x4x2xf32> {
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %one = arith.constant 1.0 : f32
+  %se = tensor.empty() : tensor<2x4x8xf32>
+  %s0 = linalg.fill ins(%zero : f32) outs(%se : tensor<2x4x8xf32>) -> tensor<2x4x8xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%q, %k : tensor<2x4x4xf32>, tensor<2x8x4xf32>) outs(%s0 : tensor<2x4x8xf32>) {
+    ^bb0(%a: f32, %b: f32, %c: f32):
+      %p = arith.mulf %a, %b : f32
+      %t = arith.addf %c, %p : f32
+      linalg.yield %t : f32
+    } -> tensor<2x4x8xf32>
+  %xe = tensor.empty() : tensor<2x4x8xf32>
+  %x = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%s : tensor<2x4x8xf32>) outs(%xe : tensor<2x4x8xf32>) {
+    ^bb0(%in: f32, %o: f32):
+      %i = linalg.index 1 : index
+      %j = linalg.index 2 : index
+      %later = arith.cmpi ugt, %j, %i : index
+      %ninf2 = arith.constant 0xFF800000 : f32
+      %z = arith.select %later, %ninf2, %in : f32
+      linalg.yield %z : f32
+    } -> tensor<2x4x8xf32>
+  %xr = tensor.collapse_shape %x [[0, 1], [2]] : tensor<2x4x8xf32> into tensor<8x8xf32>
+  %me = tensor.empty() : tensor<8xf32>
+  %m0 = linalg.fill ins(%ninf : f32) outs(%me : tensor<8xf32>) -> tensor<8xf32>
+  %m = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%xr : tensor<8x8xf32>) outs(%m0 : tensor<8xf32>) {
+    ^bb0(%in: f32, %acc: f32):
+      %y = arith.maximumf %in, %acc : f32
+      linalg.yield %y : f32
+    } -> tensor<8xf32>
+  %ee = tensor.empty() : tensor<8x8xf32>
+  %e = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%xr, %m : tensor<8x8xf32>, tensor<8xf32>) outs(%ee : tensor<8x8xf32>) {
+    ^bb0(%in: f32, %mx: f32, %o: f32):
+      %d = arith.subf %in, %mx : f32
+      %y = math.exp %d : f32
+      linalg.yield %y : f32
+    } -> tensor<8x8xf32>
+  %le = tensor.empty() : tensor<8xf32>
+  %l0 = linalg.fill ins(%one : f32) outs(%le : tensor<8xf32>) -> tensor<8xf32>
+  %l = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%e : tensor<8x8xf32>) outs(%l0 : tensor<8xf32>) {
+    ^bb0(%in: f32, %acc: f32):
+      %y = arith.addf %in, %acc : f32
+      linalg.yield %y : f32
+    } -> tensor<8xf32>
+  %pe = tensor.empty() : tensor<8x8xf32>
+  %p = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%e, %l : tensor<8x8xf32>, tensor<8xf32>) outs(%pe : tensor<8x8xf32>) {
+    ^bb0(%in: f32, %sum: f32, %o: f32):
+      %y = arith.divf %in, %sum : f32
+      linalg.yield %y : f32
+    } -> tensor<8x8xf32>
+  %pr = tensor.expand_shape %p [[0, 1], [2]] output_shape [2, 4, 8] : tensor<8x8xf32> into tensor<2x4x8xf32>
+  %oe = tensor.empty() : tensor<2x4x2xf32>
+  %o0 = linalg.fill ins(%zero : f32) outs(%oe : tensor<2x4x2xf32>) -> tensor<2x4x2xf32>
+  %out = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%pr, %v : tensor<2x4x8xf32>, tensor<2x8x2xf32>) outs(%o0 : tensor<2x4x2xf32>) {
+    ^bb0(%a: f32, %b: f32, %c: f32):
+      %pv = arith.mulf %a, %b : f32
+      %t = arith.addf %c, %pv : f32
+      linalg.yield %t : f32
+    } -> tensor<2x4x2xf32>
+  return %out : tensor<2x4x2xf32>
+}
+
+// -----
+
+// The probabilities are a result too: the chain's intermediates must stay
+// inside it, so nothing is fused.
+
+// CHECK-LABEL: func.func @probabilities_returned
+// CHECK-NOT:     scf.forall
+// CHECK:         arith.divf
+// LONG-LABEL:  func.func @probabilities_returned
+// SMALL-LABEL: func.func @probabilities_returned
+
+func.func @probabilities_returned(%q: tensor<2x4x4xf32>, %k: tensor<2x8x4xf32>, %v: tensor<2x8x2xf32>) -> (tensor<2x4x2xf32>, tensor<8x8xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %se = tensor.empty() : tensor<2x4x8xf32>
+  %s0 = linalg.fill ins(%zero : f32) outs(%se : tensor<2x4x8xf32>) -> tensor<2x4x8xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%q, %k : tensor<2x4x4xf32>, tensor<2x8x4xf32>) outs(%s0 : tensor<2x4x8xf32>) {
+    ^bb0(%a: f32, %b: f32, %c: f32):
+      %p = arith.mulf %a, %b : f32
+      %t = arith.addf %c, %p : f32
+      linalg.yield %t : f32
+    } -> tensor<2x4x8xf32>
+  %xe = tensor.empty() : tensor<2x4x8xf32>
+  %x = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%s : tensor<2x4x8xf32>) outs(%xe : tensor<2x4x8xf32>) {
+    ^bb0(%in: f32, %o: f32):
+      %i = linalg.index 1 : index
+      %j = linalg.index 2 : index
+      %later = arith.cmpi ugt, %j, %i : index
+      %ninf2 = arith.constant 0xFF800000 : f32
+      %z = arith.select %later, %ninf2, %in : f32
+      linalg.yield %z : f32
+    } -> tensor<2x4x8xf32>
+  %xr = tensor.collapse_shape %x [[0, 1], [2]] : tensor<2x4x8xf32> into tensor<8x8xf32>
+  %me = tensor.empty() : tensor<8xf32>
+  %m0 = linalg.fill ins(%ninf : f32) outs(%me : tensor<8xf32>) -> tensor<8xf32>
+  %m = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%xr : tensor<8x8xf32>) outs(%m0 : tensor<8xf32>) {
+    ^bb0(%in: f32, %acc: f32):
+      %y = arith.maximumf %in, %acc : f32
+      linalg.yield %y : f32
+    } -> tensor<8xf32>
+  %ee = tensor.empty() : tensor<8x8xf32>
+  %e = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%xr, %m : tensor<8x8xf32>, tensor<8xf32>) outs(%ee : tensor<8x8xf32>) {
+    ^bb0(%in: f32, %mx: f32, %o: f32):
+      %d = arith.subf %in, %mx : f32
+      %y = math.exp %d : f32
+      linalg.yield %y : f32
+    } -> tensor<8x8xf32>
+  %le = tensor.empty() : tensor<8xf32>
+  %l0 = linalg.fill ins(%zero : f32) outs(%le : tensor<8xf32>) -> tensor<8xf32>
+  %l = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%e : tensor<8x8xf32>) outs(%l0 : tensor<8xf32>) {
+    ^bb0(%in: f32, %acc: f32):
+      %y = arith.addf %in, %acc : f32
+      linalg.yield %y : f32
+    } -> tensor<8xf32>
+  %pe = tensor.empty() : tensor<8x8xf32>
+  %p = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%e, %l : tensor<8x8xf32>, tensor<8xf32>) outs(%pe : tensor<8x8xf32>) {
+    ^bb0(%in: f32, %sum: f32, %o: f32):
+      %y = arith.divf %in, %sum : f32
+      linalg.yield %y : f32
+    } -> tensor<8x8xf32>
+  %pr = tensor.expand_shape %p [[0, 1], [2]] output_shape [2, 4, 8] : tensor<8x8xf32> into tensor<2x4x8xf32>
+  %oe = tensor.empty() : tensor<2x4x2xf32>
+  %o0 = linalg.fill ins(%zero : f32) outs(%oe : tensor<2x4x2xf32>) -> tensor<2x4x2xf32>
+  %out = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%pr, %v : tensor<2x4x8xf32>, tensor<2x8x2xf32>) outs(%o0 : tensor<2x4x2xf32>) {
+    ^bb0(%a: f32, %b: f32, %c: f32):
+      %pv = arith.mulf %a, %b : f32
+      %t = arith.addf %c, %pv : f32
+      linalg.yield %t : f32
+    } -> tensor<2x4x2xf32>
+  return %out, %p : tensor<2x4x2xf32>, tensor<8x8xf32>
+}

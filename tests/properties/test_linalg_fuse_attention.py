@@ -1,0 +1,279 @@
+"""`linalg-fuse-attention` keeps meaning up to reassociation, and fires.
+
+Hypothesis draws attention as torch-mlir writes it, on tensors: batched
+scores `q k^T`, an optional modifier (a scale; a causal mask from
+`linalg.index`; a boolean mask argument through `arith.select`), a row
+softmax (max, `exp(x - max)`, sum, divide), over the scores' own shape or
+over rows collapsed to two dimensions with `tensor.collapse_shape` as
+`linalg-collapse-dims` leaves them, then `p v`. Each is bufferized, then
+fused with small blocks (rows and keys of 2 or 4), and compared on the
+interpreter with a tolerance for the online softmax's reassociated sums; the
+whole GPU lowering runs on the grid emulator too.
+"""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+from xdsl.dialects.builtin import ModuleOp
+
+from irkit.analysis.gpu_mapping import is_block_forall
+from irkit.context import make_context
+from irkit.parsing import parse_module
+from irkit.testing import check_pass
+from irkit.transforms.bufferize import BufferizePass
+from irkit.transforms.linalg_fuse_attention import LinalgFuseAttentionPass
+from irkit.transforms.linalg_generalize_named_ops import (
+    LinalgGeneralizeNamedOpsPass,
+)
+
+OPTIONS = "block-rows=4 block-keys=4 threads=16 min-block=1"
+PASS = LinalgFuseAttentionPass(block_rows=4, block_keys=4, threads=16, min_block=1)
+# The online softmax rescales its sums once per block of keys: f32 rounding
+# differs by a few ulps.
+TOLERANCE = {"rtol": 1e-4, "atol": 1e-5}
+
+_ROW3 = "affine_map<(d0, d1, d2) -> (d0, d1, d2)>"
+_ROWS3 = "affine_map<(d0, d1, d2) -> (d0, d1)>"
+_ROW2 = "affine_map<(d0, d1) -> (d0, d1)>"
+_ROWS2 = "affine_map<(d0, d1) -> (d0)>"
+
+
+def _generic(
+    maps: list[str],
+    iterators: list[str],
+    ins: list[tuple[str, str]],
+    out: tuple[str, str],
+    result: str,
+    args: list[str],
+    body: list[str],
+) -> str:
+    names = ", ".join(name for name, _ in ins)
+    types = ", ".join(type_ for _, type_ in ins)
+    kinds = ", ".join(f'"{kind}"' for kind in iterators)
+    inputs = f"ins({names} : {types}) " if ins else ""
+    lines = "\n".join(f"    {line}" for line in body)
+    return (
+        f"{result} = linalg.generic {{indexing_maps = [{', '.join(maps)}], "
+        f"iterator_types = [{kinds}]}} {inputs}outs({out[0]} : {out[1]}) {{\n"
+        f"  ^bb0({', '.join(args)}):\n{lines}\n  }} -> {out[1]}"
+    )
+
+
+@st.composite
+def attention_programs(draw: st.DrawFn) -> str:
+    batch = draw(st.integers(1, 2))
+    rows = draw(st.sampled_from([2, 4, 8]))
+    keys = draw(st.sampled_from([2, 4, 8, 12]))
+    head = draw(st.integers(1, 4))
+    value_head = draw(st.integers(1, 4))
+    modifier = draw(st.sampled_from(["none", "scale", "causal", "mask"]))
+    collapsed = draw(st.booleans())
+    s_type = f"tensor<{batch}x{rows}x{keys}xf32>"
+    o_type = f"tensor<{batch}x{rows}x{value_head}xf32>"
+    args = [
+        f"%q: tensor<{batch}x{rows}x{head}xf32>",
+        f"%k: tensor<{batch}x{keys}x{head}xf32>",
+        f"%v: tensor<{batch}x{keys}x{value_head}xf32>",
+    ]
+    if modifier == "mask":
+        args.append(f"%mask: tensor<{rows}x{keys}xi1>")
+    lines = [
+        "%zero = arith.constant 0.0 : f32",
+        "%ninf = arith.constant 0xFF800000 : f32",
+        f"%se = tensor.empty() : {s_type}",
+        f"%s0 = linalg.fill ins(%zero : f32) outs(%se : {s_type}) -> {s_type}",
+        _generic(
+            [
+                "affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>",
+                "affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>",
+                "affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>",
+            ],
+            ["parallel", "parallel", "parallel", "reduction"],
+            [
+                ("%q", f"tensor<{batch}x{rows}x{head}xf32>"),
+                ("%k", f"tensor<{batch}x{keys}x{head}xf32>"),
+            ],
+            ("%s0", s_type),
+            "%s",
+            ["%a: f32", "%b: f32", "%c: f32"],
+            [
+                "%p = arith.mulf %a, %b : f32",
+                "%t = arith.addf %c, %p : f32",
+                "linalg.yield %t : f32",
+            ],
+        ),
+    ]
+    scores = "%s"
+    if modifier != "none":
+        lines.append(f"%xe = tensor.empty() : {s_type}")
+        ins = [("%s", s_type)]
+        maps = [_ROW3]
+        body_args = ["%in: f32"]
+        if modifier == "scale":
+            body = [
+                "%half = arith.constant 0.5 : f32",
+                "%z = arith.mulf %in, %half : f32",
+            ]
+        elif modifier == "causal":
+            body = [
+                "%i = linalg.index 1 : index",
+                "%j = linalg.index 2 : index",
+                "%later = arith.cmpi ugt, %j, %i : index",
+                "%ninf2 = arith.constant 0xFF800000 : f32",
+                "%z = arith.select %later, %ninf2, %in : f32",
+            ]
+        else:
+            ins.append(("%mask", f"tensor<{rows}x{keys}xi1>"))
+            maps.append("affine_map<(d0, d1, d2) -> (d1, d2)>")
+            body_args.append("%keep: i1")
+            body = [
+                "%ninf2 = arith.constant 0xFF800000 : f32",
+                "%z = arith.select %keep, %in, %ninf2 : f32",
+            ]
+        lines.append(
+            _generic(
+                [*maps, _ROW3],
+                ["parallel"] * 3,
+                ins,
+                ("%xe", s_type),
+                "%x",
+                [*body_args, "%o: f32"],
+                [*body, "linalg.yield %z : f32"],
+            )
+        )
+        scores = "%x"
+    if collapsed:
+        flat = batch * rows
+        r_type, v_type = f"tensor<{flat}x{keys}xf32>", f"tensor<{flat}xf32>"
+        lines.append(
+            f"%xr = tensor.collapse_shape {scores} [[0, 1], [2]] : "
+            f"{s_type} into {r_type}"
+        )
+        scores, row_map, rows_map, kinds = "%xr", _ROW2, _ROWS2, ["parallel"]
+    else:
+        r_type, v_type = s_type, f"tensor<{batch}x{rows}xf32>"
+        row_map, rows_map, kinds = _ROW3, _ROWS3, ["parallel", "parallel"]
+    lines += [
+        f"%me = tensor.empty() : {v_type}",
+        f"%m0 = linalg.fill ins(%ninf : f32) outs(%me : {v_type}) -> {v_type}",
+        _generic(
+            [row_map, rows_map],
+            [*kinds, "reduction"],
+            [(scores, r_type)],
+            ("%m0", v_type),
+            "%m",
+            ["%in: f32", "%acc: f32"],
+            ["%y = arith.maximumf %in, %acc : f32", "linalg.yield %y : f32"],
+        ),
+        f"%ee = tensor.empty() : {r_type}",
+        _generic(
+            [row_map, rows_map, row_map],
+            [*kinds, "parallel"],
+            [(scores, r_type), ("%m", v_type)],
+            ("%ee", r_type),
+            "%e",
+            ["%in: f32", "%mx: f32", "%o: f32"],
+            [
+                "%d = arith.subf %in, %mx : f32",
+                "%y = math.exp %d : f32",
+                "linalg.yield %y : f32",
+            ],
+        ),
+        f"%le = tensor.empty() : {v_type}",
+        f"%l0 = linalg.fill ins(%zero : f32) outs(%le : {v_type}) -> {v_type}",
+        _generic(
+            [row_map, rows_map],
+            [*kinds, "reduction"],
+            [("%e", r_type)],
+            ("%l0", v_type),
+            "%l",
+            ["%in: f32", "%acc: f32"],
+            ["%y = arith.addf %in, %acc : f32", "linalg.yield %y : f32"],
+        ),
+        f"%pe = tensor.empty() : {r_type}",
+        _generic(
+            [row_map, rows_map, row_map],
+            [*kinds, "parallel"],
+            [("%e", r_type), ("%l", v_type)],
+            ("%pe", r_type),
+            "%p",
+            ["%in: f32", "%sum: f32", "%o: f32"],
+            ["%y = arith.divf %in, %sum : f32", "linalg.yield %y : f32"],
+        ),
+    ]
+    probabilities = "%p"
+    if collapsed:
+        lines.append(
+            f"%pr = tensor.expand_shape %p [[0, 1], [2]] output_shape "
+            f"[{batch}, {rows}, {keys}] : {r_type} into {s_type}"
+        )
+        probabilities = "%pr"
+    lines += [
+        f"%oe = tensor.empty() : {o_type}",
+        f"%o0 = linalg.fill ins(%zero : f32) outs(%oe : {o_type}) -> {o_type}",
+        _generic(
+            [
+                "affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>",
+                "affine_map<(d0, d1, d2, d3) -> (d0, d3, d2)>",
+                "affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>",
+            ],
+            ["parallel", "parallel", "parallel", "reduction"],
+            [
+                (probabilities, s_type),
+                ("%v", f"tensor<{batch}x{keys}x{value_head}xf32>"),
+            ],
+            ("%o0", o_type),
+            "%out",
+            ["%a: f32", "%b: f32", "%c: f32"],
+            [
+                "%pv = arith.mulf %a, %b : f32",
+                "%t = arith.addf %c, %pv : f32",
+                "linalg.yield %t : f32",
+            ],
+        ),
+    ]
+    body = "\n  ".join(line.replace("\n", "\n  ") for line in lines)
+    return (
+        f"func.func @main({', '.join(args)}) -> {o_type} {{\n  {body}\n"
+        f"  return %out : {o_type}\n}}\n"
+    )
+
+
+def _bufferized(text: str) -> ModuleOp:
+    """`text` as the pass sees it in `lower-to-cuda`: generic, on buffers."""
+    module = parse_module(text)
+    LinalgGeneralizeNamedOpsPass().apply(make_context(), module)
+    BufferizePass().apply(make_context(), module)
+    return module
+
+
+def test_fusion_keeps_meaning_and_fires() -> None:
+    reach = check_pass(PASS, attention_programs().map(_bufferized), **TOLERANCE)
+    assert reach.changed == reach.examples
+
+
+def test_fused_attention_keeps_meaning_on_the_grid_emulator() -> None:
+    pipeline = (
+        f"linalg-generalize-named-ops,bufferize,linalg-fuse-attention{{{OPTIONS}}},"
+        "linalg-tile-for-gpu{elementwise-block=16},gpu-promote-shared,"
+        "convert-linalg-to-loops,fold-memref-alias-ops,convert-parallel-loops-to-gpu"
+    )
+    check_pass(pipeline, attention_programs().map(parse_module), **TOLERANCE)
+
+
+@given(attention_programs())
+def test_one_block_forall_replaces_the_chain(text: str) -> None:
+    module = _bufferized(text)
+    PASS.apply(make_context(), module)
+    names = [op.name for op in module.walk()]
+    grids = [op for op in module.walk() if is_block_forall(op)]
+    assert len(grids) == 1
+    # Only the fused kernel computes: no linalg op is left outside it.
+    outside = [
+        op
+        for op in module.walk()
+        if op.name == "linalg.generic" and not grids[0].is_ancestor(op)
+    ]
+    assert not outside
+    assert names.count("scf.for") == 1
