@@ -31,7 +31,7 @@ OPTIONS = "block-rows=4 block-keys=4 threads=16 min-block=1"
 PASS = LinalgFuseAttentionPass(block_rows=4, block_keys=4, threads=16, min_block=1)
 # The online softmax rescales its sums once per block of keys: f32 rounding
 # differs by a few ulps.
-TOLERANCE = {"rtol": 1e-4, "atol": 1e-5}
+RTOL, ATOL = 1e-4, 1e-5
 
 _ROW3 = "affine_map<(d0, d1, d2) -> (d0, d1, d2)>"
 _ROWS3 = "affine_map<(d0, d1, d2) -> (d0, d1)>"
@@ -233,9 +233,9 @@ def attention_programs(draw: st.DrawFn) -> str:
             ],
         ),
     ]
-    body = "\n  ".join(line.replace("\n", "\n  ") for line in lines)
+    text = "\n  ".join(line.replace("\n", "\n  ") for line in lines)
     return (
-        f"func.func @main({', '.join(args)}) -> {o_type} {{\n  {body}\n"
+        f"func.func @main({', '.join(args)}) -> {o_type} {{\n  {text}\n"
         f"  return %out : {o_type}\n}}\n"
     )
 
@@ -249,7 +249,9 @@ def _bufferized(text: str) -> ModuleOp:
 
 
 def test_fusion_keeps_meaning_and_fires() -> None:
-    reach = check_pass(PASS, attention_programs().map(_bufferized), **TOLERANCE)
+    reach = check_pass(
+        PASS, attention_programs().map(_bufferized), rtol=RTOL, atol=ATOL
+    )
     assert reach.changed == reach.examples
 
 
@@ -259,7 +261,7 @@ def test_fused_attention_keeps_meaning_on_the_grid_emulator() -> None:
         "linalg-tile-for-gpu{elementwise-block=16},gpu-promote-shared,"
         "convert-linalg-to-loops,fold-memref-alias-ops,convert-parallel-loops-to-gpu"
     )
-    check_pass(pipeline, attention_programs().map(parse_module), **TOLERANCE)
+    check_pass(pipeline, attention_programs().map(parse_module), rtol=RTOL, atol=ATOL)
 
 
 @given(attention_programs())
