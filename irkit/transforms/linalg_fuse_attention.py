@@ -105,9 +105,8 @@ from irkit.dialects import affine, memref
 from irkit.dialects.gpu import BlockMappingAttr, DimensionEnum, workgroup_memory_space
 from irkit.dialects.scf import ForallOp, ForOp, InParallelOp
 from irkit.dialects.tensor import reassociation_attr
-from irkit.transforms.linalg_tile_for_gpu import box_subview
 from irkit.transforms.utils.builders import index_constant, strided_view
-from irkit.transforms.utils.tiling import Tile, offset_indices
+from irkit.transforms.utils.tiling import Tile, box_subview, offset_indices
 
 PASS_NAME = "linalg-fuse-attention"
 

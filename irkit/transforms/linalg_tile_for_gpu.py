@@ -136,12 +136,11 @@ from irkit.diagnostics import op_error
 from irkit.dialects import affine, memref
 from irkit.dialects.gpu import BlockMappingAttr, DimensionEnum, ThreadMappingAttr
 from irkit.dialects.scf import ForallOp, ForOp, InParallelOp
-from irkit.transforms.utils.builders import subview_type
 from irkit.transforms.utils.generalization import (
     generalize_named_op,
     is_named_linalg_op,
 )
-from irkit.transforms.utils.tiling import Tile
+from irkit.transforms.utils.tiling import Tile, box_subview
 
 PASS_NAME = "linalg-tile-for-gpu"
 
@@ -582,53 +581,6 @@ def _forall(
     block.add_op(terminator)
     forall = ForallOp([0] * len(uppers), uppers, steps, Region(block), (), mapping)
     return forall, InsertPoint.before(terminator)
-
-
-def box_subview(
-    operand: SSAValue,
-    indexing_map: AffineMap,
-    tiles: Sequence[Tile],
-    insertion: InsertPoint,
-    steps: Sequence[int] | None = None,
-) -> SSAValue:
-    """The part of `operand` the tiles touch; positions of untiled loops stay whole.
-
-    A loop is tiled when its tile does not start at the literal 0. A position
-    that is not a plain loop (a window `d0 + d2`, a broadcast 0) is whole.
-    `steps` (per loop, 1 by default) is the distance between the elements a
-    tile takes along that loop: a cyclic thread tile's every n-th row.
-    """
-    source = operand.type
-    if not isinstance(source, MemRefType):
-        return operand
-    shape = source.get_shape()
-    offsets: list[_Size] = []
-    sizes: list[_Size] = []
-    strides: list[int] = []
-    tiled = False
-    for position, expr in enumerate(indexing_map.results):
-        if isinstance(expr, AffineDimExpr):
-            tile = tiles[expr.position]
-            tiled = tiled or not isinstance(tile.offset, int)
-            offsets.append(tile.offset)
-            sizes.append(tile.size)
-            strides.append(1 if steps is None else steps[expr.position])
-        else:
-            offsets.append(0)
-            sizes.append(shape[position])
-            strides.append(1)
-    if not tiled:
-        return operand
-    subview = memref.SubviewOp.get(
-        operand,
-        offsets,
-        sizes,
-        strides,
-        subview_type(source, offsets, sizes, strides),
-    )
-    subview.result.name_hint = "tile"
-    _insert(subview, insertion)
-    return subview.result
 
 
 def _offset_indices(

@@ -12,7 +12,8 @@ restrictions they state.
   `MemrefTiling` (the loops, each loop's `Tile`, the tiled clone);
 - `tile_loop_order`, `effective_tile_sizes`: which loops a tiling makes
   concurrent or sequential, and the sizes it actually uses;
-- `tile_subview`, `offset_indices`: the pieces a fusion rebuilds ops with.
+- `tile_subview`, `box_subview`, `offset_indices`: the pieces a fusion or a
+  GPU tiling rebuilds ops with.
 """
 
 from __future__ import annotations
@@ -608,6 +609,53 @@ def tile_subview(
         sizes,
         [1] * len(sizes),
         subview_type(source, offsets, sizes),
+    )
+    subview.result.name_hint = "tile"
+    Rewriter.insert_op(subview, insertion)
+    return subview.result
+
+
+def box_subview(
+    operand: SSAValue,
+    indexing_map: AffineMap,
+    tiles: Sequence[Tile],
+    insertion: InsertPoint,
+    steps: Sequence[int] | None = None,
+) -> SSAValue:
+    """The part of `operand` the tiles touch; positions of untiled loops stay whole.
+
+    A loop is tiled when its tile does not start at the literal 0. A position
+    that is not a plain loop (a window `d0 + d2`, a broadcast 0) is whole.
+    `steps` (per loop, 1 by default) is the distance between the elements a
+    tile takes along that loop: a cyclic thread tile's every n-th row.
+    """
+    source = operand.type
+    if not isinstance(source, MemRefType):
+        return operand
+    shape = source.get_shape()
+    offsets: list[_Size] = []
+    sizes: list[_Size] = []
+    strides: list[int] = []
+    tiled = False
+    for position, expr in enumerate(indexing_map.results):
+        if isinstance(expr, AffineDimExpr):
+            tile = tiles[expr.position]
+            tiled = tiled or not isinstance(tile.offset, int)
+            offsets.append(tile.offset)
+            sizes.append(tile.size)
+            strides.append(1 if steps is None else steps[expr.position])
+        else:
+            offsets.append(0)
+            sizes.append(shape[position])
+            strides.append(1)
+    if not tiled:
+        return operand
+    subview = memref.SubviewOp.get(
+        operand,
+        offsets,
+        sizes,
+        strides,
+        subview_type(source, offsets, sizes, strides),
     )
     subview.result.name_hint = "tile"
     Rewriter.insert_op(subview, insertion)
