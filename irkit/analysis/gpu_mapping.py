@@ -13,19 +13,20 @@ passes before `convert-parallel-loops-to-gpu` ask:
 - `is_block_level(op)`: whether `op` is inside a block forall but in no
   thread forall (work of a whole block, which `linalg-tile-for-gpu` spreads
   over the block's threads);
-- `block_threads(op)`: the thread count the block forall around `op` asks
-  for (`BLOCK_THREADS_ATTRIBUTE`, set by the pass that built it), if any.
+- `block_threads(op)`: the threads (along y, along x) the block forall
+  around `op` asks for (`BLOCK_THREADS_ATTRIBUTE`, set by the pass that
+  built it), if any.
 """
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import IntegerAttr
+from xdsl.dialects.builtin import ArrayAttr, IntegerAttr
 from xdsl.ir import Operation
 
 from irkit.dialects.gpu import BlockMappingAttr, ThreadMappingAttr
 from irkit.dialects.scf import ForallOp
 
-# On a block forall: how many threads its block-level ops should spread over
+# On a block forall: the threads (y, x) its block-level ops spread over
 # (`linalg-fuse-attention` sets it; `linalg-tile-for-gpu` reads it).
 BLOCK_THREADS_ATTRIBUTE = "irkit.block_threads"
 
@@ -65,12 +66,18 @@ def is_block_level(op: Operation) -> bool:
     return False
 
 
-def block_threads(op: Operation) -> int | None:
-    """`BLOCK_THREADS_ATTRIBUTE` of the nearest block forall around `op`."""
+def block_threads(op: Operation) -> tuple[int, int] | None:
+    """`BLOCK_THREADS_ATTRIBUTE` (y, x) of the nearest block forall around
+    `op`, when it holds two positive integers."""
     parent = op.parent_op()
     while parent is not None:
         if is_block_forall(parent):
             attr = parent.attributes.get(BLOCK_THREADS_ATTRIBUTE)
-            return attr.value.data if isinstance(attr, IntegerAttr) else None
+            if not isinstance(attr, ArrayAttr) or len(attr.data) != 2:
+                return None
+            sizes = [a.value.data for a in attr.data if isinstance(a, IntegerAttr)]
+            if len(sizes) != 2 or min(sizes) < 1:
+                return None
+            return sizes[0], sizes[1]
         parent = parent.parent_op()
     return None

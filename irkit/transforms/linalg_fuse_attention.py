@@ -506,7 +506,9 @@ def _view_split(
     return view.results[0]
 
 
-def _build(chain: AttentionChain, tiles: AttentionTiles, threads: int) -> ForallOp:
+def _build(
+    chain: AttentionChain, tiles: AttentionTiles, threads: tuple[int, int]
+) -> ForallOp:
     """The block forall of the module doc, inserted before `chain.values`."""
     host = InsertPoint.before(chain.values)
     grid_block = Block(arg_types=[IndexType()])
@@ -521,7 +523,9 @@ def _build(chain: AttentionChain, tiles: AttentionTiles, threads: int) -> Forall
         (),
         ArrayAttr([BlockMappingAttr(DimensionEnum("x"))]),
     )
-    grid.attributes[BLOCK_THREADS_ATTRIBUTE] = IntegerAttr(threads, IndexType())
+    grid.attributes[BLOCK_THREADS_ATTRIBUTE] = ArrayAttr(
+        [IntegerAttr(threads[0], IndexType()), IntegerAttr(threads[1], IndexType())]
+    )
     body = InsertPoint.before(terminator)
     kernel = _Kernel(chain, tiles, grid_block.args[0], body)
     # Every row origin first, where each op's tiles, also those built in
@@ -745,6 +749,7 @@ class FusionOptions:
     block_rows: int = 64
     block_keys: int = 32
     threads: int = 128
+    threads_x: int = 16
     min_block: int = 16
     max_keys: int = 0
     max_shared_bytes: int = DEFAULT_MAX_SHARED_BYTES
@@ -774,7 +779,8 @@ def fuse_attention(module: ModuleOp, options: FusionOptions) -> int:
             if tiles is None or min(tiles.rows, tiles.keys) < options.min_block:
                 continue
             freed = _deallocations_within(chain)
-            grid = _build(chain, tiles, options.threads)
+            x_threads = min(options.threads_x, options.threads)
+            grid = _build(chain, tiles, (options.threads // x_threads, x_threads))
             _erase_chain(chain)
             # The kernel runs where the last op was: what the chain read
             # and was freed after an earlier op is freed after the kernel.
@@ -801,16 +807,24 @@ class LinalgFuseAttentionPass(ModulePass):
     block_rows: int = FusionOptions.block_rows
     block_keys: int = FusionOptions.block_keys
     threads: int = FusionOptions.threads
+    threads_x: int = FusionOptions.threads_x
     min_block: int = FusionOptions.min_block
     max_keys: int = FusionOptions.max_keys
     max_shared_bytes: int = FusionOptions.max_shared_bytes
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        sizes = (self.block_rows, self.block_keys, self.threads, self.min_block)
+        sizes = (
+            self.block_rows,
+            self.block_keys,
+            self.threads,
+            self.threads_x,
+            self.min_block,
+        )
         if min(sizes) < 1 or self.max_shared_bytes < 1 or self.max_keys < 0:
             raise PassFailedException(
-                f"{PASS_NAME}: block-rows, block-keys, threads, min-block and "
-                "max-shared-bytes must be positive, max-keys 0 (any) or positive"
+                f"{PASS_NAME}: block-rows, block-keys, threads, threads-x, "
+                "min-block and max-shared-bytes must be positive, max-keys 0 "
+                "(any) or positive"
             )
         fuse_attention(
             op,
@@ -818,6 +832,7 @@ class LinalgFuseAttentionPass(ModulePass):
                 self.block_rows,
                 self.block_keys,
                 self.threads,
+                self.threads_x,
                 self.min_block,
                 self.max_keys,
                 self.max_shared_bytes,

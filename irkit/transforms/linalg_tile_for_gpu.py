@@ -78,9 +78,9 @@ contraction and its epilogue move before the grid.
 A *block-level* op, inside a block-mapped forall but in no thread forall (as
 `linalg-fuse-attention` leaves a kernel's ops), is spread over the block's
 threads only: no block tiles, its two innermost concurrent loops longer
-than 1 cyclic over `BLOCK_LEVEL_X_THREADS` (16) x the rest of the threads
-the block forall asks for (`irkit.block_threads`, else `elementwise-block`),
-or one loop over 16 (`plan_block_level`); a
+than 1 cyclic over the threads x and y the block forall asks for
+(`irkit.block_threads = [y, x]`, else `elementwise-block / 16` x 16)
+(`plan_block_level`); a
 contraction accumulates each thread's tile (up to 64 elements) in a
 `memref.alloca`, copied in before and out after, which
 `convert-linalg-to-loops` keeps live across the whole reduction (registers).
@@ -379,22 +379,24 @@ def plan_tiling(
 # --------------------------------------------------------------------------
 
 
-# A block-level op over two or more loops spreads its innermost one over
-# this many threads (16 consecutive elements: 64 bytes of f32 per half warp)
-# and the next one over the rest of `elementwise-block`, cyclically, as a
-# matmul's thread tiles: ops over the same tile then give each thread the
-# same elements (the online softmax's output, scaled and accumulated).
+# A block-level op spreads its innermost loop over this many threads x (16
+# consecutive elements: 64 bytes of f32 per half warp) and the next one over
+# `elementwise-block / 16` threads y, unless its block forall says otherwise
+# (`irkit.block_threads`).
 BLOCK_LEVEL_X_THREADS = 16
 
 
 def plan_block_level(
-    computation: StructuredComputation, ranges: Sequence[int], threads: int
+    computation: StructuredComputation,
+    ranges: Sequence[int],
+    threads: tuple[int, int],
 ) -> GpuTilingPlan:
     """Threads for an op a whole block runs (`is_block_level`): no block
-    tiles; its two innermost concurrent loops longer than 1 cyclic over
-    `BLOCK_LEVEL_X_THREADS` x the rest of `threads` (one
-    loop: `BLOCK_LEVEL_X_THREADS`, so that every op of the block runs on
-    the same threads x); reductions stay in each thread."""
+    tiles; its innermost concurrent loop longer than 1 cyclic over up to
+    `threads[1]` threads x, the next one over up to `threads[0]` threads y;
+    reductions stay in each thread. Every op of the block then runs on the
+    same threads x, and ops over the same tile give each thread the same
+    elements."""
     count = computation.num_loops
     thread = [0] * count
     tileable = set(box_tileable_loops(computation))
@@ -406,13 +408,10 @@ def plan_block_level(
     if concurrent:
         x = _innermost_output_loop(computation, concurrent)
         rest = [loop for loop in concurrent if loop != x]
-        budget = threads
-        x_threads = min(ranges[x], BLOCK_LEVEL_X_THREADS)
+        thread[x] = _ceil_div(ranges[x], min(ranges[x], threads[1]))
         if rest:
             y = rest[-1]
-            y_threads = min(ranges[y], max(1, budget // x_threads))
-            thread[y] = _ceil_div(ranges[y], y_threads)
-        thread[x] = _ceil_div(ranges[x], x_threads)
+            thread[y] = _ceil_div(ranges[y], min(ranges[y], threads[0]))
     return GpuTilingPlan((0,) * count, (0,) * count, tuple(thread), cyclic=True)
 
 
@@ -912,8 +911,11 @@ def _checked(
     computation = StructuredComputation.of(generic)
     ranges = static_loop_ranges(op, computation)
     if block_level:
-        threads = block_threads(op) or options.elementwise_block
-        plan = plan_block_level(computation, ranges, threads)
+        default = (
+            max(1, options.elementwise_block // BLOCK_LEVEL_X_THREADS),
+            BLOCK_LEVEL_X_THREADS,
+        )
+        plan = plan_block_level(computation, ranges, block_threads(op) or default)
     else:
         plan = plan_tiling(generic, computation, ranges, options)
     check_plan(op, plan, ranges, options.max_threads_per_block)

@@ -29,12 +29,13 @@ GPU_MATMUL_BLOCK: tuple[int, int, int] = (128, 128, 16)
 GPU_MATMUL_THREAD: tuple[int, int] = (8, 8)
 GPU_MATMUL_CYCLIC = True
 # `linalg-fuse-attention`'s blocks: at most 64 query rows, 32 keys per step,
-# 128 threads. Fused only up to 256 keys: on the H100 the fused kernel
-# (SIMT tiles, its scores in shared memory) beat the unfused kernels at 128
+# 128 threads, 16 of them along x. Fused only up to 256 keys: on the H100
+# the fused kernel (SIMT tiles, its scores in shared memory) beat the
+# unfused kernels at 128
 # keys (BERT layer 0.65 against 0.70 ms, LLaMA block 0.66 against 0.69) and
 # lost at 512 (0.52 against 0.45 ms), where the unfused batched matmuls'
 # larger register tiles win (docs/benchmarks.md).
-ATTENTION_BLOCK: tuple[int, int, int] = (64, 32, 128)
+ATTENTION_BLOCK: tuple[int, int, int, int] = (64, 32, 128, 16)
 ATTENTION_MAX_KEYS = 256
 
 
@@ -146,9 +147,9 @@ class LowerToCudaPipeline(NamedPipeline):
     stays short splits its reduction into parts on the grid), `bufferize`);
     `linalg-fuse-attention` (unless `fuse-attention=false`: softmax(q k^T) v
     as one block forall per tile of query rows, with an online softmax;
-    `attention-block` = rows, keys, threads bounds its tiles and sets its
-    threads; attention over more than `attention-max-keys` keys, 0 for no
-    bound, stays unfused);
+    `attention-block` = rows, keys, threads, threads along x bounds its
+    tiles and sets its threads; attention over more than
+    `attention-max-keys` keys, 0 for no bound, stays unfused);
     `linalg-tile-rows-for-gpu` (unless
     `rows=false`: row reductions and their neighbours as one kernel, a block
     of `reduction-block` threads per row, by default chosen per row length);
@@ -227,9 +228,10 @@ class LowerToCudaPipeline(NamedPipeline):
             )
         stages.append(_stage("bufferize"))
         if self.fuse_attention:
-            if len(self.attention_block) != 3:
+            if len(self.attention_block) != 4:
                 raise PassFailedException(
-                    f"{self.name}: attention-block takes 3 sizes (rows, keys, threads)"
+                    f"{self.name}: attention-block takes 4 sizes (rows, keys, "
+                    "threads, threads along x)"
                 )
             stages.append(
                 _stage(
@@ -237,6 +239,7 @@ class LowerToCudaPipeline(NamedPipeline):
                     block_rows=self.attention_block[0],
                     block_keys=self.attention_block[1],
                     threads=self.attention_block[2],
+                    threads_x=self.attention_block[3],
                     max_keys=self.attention_max_keys,
                     max_shared_bytes=self.max_shared_bytes,
                 )

@@ -27,8 +27,10 @@ from irkit.transforms.linalg_generalize_named_ops import (
     LinalgGeneralizeNamedOpsPass,
 )
 
-OPTIONS = "block-rows=4 block-keys=4 threads=16 min-block=1"
-PASS = LinalgFuseAttentionPass(block_rows=4, block_keys=4, threads=16, min_block=1)
+OPTIONS = "block-rows=4 block-keys=4 threads=16 threads-x=4 min-block=1"
+PASS = LinalgFuseAttentionPass(
+    block_rows=4, block_keys=4, threads=16, threads_x=4, min_block=1
+)
 # The online softmax rescales its sums once per block of keys: f32 rounding
 # differs by a few ulps.
 RTOL, ATOL = 1e-4, 1e-5

@@ -58,7 +58,7 @@
 // CHECK:           ins(%[[ACC]], %[[SUM]] : {{.*}}) outs(%[[OUT]] : {{.*}})
 // CHECK-NEXT:      ^bb0
 // CHECK-NEXT:        arith.divf
-// CHECK:         } {irkit.block_threads = 128 : index, mapping = [#gpu.block<x>]}
+// CHECK:         } {irkit.block_threads = [8 : index, 16 : index], mapping = [#gpu.block<x>]}
 // CHECK-NOT:     linalg.generic
 
 // Past max-keys (a cost bound), and with the default blocks of at least 16

@@ -3,8 +3,8 @@
 
 // Ops a whole block runs (inside a block forall, in no thread forall, as
 // linalg-fuse-attention leaves them) are spread over the block's threads
-// only, as many as the block forall asks for (irkit.block_threads = 32):
-// the innermost loop over 16 threads x, the next over the other 2 along y,
+// only, as the block forall asks (irkit.block_threads = [2, 16], y and x):
+// the innermost loop over 16 threads x, the next over 2 along y,
 // cyclically (thread (t0, t1) takes rows t0, t0 + 2, ...). The matmul's
 // thread tile (4x1) accumulates in a memref.alloca, copied in and out; the
 // row max, with one loop, spreads its rows over threads x.
@@ -25,7 +25,7 @@
 // CHECK-NEXT:        memref.subview %r[%[[R]]] [1] [8]
 // CHECK-NEXT:        linalg.generic
 // CHECK:           } {mapping = [#gpu.thread<x>]}
-// CHECK-NEXT:    } {irkit.block_threads = 32 : index, mapping = [#gpu.block<x>]}
+// CHECK-NEXT:    } {irkit.block_threads = [2 : index, 16 : index], mapping = [#gpu.block<x>]}
 func.func @block_level(%a: memref<8x4xf32>, %b: memref<4x16xf32>, %c: memref<8x16xf32>, %r: memref<8xf32>) {
   scf.forall (%t) in (2) {
     linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%a, %b : memref<8x4xf32>, memref<4x16xf32>) outs(%c : memref<8x16xf32>) {
@@ -39,6 +39,6 @@ func.func @block_level(%a: memref<8x4xf32>, %b: memref<4x16xf32>, %c: memref<8x1
       %m = arith.maximumf %x, %acc : f32
       linalg.yield %m : f32
     }
-  } {irkit.block_threads = 32 : index, mapping = [#gpu.block<x>]}
+  } {irkit.block_threads = [2 : index, 16 : index], mapping = [#gpu.block<x>]}
   return
 }
