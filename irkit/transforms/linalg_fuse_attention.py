@@ -78,6 +78,8 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     MemRefType,
     ModuleOp,
+    NoneAttr,
+    StridedLayoutAttr,
     i64,
 )
 from xdsl.dialects.linalg.attrs import IteratorType, IteratorTypeAttr
@@ -100,7 +102,11 @@ from irkit.analysis.attention import (
     loop_ranges,
 )
 from irkit.analysis.gpu_mapping import BLOCK_THREADS_ATTRIBUTE
-from irkit.analysis.memory import DEFAULT_MAX_SHARED_BYTES, element_bytes
+from irkit.analysis.memory import (
+    DEFAULT_MAX_SHARED_BYTES,
+    element_bytes,
+    memref_strides,
+)
 from irkit.dialects import affine, memref
 from irkit.dialects.gpu import BlockMappingAttr, DimensionEnum, workgroup_memory_space
 from irkit.dialects.scf import ForallOp, ForOp, InParallelOp
@@ -145,37 +151,41 @@ def _query_index(chain: AttentionChain) -> int:
     return 0 if inner in used else 1
 
 
-def _query_elements(chain: AttentionChain, rows: int) -> int:
-    """Elements of one block's tile of `q`."""
-    scores = chain.scores
-    q_index = _query_index(chain)
-    q_map = scores.indexing_maps.data[q_index].data
-    ranges = loop_ranges(scores)
-    inner = chain.loops[scores].rows[-1]
-    outer = set(chain.loops[scores].rows[:-1])
+def _block_shape(
+    chain: AttentionChain, op: GenericOp, index: int, rows: int
+) -> list[int]:
+    """The shape of one block's part of `op`'s operand `index` (all keys)."""
+    ranges = loop_ranges(op)
+    indexing_map = op.indexing_maps.data[index].data
+    inner = chain.loops[op].rows[-1]
+    outer = set(chain.loops[op].rows[:-1])
     sizes = []
-    for expr in q_map.results:
+    for expr in indexing_map.results:
         (loop,) = expr.used_dims()
         sizes.append(rows if loop == inner else 1 if loop in outer else ranges[loop])
-    return prod(sizes)
+    return sizes
 
 
-def _output_elements(chain: AttentionChain, rows: int) -> int:
-    """Elements of one block's rows of the output."""
-    values = chain.values
-    ranges = loop_ranges(values)
-    out_map = values.indexing_maps.data[len(values.inputs)].data
-    inner = chain.loops[values].rows[-1]
-    outer = set(chain.loops[values].rows[:-1])
-    sizes = []
-    for expr in out_map.results:
-        (loop,) = expr.used_dims()
-        sizes.append(rows if loop == inner else 1 if loop in outer else ranges[loop])
-    return prod(sizes)
+def conflict_free_row(length: int, x_threads: int) -> int:
+    """A row length of at least `length` elements (4 bytes each) whose rows
+    start `x_threads` banks apart: a warp spans 32 / `x_threads` rows, and
+    its threads along x read neighbouring elements of each (or all the same
+    one); the rows then fall on different banks of the 32."""
+    if x_threads >= 32 or length < 2:
+        return length
+    return length + (x_threads - length) % 32
+
+
+def _padded(shape: Sequence[int], last: int) -> list[int]:
+    return [*shape[:-1], last]
 
 
 def choose_tiles(
-    chain: AttentionChain, block_rows: int, block_keys: int, max_shared_bytes: int
+    chain: AttentionChain,
+    block_rows: int,
+    block_keys: int,
+    max_shared_bytes: int,
+    x_threads: int = 16,
 ) -> AttentionTiles | None:
     """`BR` and `BC` (see the module doc), or None when nothing fits."""
     inner = 0
@@ -189,19 +199,23 @@ def choose_tiles(
     q_bytes = _element_bytes(chain.scores.inputs[_query_index(chain)])
     row_bytes = _element_bytes(chain.row_max.outputs[0])
 
-    head = _query_elements(chain, 1)  # q's elements per row
+    q_index = _query_index(chain)
+    out_index = len(chain.values.inputs)
+    head = _block_shape(chain, chain.scores, q_index, 1)[-1]  # q's per row
     out_bytes = _element_bytes(chain.values.outputs[0])
 
     def budget(tiles: AttentionTiles) -> int:
-        # This pass's buffers, and the key and value tiles (a head each,
-        # padded) that `gpu-promote-shared` stages.
+        """This pass's workgroup buffers, padded as `_build` pads them."""
+        q_shape = _block_shape(chain, chain.scores, q_index, tiles.rows)
+        out_shape = _block_shape(chain, chain.values, out_index, tiles.rows)
         staged = 2 * q_bytes * tiles.keys * (head + 1)
         parts = min(tiles.keys, ROW_REDUCTION_PARTS)
         return (
-            q_bytes * _query_elements(chain, tiles.rows)
-            + score_bytes * tiles.rows * tiles.keys
+            q_bytes * prod(_padded(q_shape, q_shape[-1] + 1))
+            + score_bytes * tiles.rows * conflict_free_row(tiles.keys, x_threads)
             + (4 + parts) * row_bytes * tiles.rows
-            + out_bytes * _output_elements(chain, tiles.rows)
+            + out_bytes
+            * prod(_padded(out_shape, conflict_free_row(out_shape[-1], x_threads)))
             + staged
         )
 
@@ -259,6 +273,17 @@ class _Kernel:
         self.workgroup.append(alloc.memref)
         return alloc.memref
 
+    def padded(
+        self, element_type: Attribute, shape: Sequence[int], row: int, hint: str
+    ) -> SSAValue:
+        """A workgroup buffer of `shape` whose innermost rows hold `row`
+        elements (padding against bank conflicts); its `shape` view."""
+        if row == shape[-1]:
+            return self.alloc(element_type, shape, hint)
+        buffer = self.alloc(element_type, _padded(shape, row), hint)
+        rank = len(shape)
+        return strided_view(buffer, [0] * rank, list(shape), [1] * rank, self.body)
+
     def box(
         self, op: GenericOp, index: int, key: SSAValue | None, at: InsertPoint
     ) -> SSAValue:
@@ -281,8 +306,7 @@ class _Kernel:
         tiles[key] = Tile(0, self.tiles.keys)
         shape = _tile_shape_of(maps, tiles)
         element = _memref_type(op.operands[index]).get_element_type()
-        padded = self.alloc(element, [*shape[:-1], shape[-1] + 1], "staged")
-        return strided_view(padded, [0] * len(shape), shape, [1] * len(shape), at)
+        return self.padded(element, shape, shape[-1] + 1, "staged")
 
     def row_origin(self, stride: int, extent: int) -> SSAValue:
         """`((tile * BR) floordiv stride) mod extent`: where a row loop of
@@ -314,6 +338,35 @@ class _Kernel:
         return tiles
 
 
+def _static_strides(memref_type: MemRefType[Attribute]) -> list[int]:
+    strides, _ = memref_strides(memref_type)
+    assert all(isinstance(stride, int) for stride in strides)
+    return [stride for stride in strides if stride is not None]
+
+
+def _view_type(
+    source: MemRefType[Attribute], shape: Sequence[int], strides: Sequence[int]
+) -> MemRefType[Attribute]:
+    """A view of `source` (offset 0) with `shape` and `strides`: the identity
+    layout when they are row-major."""
+    row_major: list[int] = []
+    running = 1
+    for size in reversed(shape):
+        row_major.insert(0, running)
+        running *= size
+    layout: Attribute = (
+        NoneAttr()
+        if list(strides) == row_major
+        else StridedLayoutAttr(list(strides), 0)
+    )
+    return MemRefType(
+        source.get_element_type(),
+        list(shape),
+        layout,  # type: ignore[arg-type]
+        source.memory_space,
+    )
+
+
 def _view(buffer: SSAValue, shape: Sequence[int], at: InsertPoint) -> SSAValue:
     """`buffer` (BR or BRxBC) seen with unit dimensions in front."""
     source = _memref_type(buffer)
@@ -327,9 +380,9 @@ def _view(buffer: SSAValue, shape: Sequence[int], at: InsertPoint) -> SSAValue:
     groups = [list(range(leading + 1))] + [
         [leading + 1 + i] for i in range(len(source_shape) - 1)
     ]
-    result_type = MemRefType(
-        source.get_element_type(), list(shape), memory_space=source.memory_space
-    )
+    strides = _static_strides(source)
+    unit_stride = strides[0] * source_shape[0]
+    result_type = _view_type(source, shape, [unit_stride] * leading + strides)
     view = memref.ExpandShapeOp.build(
         operands=[buffer, []],
         result_types=[result_type],
@@ -488,15 +541,11 @@ def _view_split(
 ) -> SSAValue:
     """`buffer` (rows x parts*chunk) seen as rows x parts x chunk."""
     source = _memref_type(buffer)
+    row_stride, _ = _static_strides(source)
+    result_type = _view_type(source, [rows, parts, chunk], [row_stride, chunk, 1])
     view = memref.ExpandShapeOp.build(
         operands=[buffer, []],
-        result_types=[
-            MemRefType(
-                source.get_element_type(),
-                [rows, parts, chunk],
-                memory_space=source.memory_space,
-            )
-        ],
+        result_types=[result_type],
         properties={
             "reassociation": reassociation_attr([[0], [1, 2]]),
             "static_output_shape": DenseArrayBase.from_list(i64, [rows, parts, chunk]),
@@ -549,8 +598,18 @@ def _build(
         body,
     )
     q_shape = _memref_type(q_box).get_shape()
-    q_shared = kernel.alloc(_memref_type(q_box).get_element_type(), q_shape, "q")
-    s_shared = kernel.alloc(s_type, [tiles.rows, tiles.keys], "scores")
+    # Rows of q are read whole by the threads along x: one element more per
+    # row puts neighbouring rows on neighbouring banks. Rows of scores and
+    # of the output are read along x, `x_threads` banks apart.
+    x_threads = threads[1]
+    q_element = _memref_type(q_box).get_element_type()
+    q_shared = kernel.padded(q_element, q_shape, q_shape[-1] + 1, "q")
+    s_shared = kernel.padded(
+        s_type,
+        [tiles.rows, tiles.keys],
+        conflict_free_row(tiles.keys, x_threads),
+        "scores",
+    )
     m_shared = kernel.alloc(m_type, [tiles.rows], "max")
     l_shared = kernel.alloc(l_type, [tiles.rows], "sum")
     alpha = kernel.alloc(m_type, [tiles.rows], "alpha")
@@ -576,7 +635,13 @@ def _build(
     identity = AffineMap.identity(output_rank)
     # The output's rows accumulate in workgroup memory, written out once.
     o_type = _memref_type(o_box)
-    accumulated = kernel.alloc(o_type.get_element_type(), o_type.get_shape(), "out")
+    o_shape = o_type.get_shape()
+    accumulated = kernel.padded(
+        o_type.get_element_type(),
+        o_shape,
+        conflict_free_row(o_shape[-1], x_threads),
+        "out",
+    )
     # Each step's keys and values, padded against bank conflicts.
     k_index = 1 - q_index
     v_index = 1 - chain.operand_of(values, chain.normalize.outputs[0])
@@ -770,16 +835,17 @@ def fuse_attention(module: ModuleOp, options: FusionOptions) -> int:
                 continue
             if options.max_keys and chain.keys > options.max_keys:
                 continue
+            x_threads = min(options.threads_x, options.threads)
             tiles = choose_tiles(
                 chain,
                 options.block_rows,
                 options.block_keys,
                 options.max_shared_bytes,
+                x_threads,
             )
             if tiles is None or min(tiles.rows, tiles.keys) < options.min_block:
                 continue
             freed = _deallocations_within(chain)
-            x_threads = min(options.threads_x, options.threads)
             grid = _build(chain, tiles, (options.threads // x_threads, x_threads))
             _erase_chain(chain)
             # The kernel runs where the last op was: what the chain read
