@@ -29,14 +29,14 @@ GPU_MATMUL_BLOCK: tuple[int, int, int] = (128, 128, 16)
 GPU_MATMUL_THREAD: tuple[int, int] = (8, 8)
 GPU_MATMUL_CYCLIC = True
 # `linalg-fuse-attention`'s blocks: at most 64 query rows, 32 keys per step,
-# 128 threads, 16 of them along x. Fused only up to 256 keys: on the H100
-# the fused kernel (SIMT tiles, its scores in shared memory) beat the
-# unfused kernels at 128
-# keys (BERT layer 0.65 against 0.70 ms, LLaMA block 0.66 against 0.69) and
-# lost at 512 (0.52 against 0.45 ms), where the unfused batched matmuls'
-# larger register tiles win (docs/benchmarks.md).
+# 128 threads, 16 of them along x. Fused only up to 512 keys: on the H100
+# the fused kernel (SIMT tiles, its scores in shared memory) matched or beat
+# the unfused kernels up to 512 keys (96 heads x 512: 0.461 against 0.459
+# ms; x 128: 0.066 against 0.069) and lost at 2048 (6.40 against 5.64 ms),
+# where the unfused batched matmuls' larger register tiles win
+# (docs/passes/linalg-fuse-attention.md).
 ATTENTION_BLOCK: tuple[int, int, int, int] = (64, 32, 128, 16)
-ATTENTION_MAX_KEYS = 256
+ATTENTION_MAX_KEYS = 512
 
 
 def _stage(name: str, **options: object) -> ModulePass:
@@ -149,7 +149,7 @@ class LowerToCudaPipeline(NamedPipeline):
     as one block forall per tile of query rows, with an online softmax;
     `attention-block` = rows, keys, threads, threads along x bounds its
     tiles and sets its threads; attention over more than
-    `attention-max-keys` keys, 0 for no bound, stays unfused);
+    `attention-max-keys` (512) keys, 0 for no bound, stays unfused);
     `linalg-tile-rows-for-gpu` (unless
     `rows=false`: row reductions and their neighbours as one kernel, a block
     of `reduction-block` threads per row, by default chosen per row length);
