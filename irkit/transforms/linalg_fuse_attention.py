@@ -466,16 +466,22 @@ def _op_views(
     tiles: Sequence[Tile],
     replaced: dict[int, SSAValue],
     at: InsertPoint,
+    views: dict[tuple[SSAValue, tuple[int, ...]], SSAValue],
 ) -> list[SSAValue]:
     """`op`'s operands in this block: `replaced` ones (workgroup buffers, seen
-    in the op's tile shape), the others their box of the tiles."""
+    in the op's tile shape, one view per buffer and shape in `views`, so
+    that a fill and the reduction it starts write the same value), the
+    others their box of the tiles."""
     operands: list[SSAValue] = []
     maps = [attr.data for attr in op.indexing_maps]
     for index, (operand, indexing_map) in enumerate(
         zip(op.operands, maps, strict=True)
     ):
         if index in replaced:
-            operands.append(_view(replaced[index], _tile_shape(op, index, tiles), at))
+            key = (replaced[index], tuple(_tile_shape(op, index, tiles)))
+            if key not in views:
+                views[key] = _view(key[0], key[1], at)
+            operands.append(views[key])
         else:
             operands.append(box_subview(operand, indexing_map, tiles, at))
     return operands
@@ -676,9 +682,11 @@ def _build(
     Rewriter.insert_op(loop, body)
     step = InsertPoint.before(loop_yield)
 
+    step_views: dict[tuple[SSAValue, tuple[int, ...]], SSAValue] = {}
+
     def on_tiles(op: GenericOp, replaced: dict[int, SSAValue]) -> GenericOp:
         op_tiles = kernel.op_tiles(op, key)
-        operands = _op_views(op, op_tiles, replaced, step)
+        operands = _op_views(op, op_tiles, replaced, step, step_views)
         return _clone_on(op, operands, step, op_tiles)
 
     def index_of(op: GenericOp, buffer: SSAValue) -> int:

@@ -425,12 +425,15 @@ def _identity_copy(source: SSAValue, destination: SSAValue) -> GenericOp:
     return identity_generic(source, destination)
 
 
-def _register_accumulator(tile: SSAValue, insertion: InsertPoint) -> SSAValue | None:
+def _register_accumulator(
+    tile: SSAValue, insertion: InsertPoint, initialised: bool
+) -> SSAValue | None:
     """A thread's contraction output tile copied into a `memref.alloca` (at
-    most `MAX_REGISTER_ACCUMULATOR` elements, static), which
-    `convert-linalg-to-loops` then accumulates into across the whole
-    reduction (reduction loops outermost: registers, once unrolled); None
-    when the tile is too big or not static."""
+    most `MAX_REGISTER_ACCUMULATOR` elements, static; not copied when a
+    prologue `initialised` it), which `convert-linalg-to-loops` then
+    accumulates into across the whole reduction (reduction loops outermost:
+    registers, once unrolled); None when the tile is too big or not
+    static."""
     tile_type = tile.type
     if not isinstance(tile_type, MemRefType) or not tile_type.has_static_shape():
         return None
@@ -440,14 +443,19 @@ def _register_accumulator(tile: SSAValue, insertion: InsertPoint) -> SSAValue | 
     alloca = memref.AllocaOp.get(tile_type.get_element_type(), shape=list(shape))
     alloca.memref.name_hint = "accumulator"
     _insert(alloca, insertion)
-    _insert(_identity_copy(tile, alloca.memref), insertion)
+    if not initialised:
+        _insert(_identity_copy(tile, alloca.memref), insertion)
     return alloca.memref
 
 
-def tile_block_level(checked: _CheckedOp) -> ForallOp:
+def tile_block_level(
+    checked: _CheckedOp, prologue: GenericOp | None = None
+) -> ForallOp:
     """Spread a block-level op over the block's threads (its plan's thread
     nest, in its place); return the thread forall. A contraction accumulates
-    its thread tile in registers (`_register_accumulator`)."""
+    its thread tile in registers (`_register_accumulator`). A `prologue`
+    (`fusable_prologue`, without `linalg.index`) initialises each thread's
+    output tile, or its accumulator, in the same forall, and is erased."""
     generic, computation = checked.generic, checked.computation
     ranges, plan = checked.ranges, checked.plan
     insertion = InsertPoint.before(generic)
@@ -462,11 +470,18 @@ def tile_block_level(checked: _CheckedOp) -> ForallOp:
     tiled = generic.clone()
     accumulator = None
     if is_contraction(generic):
-        accumulator = _register_accumulator(operands[-1], nest.insertion)
+        accumulator = _register_accumulator(
+            operands[-1], nest.insertion, initialised=prologue is not None
+        )
     if accumulator is not None:
         tiled.operands = [*operands[:-1], accumulator]
     else:
         tiled.operands = operands
+    if prologue is not None:
+        initial = prologue.clone()
+        initial.operands = [*prologue.inputs, tiled.operands[-1]]
+        _insert(initial, nest.insertion)
+        Rewriter.erase_op(prologue)
     _insert(tiled, nest.insertion)
     if accumulator is not None:
         _insert(_identity_copy(accumulator, operands[-1]), nest.insertion)
@@ -1007,8 +1022,22 @@ def tile_for_gpu(module: ModuleOp, options: GpuTilingOptions) -> None:
             block_level.append(_checked(op, options, block_level=True))
         elif not in_gpu_loops(op):
             targets.append(_checked(op, options))
+    # A block-level reduction's fill runs in its thread forall: each thread
+    # initialises the output elements it then accumulates (no barrier).
+    block_prologues: dict[Operation, GenericOp] = {}
+    if options.fuse_neighbours:
+        for checked in block_level:
+            prologue = fusable_prologue(checked.generic)
+            if (
+                prologue is not None
+                and is_block_level(prologue)
+                and not any(isinstance(o, IndexOp) for o in prologue.body.walk())
+            ):
+                block_prologues[checked.generic] = prologue
+    initialisers = set(block_prologues.values())
     for checked in block_level:
-        tile_block_level(checked)
+        if checked.generic not in initialisers:
+            tile_block_level(checked, block_prologues.get(checked.generic))
     # A contraction's prologue comes before it: leave it for the contraction.
     prologues: set[Operation] = set()
     if options.fuse_neighbours:
