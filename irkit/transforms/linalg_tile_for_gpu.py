@@ -1007,6 +1007,27 @@ def _check_options(options: GpuTilingOptions) -> None:
         )
 
 
+def _tile_block_level_ops(
+    block_level: Sequence[_CheckedOp], options: GpuTilingOptions
+) -> None:
+    """Tile block-level ops; a reduction's fill runs in its thread forall,
+    each thread initialising the output elements it then accumulates."""
+    prologues: dict[Operation, GenericOp] = {}
+    if options.fuse_neighbours:
+        for checked in block_level:
+            prologue = fusable_prologue(checked.generic)
+            if (
+                prologue is not None
+                and is_block_level(prologue)
+                and not any(isinstance(o, IndexOp) for o in prologue.body.walk())
+            ):
+                prologues[checked.generic] = prologue
+    initialisers = set(prologues.values())
+    for checked in block_level:
+        if checked.generic not in initialisers:
+            tile_block_level(checked, prologues.get(checked.generic))
+
+
 def tile_for_gpu(module: ModuleOp, options: GpuTilingOptions) -> None:
     """Turn host copies into linalg, then tile every linalg op of `module`."""
     _check_options(options)
@@ -1022,22 +1043,7 @@ def tile_for_gpu(module: ModuleOp, options: GpuTilingOptions) -> None:
             block_level.append(_checked(op, options, block_level=True))
         elif not in_gpu_loops(op):
             targets.append(_checked(op, options))
-    # A block-level reduction's fill runs in its thread forall: each thread
-    # initialises the output elements it then accumulates (no barrier).
-    block_prologues: dict[Operation, GenericOp] = {}
-    if options.fuse_neighbours:
-        for checked in block_level:
-            prologue = fusable_prologue(checked.generic)
-            if (
-                prologue is not None
-                and is_block_level(prologue)
-                and not any(isinstance(o, IndexOp) for o in prologue.body.walk())
-            ):
-                block_prologues[checked.generic] = prologue
-    initialisers = set(block_prologues.values())
-    for checked in block_level:
-        if checked.generic not in initialisers:
-            tile_block_level(checked, block_prologues.get(checked.generic))
+    _tile_block_level_ops(block_level, options)
     # A contraction's prologue comes before it: leave it for the contraction.
     prologues: set[Operation] = set()
     if options.fuse_neighbours:

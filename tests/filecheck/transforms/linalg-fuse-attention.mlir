@@ -9,7 +9,8 @@
 // Causal attention as torch-mlir writes it: batched scores, a mask from
 // linalg.index, the softmax over rows collapsed to 8x8, then p v. One block
 // forall over the 8 rows in tiles of 4 replaces the chain; the keys run in
-// steps of 4. The modifier's indices count from the block's row and the
+// steps of 4. Workgroup rows are padded against bank conflicts: q's by one
+// element, the scores' and the output's to 16 (threads-x banks apart). The modifier's indices count from the block's row and the
 // step's key; each step keeps a running max (its -inf kept at 0 in
 // %safe_max) and rescales the sum and the output by exp(old - new). The
 // division by the sum comes last, on the accumulated output.
@@ -20,13 +21,16 @@
 // CHECK-DAG:       %[[BATCH:.*]] = affine.apply affine_map<(d0) -> (((d0 * 4) floordiv 4) mod 2)>(%[[TILE]])
 // CHECK-DAG:       %[[ROW:.*]] = affine.apply affine_map<(d0) -> (((d0 * 4) floordiv 1) mod 4)>(%[[TILE]])
 // CHECK:           %[[Q:.*]] = memref.subview %q[%[[BATCH]], %[[ROW]], 0] [1, 4, 4] [1, 1, 1]
-// CHECK:           %[[SCORES:.*]] = memref.alloc() : memref<4x4xf32, #gpu.address_space<workgroup>>
+// CHECK:           %[[Q_BUFFER:.*]] = memref.alloc() : memref<1x4x5xf32, #gpu.address_space<workgroup>>
+// CHECK:           %[[SCORES_BUFFER:.*]] = memref.alloc() : memref<4x16xf32, #gpu.address_space<workgroup>>
+// CHECK-NEXT:      %[[SCORES:.*]] = memref.subview %[[SCORES_BUFFER]][0, 0] [4, 4] [1, 1]
 // CHECK:           %[[MAX:.*]] = memref.alloc() : memref<4xf32, #gpu.address_space<workgroup>>
 // CHECK:           %[[SUM:.*]] = memref.alloc() : memref<4xf32, #gpu.address_space<workgroup>>
 // CHECK:           %[[ALPHA:.*]] = memref.alloc() : memref<4xf32, #gpu.address_space<workgroup>>
 // CHECK:           %[[SAFE:.*]] = memref.alloc() : memref<4xf32, #gpu.address_space<workgroup>>
 // CHECK:           %[[OUT:.*]] = memref.subview %out[%[[BATCH]], %[[ROW]], 0] [1, 4, 2] [1, 1, 1]
-// CHECK:           %[[ACC:.*]] = memref.alloc() : memref<1x4x2xf32, #gpu.address_space<workgroup>>
+// CHECK:           %[[ACC_BUFFER:.*]] = memref.alloc() : memref<1x4x16xf32, #gpu.address_space<workgroup>>
+// CHECK-NEXT:      %[[ACC:.*]] = memref.subview %[[ACC_BUFFER]][0, 0, 0] [1, 4, 2] [1, 1, 1]
 // CHECK:           scf.for %[[KEY:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
 // CHECK:             memref.subview %k[%[[BATCH]], %[[KEY]], 0] [1, 4, 4] [1, 1, 1]
 // CHECK:             memref.subview %v[%[[BATCH]], %[[KEY]], 0] [1, 4, 2] [1, 1, 1]
