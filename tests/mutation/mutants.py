@@ -28,6 +28,9 @@ SPLIT = "irkit/transforms/linalg_split_reduction.py"
 UNIT = "irkit/transforms/linalg_fold_unit_extent_dims.py"
 FUSE = "irkit/transforms/linalg_fuse_elementwise.py"
 PAD = "irkit/transforms/linalg_pad_contractions.py"
+ATTENTION = "irkit/transforms/linalg_fuse_attention.py"
+ATTENTION_CHAIN = "irkit/analysis/attention.py"
+ATTENTION_PROPERTY = "tests/properties/test_linalg_fuse_attention.py"
 
 MUTANTS: tuple[Mutant, ...] = (
     Mutant(
@@ -336,5 +339,37 @@ MUTANTS: tuple[Mutant, ...] = (
         'gpu.ShuffleOp(value, offset.result, width.result, "down")',
         ("tests/filecheck/transforms/gpu-shuffle-reductions.mlir",),
         "partials exchanged by `down`: lanes past the end add their own value",
+    ),
+    Mutant(
+        "online-softmax-never-rescales",
+        ATTENTION,
+        "        difference = arith.SubfOp(old_max, chosen.result)",
+        "        difference = arith.SubfOp(chosen.result, chosen.result)",
+        (ATTENTION_PROPERTY,),
+        "the sum and the output keep earlier key steps' scale when the max grows",
+    ),
+    Mutant(
+        "online-softmax-unsafe-max",
+        ATTENTION,
+        "        chosen = arith.SelectOp(masked.result, zero.result, new_max)",
+        "        chosen = arith.SelectOp(masked.result, new_max, new_max)",
+        (ATTENTION_PROPERTY,),
+        "a row whose keys so far are all masked gets exp(-inf + inf) = NaN",
+    ),
+    Mutant(
+        "attention-sum-from-any-value",
+        ATTENTION_CHAIN,
+        "_require(sum_fill is not None and _fills_zero(sum_fill), ",
+        "_require(sum_fill is not None, ",
+        ("tests/filecheck/transforms/linalg-fuse-attention.mlir",),
+        "a sum starting at 1 is fused, and rescaled as if it started at 0",
+    ),
+    Mutant(
+        "block-prologue-fills-the-tile-not-the-accumulator",
+        TILE_GPU,
+        "        initial.operands = [*prologue.inputs, tiled.operands[-1]]",
+        "        initial.operands = [*prologue.inputs, operands[-1]]",
+        ("tests/filecheck/transforms/linalg-tile-for-gpu-block-level.mlir",),
+        "the accumulator is never initialised (nor copied in)",
     ),
 )
