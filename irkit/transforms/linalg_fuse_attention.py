@@ -15,47 +15,57 @@ body, and only the rescaling is new.
 
 ```mlir
 scf.forall (%tile) in (R / BR) {                       // a block per BR rows
-  %q = memref.alloc() : memref<...xf32, #gpu.address_space<workgroup>>
-  %s = memref.alloc() : memref<BRxBCxf32, #gpu.address_space<workgroup>>
-  %m, %l, %alpha, %safe = memref.alloc() : memref<BRxf32, ...workgroup>
+  workgroup buffers: %q (the block's rows of q), %s (BR x BC scores), %out
+  (the block's rows of o), %k and %v (one step's keys and values), %m, %l,
+  %alpha, %safe (BR), %partials (BR x 16); rows padded against bank
+  conflicts (q, k, v by one element; scores and output to a length
+  `threads-x` banks apart from the next row)
   copy the block's rows of q into %q
-  max fill (%m), sum fill (%l), output fill (the block's rows of o)
+  max fill (%m), sum fill (%l), output fill (%out): the chain's fills
   scf.for %j = %c0 to %cKeys step %cBC {
-    score fill, scores (%q, keys %j..%j+BC of k), modifier: into %s
+    copy keys and values %j..%j+BC into %k, %v (one op when their tiles match)
+    score fill, scores (%q, %k), modifier (indices + the block's origins)
     %alpha = %m; row max of %s into %m                  // the running max
     %safe = (%m == -inf ? 0 : %m); %alpha = exp(%alpha - %safe)
-    exp(%s - %safe) into %s
+    exp(%s - %safe) into %s                              // the chain's body
     %l = %l * %alpha; row sum of %s into %l
-    o = o * %alpha; o += %s v (keys %j..%j+BC of v)
+    %out = %out * %alpha; %out += %s %v
   }
-  o = o / %l                                            // the division's body
-} {mapping = [#gpu.block<x>]}
+  o = %out / %l                                         // the division's body
+} {irkit.block_threads = [threads / threads-x, threads-x],
+   mapping = [#gpu.block<x>]}
 ```
 
-The ops in the forall are left at the block level, for `linalg-tile-for-gpu`
-to spread over the block's threads; `gpu-promote-shared` stages the tiles of
-`k` and `v` that several threads read. `%safe` keeps a row whose keys so far
-are all masked (`-inf`) at zero instead of `exp(-inf + inf) = NaN`; a row
-masked everywhere still ends `0 / 0`, as the unfused softmax does.
+The row max and sum run in two steps: 16 partials per row over consecutive
+keys, then the partials (`ROW_REDUCTION_PARTS`). The ops in the forall are
+left at the block level, for `linalg-tile-for-gpu` to spread over the
+block's threads (`irkit.block_threads`: along y, along x). `%safe` keeps a
+row whose keys so far are all masked (`-inf`) at zero instead of
+`exp(-inf + inf) = NaN`; a row masked everywhere still ends `0 / 0`, as the
+unfused softmax does.
 
 Contract
 --------
 Input: linalg on memrefs with static shapes (after `bufferize`). Each chain
 `irkit.analysis.attention.attention_chains` finds is rewritten when its
-scores, modifier and numerators share one element type and the tiles fit:
-`BR` is the largest power of two up to `block-rows` that divides every op's
-innermost row loop, `BC` the largest up to `block-keys` that divides the
-keys, halved (`BR` first) until the workgroup buffers above take at most
-half of `max-shared-bytes`. Anything else is left alone, so the unfused
-program still lowers.
+scores, modifier and numerators share one element type, it has at most
+`max-keys` keys (0: any), and the tiles fit: `BR` is the largest power of
+two up to `block-rows` that divides every op's innermost row loop, `BC` the
+largest up to `block-keys` that divides the keys, halved (`BR` first) until
+the workgroup buffers above fit `max-shared-bytes`, and both at least
+`min-block`. Anything else is left alone, so the unfused program still
+lowers.
 
-Output: as above; the chain's ops and its intermediate buffers are erased.
+Output: as above; the chain's ops and its intermediate buffers are erased;
+deallocations between the chain's first and last ops move after the
+forall.
 
 Preserves: every output element up to floating-point reassociation: the
 sums over keys run per tile and are rescaled (`exp(a - b) = exp(a - c)
 exp(c - b)`), and the division by the row sum moves after the product with
 `v` (`sum_j (e_j / l) v_j = (sum_j e_j v_j) / l`). Maxima are exact.
-`block-rows`, `block-keys` and `max-shared-bytes` must be positive, or the
+`block-rows`, `block-keys`, `threads`, `threads-x`, `min-block` and
+`max-shared-bytes` must be positive and `max-keys` not negative, or the
 pass fails.
 """
 
