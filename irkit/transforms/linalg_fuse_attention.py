@@ -26,9 +26,10 @@ scf.forall (%tile) in (R / BR) {                       // a block per BR rows
     copy keys and values %j..%j+BC into %k, %v (one op when their tiles match)
     score fill, scores (%q, %k), modifier (indices + the block's origins)
     %alpha = %m; row max of %s into %m                  // the running max
-    %safe = (%m == -inf ? 0 : %m); %alpha = exp(%alpha - %safe)
+    %safe = (%m == -inf ? 0 : %m); %alpha = exp(%alpha - %safe);
+    %l = %l * %alpha                                     // one op
     exp(%s - %safe) into %s                              // the chain's body
-    %l = %l * %alpha; row sum of %s into %l
+    row sum of %s into %l
     %out = %out * %alpha; %out += %s %v
   }
   o = %out / %l                                         // the division's body
@@ -48,7 +49,8 @@ Contract
 --------
 Input: linalg on memrefs with static shapes (after `bufferize`). Each chain
 `irkit.analysis.attention.attention_chains` finds is rewritten when its
-scores, modifier and numerators share one element type, it has at most
+scores, modifier and numerators share one element type (and so do its
+row max and sum), it has at most
 `max-keys` keys (0: any), and the tiles fit: `BR` is the largest power of
 two up to `block-rows` that divides every op's innermost row loop, `BC` the
 largest up to `block-keys` that divides the keys, halved (`BR` first) until
@@ -733,7 +735,7 @@ def _build(
     _row_reduction(chain.row_max, s_shared, partials, m_shared, step)
 
     def rescale(block: Block) -> list[SSAValue]:
-        new_max, _, old_max = block.args
+        new_max, _, old_max, old_sum = block.args
         at = InsertPoint.at_end(block)
         float_type = cast(AnyFloat, m_type)
         minus_infinity = arith.ConstantOp(FloatAttr(float("-inf"), float_type))
@@ -743,11 +745,13 @@ def _build(
         chosen = arith.SelectOp(masked.result, zero.result, new_max)
         difference = arith.SubfOp(old_max, chosen.result)
         factor = math.ExpOp(difference.result)
-        Rewriter.insert_op([masked, chosen, difference, factor], at)
-        return [chosen.result, factor.result]
+        rescaled = arith.MulfOp(old_sum, factor.results[0])
+        Rewriter.insert_op([masked, chosen, difference, factor, rescaled], at)
+        return [chosen.result, factor.result, rescaled.result]
 
+    # Each row's safe max, its factor and its rescaled sum, in one op.
     one_d = AffineMap.identity(1)
-    _generic([m_shared], [safe, alpha], [one_d] * 3, 1, rescale, step)
+    _generic([m_shared], [safe, alpha, l_shared], [one_d] * 4, 1, rescale, step)
     exp = chain.exp
     x_in = index_of(exp, x_value)
     m_in = 1 - x_in
@@ -759,7 +763,6 @@ def _build(
         Rewriter.insert_op(product, InsertPoint.at_end(block))
         return [product.result]
 
-    _generic([alpha], [l_shared], [one_d] * 2, 1, scale, step)
     _row_reduction(chain.row_sum, s_shared, partials, l_shared, step)
     _generic([alpha], [accumulated], [per_row, identity], output_rank, scale, step)
     p_in = index_of(values, chain.normalize.outputs[0])
@@ -818,11 +821,17 @@ def _erase_users(value: SSAValue) -> None:
 
 
 def _same_element_types(chain: AttentionChain) -> bool:
+    """Scores, modifier and numerators share one element type, and so do
+    the row max and sum (rescaled together)."""
     buffers = [chain.scores.outputs[0], chain.exp.outputs[0]]
     if chain.modifier is not None:
         buffers.append(chain.modifier.outputs[0])
     types = {_memref_type(b).get_element_type() for b in buffers}
-    return len(types) == 1
+    rows = {
+        _memref_type(op.outputs[0]).get_element_type()
+        for op in (chain.row_max, chain.row_sum)
+    }
+    return len(types) == 1 and len(rows) == 1
 
 
 @dataclass(frozen=True)

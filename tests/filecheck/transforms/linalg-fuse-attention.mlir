@@ -12,7 +12,8 @@
 // steps of 4. Workgroup rows are padded against bank conflicts: q's by one
 // element, the scores' and the output's to 16 (threads-x banks apart). The modifier's indices count from the block's row and the
 // step's key; each step keeps a running max (its -inf kept at 0 in
-// %safe_max) and rescales the sum and the output by exp(old - new). The
+// %safe_max) and rescales the sum (in the same op) and the output by
+// exp(old - new). The
 // division by the sum comes last, on the accumulated output.
 
 // CHECK-LABEL: func.func @causal
@@ -43,15 +44,15 @@
 // CHECK:             ins(%[[MAX]] : {{.*}}) outs(%[[ALPHA]] : {{.*}})
 // CHECK:             arith.maximumf
 // CHECK:             arith.maximumf
-// CHECK:             ins(%[[MAX]] : {{.*}}) outs(%[[SAFE]], %[[ALPHA]] : {{.*}})
+// CHECK:             ins(%[[MAX]] : {{.*}}) outs(%[[SAFE]], %[[ALPHA]], %[[SUM]] : {{.*}})
 // CHECK:               arith.cmpf oeq
 // CHECK-NEXT:          arith.select
 // CHECK-NEXT:          arith.subf
 // CHECK-NEXT:          math.exp
+// CHECK-NEXT:          arith.mulf
 // CHECK:             ins(%[[SCORES]], %[[SAFE]] : {{.*}}) outs(%[[SCORES]] : {{.*}})
 // CHECK:               arith.subf
 // CHECK-NEXT:          math.exp
-// CHECK:             ins(%[[ALPHA]] : {{.*}}) outs(%[[SUM]] : {{.*}})
 // CHECK:             arith.addf
 // CHECK:             arith.addf
 // CHECK:             ins(%[[ALPHA]] : {{.*}}) outs(%[[ACC]] : {{.*}})
