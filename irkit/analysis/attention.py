@@ -259,6 +259,17 @@ def _is_combine(op: GenericOp, kinds: tuple[type, ...]) -> bool:
     )
 
 
+def _two_inputs(op: GenericOp, binary: Operation) -> tuple[int, int] | None:
+    """The positions of two distinct inputs of `op` that `binary` reads, in
+    its operand order (None if it reads anything else)."""
+    a, b = binary.operands
+    if not (isinstance(a, BlockArgument) and isinstance(b, BlockArgument)):
+        return None
+    if a.index >= len(op.inputs) or b.index >= len(op.inputs) or a is b:
+        return None
+    return a.index, b.index
+
+
 def _is_exp_of_difference(op: GenericOp) -> tuple[int, int] | None:
     """Body `yield(exp(in_a - in_b))`: the input positions (a, b)."""
     ops = _body_ops(op)
@@ -268,12 +279,7 @@ def _is_exp_of_difference(op: GenericOp) -> tuple[int, int] | None:
         return None
     if ops[2].operands[0] is not ops[1].results[0]:
         return None
-    a, b = ops[0].operands
-    if not (isinstance(a, BlockArgument) and isinstance(b, BlockArgument)):
-        return None
-    if a.index >= len(op.inputs) or b.index >= len(op.inputs) or a is b:
-        return None
-    return a.index, b.index
+    return _two_inputs(op, ops[0])
 
 
 def _is_quotient(op: GenericOp) -> tuple[int, int] | None:
@@ -283,12 +289,7 @@ def _is_quotient(op: GenericOp) -> tuple[int, int] | None:
         return None
     if ops[1].operands[0] is not ops[0].result:
         return None
-    a, b = ops[0].operands
-    if not (isinstance(a, BlockArgument) and isinstance(b, BlockArgument)):
-        return None
-    if a.index >= len(op.inputs) or b.index >= len(op.inputs) or a is b:
-        return None
-    return a.index, b.index
+    return _two_inputs(op, ops[0])
 
 
 def _uses_index(op: GenericOp) -> bool:
@@ -620,15 +621,6 @@ def attention_chain(values: GenericOp) -> AttentionChain | None:
         return _match_from(values)
     except _NoMatch:
         return None
-
-
-def why_not_attention(values: GenericOp) -> str | None:
-    """Why `values` ends no attention chain (None when it does)."""
-    try:
-        _match_from(values)
-    except _NoMatch as reason:
-        return str(reason) or "a shape or body check failed"
-    return None
 
 
 def attention_chains(block: Block) -> list[AttentionChain]:

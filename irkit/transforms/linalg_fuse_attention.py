@@ -120,10 +120,15 @@ from irkit.analysis.memory import (
     memref_strides,
 )
 from irkit.dialects import affine, memref
-from irkit.dialects.gpu import BlockMappingAttr, DimensionEnum, workgroup_memory_space
+from irkit.dialects.gpu import BlockMappingAttr, DimensionEnum
 from irkit.dialects.scf import ForallOp, ForOp, InParallelOp
 from irkit.dialects.tensor import reassociation_attr
-from irkit.transforms.utils.builders import index_constant, strided_view
+from irkit.transforms.utils.builders import (
+    identity_copy,
+    index_constant,
+    strided_view,
+    workgroup_alloc,
+)
 from irkit.transforms.utils.tiling import Tile, box_subview, offset_indices
 
 PASS_NAME = "linalg-fuse-attention"
@@ -273,17 +278,9 @@ class _Kernel:
     def alloc(
         self, element_type: Attribute, shape: Sequence[int], hint: str
     ) -> SSAValue:
-        alloc = memref.AllocOp(
-            [],
-            [],
-            MemRefType(
-                element_type, list(shape), memory_space=workgroup_memory_space()
-            ),
-        )
-        alloc.memref.name_hint = hint
-        Rewriter.insert_op(alloc, self.body)
-        self.workgroup.append(alloc.memref)
-        return alloc.memref
+        buffer = workgroup_alloc(element_type, shape, hint, self.body)
+        self.workgroup.append(buffer)
+        return buffer
 
     def padded(
         self, element_type: Attribute, shape: Sequence[int], row: int, hint: str
@@ -395,12 +392,24 @@ def _view(buffer: SSAValue, shape: Sequence[int], at: InsertPoint) -> SSAValue:
     strides = _static_strides(source)
     unit_stride = strides[0] * source_shape[0]
     result_type = _view_type(source, shape, [unit_stride] * leading + strides)
+    return _expand(buffer, groups, result_type, at)
+
+
+def _expand(
+    buffer: SSAValue,
+    groups: list[list[int]],
+    result_type: MemRefType[Attribute],
+    at: InsertPoint,
+) -> SSAValue:
+    """`memref.expand_shape buffer groups` to the static `result_type`."""
     view = memref.ExpandShapeOp.build(
         operands=[buffer, []],
         result_types=[result_type],
         properties={
             "reassociation": reassociation_attr(groups),
-            "static_output_shape": DenseArrayBase.from_list(i64, list(shape)),
+            "static_output_shape": DenseArrayBase.from_list(
+                i64, list(result_type.get_shape())
+            ),
         },
     )
     Rewriter.insert_op(view, at)
@@ -466,11 +475,7 @@ def _generic(
 
 
 def _copy(source: SSAValue, destination: SSAValue, at: InsertPoint) -> None:
-    rank = len(_memref_type(source).get_shape())
-    identity = AffineMap.identity(rank)
-    _generic(
-        [source], [destination], [identity, identity], rank, lambda b: [b.args[0]], at
-    )
+    Rewriter.insert_op(identity_copy(source, destination), at)
 
 
 def _op_views(
@@ -561,16 +566,7 @@ def _view_split(
     source = _memref_type(buffer)
     row_stride, _ = _static_strides(source)
     result_type = _view_type(source, [rows, parts, chunk], [row_stride, chunk, 1])
-    view = memref.ExpandShapeOp.build(
-        operands=[buffer, []],
-        result_types=[result_type],
-        properties={
-            "reassociation": reassociation_attr([[0], [1, 2]]),
-            "static_output_shape": DenseArrayBase.from_list(i64, [rows, parts, chunk]),
-        },
-    )
-    Rewriter.insert_op(view, at)
-    return view.results[0]
+    return _expand(buffer, [[0], [1, 2]], result_type, at)
 
 
 def _build(

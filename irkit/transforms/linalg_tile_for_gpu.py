@@ -109,9 +109,8 @@ from xdsl.dialects.builtin import (
     MemRefType,
     ModuleOp,
 )
-from xdsl.dialects.linalg.attrs import IteratorType, IteratorTypeAttr
+from xdsl.dialects.linalg.attrs import IteratorType
 from xdsl.dialects.linalg.ops import GenericOp, IndexOp
-from xdsl.dialects.linalg.ops import YieldOp as LinalgYieldOp
 from xdsl.dialects.scf import YieldOp as ScfYieldOp
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap
@@ -136,6 +135,7 @@ from irkit.diagnostics import op_error
 from irkit.dialects import affine, memref
 from irkit.dialects.gpu import BlockMappingAttr, DimensionEnum, ThreadMappingAttr
 from irkit.dialects.scf import ForallOp, ForOp, InParallelOp
+from irkit.transforms.utils.builders import identity_copy
 from irkit.transforms.utils.generalization import (
     generalize_named_op,
     is_named_linalg_op,
@@ -420,11 +420,6 @@ def plan_block_level(
 MAX_REGISTER_ACCUMULATOR = 64
 
 
-def _identity_copy(source: SSAValue, destination: SSAValue) -> GenericOp:
-    """`destination = source` as an identity `linalg.generic`."""
-    return identity_generic(source, destination)
-
-
 def _register_accumulator(
     tile: SSAValue, insertion: InsertPoint, initialised: bool
 ) -> SSAValue | None:
@@ -444,7 +439,7 @@ def _register_accumulator(
     alloca.memref.name_hint = "accumulator"
     _insert(alloca, insertion)
     if not initialised:
-        _insert(_identity_copy(tile, alloca.memref), insertion)
+        _insert(identity_copy(tile, alloca.memref), insertion)
     return alloca.memref
 
 
@@ -484,7 +479,7 @@ def tile_block_level(
         Rewriter.erase_op(prologue)
     _insert(tiled, nest.insertion)
     if accumulator is not None:
-        _insert(_identity_copy(accumulator, operands[-1]), nest.insertion)
+        _insert(identity_copy(accumulator, operands[-1]), nest.insertion)
     origins: dict[int, list[SSAValue]] = {
         loop: [origin]
         for loop, origin in zip(
@@ -881,27 +876,9 @@ def tile_generic_for_gpu(
 
 def copy_as_generic(copy: memref.CopyOp) -> GenericOp:
     """`memref.copy %a, %b` as the identity `linalg.generic` that does the same."""
-    generic = identity_generic(copy.source, copy.destination)
+    generic = identity_copy(copy.source, copy.destination)
     generic.location = copy.location
     return generic
-
-
-def identity_generic(source: SSAValue, destination: SSAValue) -> GenericOp:
-    """The identity `linalg.generic` copying `source` into `destination`."""
-    source_type = source.type
-    assert isinstance(source_type, MemRefType)
-    rank = source_type.get_num_dims()
-    identity = AffineMapAttr(AffineMap.identity(rank))
-    body = Block(arg_types=[source_type.get_element_type()] * 2)
-    body.args[0].name_hint, body.args[1].name_hint = "in", "out"
-    body.add_op(LinalgYieldOp(body.args[0]))
-    return GenericOp(
-        [source],
-        [destination],
-        Region(body),
-        [identity, identity],
-        [IteratorTypeAttr(IteratorType.PARALLEL)] * rank,
-    )
 
 
 @dataclass(frozen=True)

@@ -111,10 +111,13 @@ from irkit.dialects.gpu import (
     BlockMappingAttr,
     DimensionEnum,
     ThreadMappingAttr,
-    workgroup_memory_space,
 )
 from irkit.dialects.scf import REDUCTION_STEP_ATTRIBUTE, ForallOp, InParallelOp
-from irkit.transforms.utils.builders import index_constant, strided_view
+from irkit.transforms.utils.builders import (
+    index_constant,
+    strided_view,
+    workgroup_alloc,
+)
 from irkit.transforms.utils.row_groups import finish_group, hoist_movable
 
 PASS_NAME = "linalg-tile-rows-for-gpu"
@@ -205,17 +208,9 @@ class _KernelBuilder:
     def _alloc(
         self, element_type: Attribute, shape: Sequence[int], hint: str
     ) -> SSAValue:
-        alloc = memref.AllocOp(
-            [],
-            [],
-            MemRefType(
-                element_type, list(shape), memory_space=workgroup_memory_space()
-            ),
-        )
-        alloc.memref.name_hint = hint
-        Rewriter.insert_op(alloc, self.body)
-        self.workgroup.append(alloc.memref)
-        return alloc.memref
+        buffer = workgroup_alloc(element_type, shape, hint, self.body)
+        self.workgroup.append(buffer)
+        return buffer
 
     def row_view(self, operand: SSAValue, indexing_map: AffineMap) -> SSAValue:
         """What one row's block sees of `operand`."""

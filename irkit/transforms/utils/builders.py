@@ -5,6 +5,9 @@ and cleaning up what a rewrite leaves behind.
 - `subview_type`: MLIR's inferred result type of a `memref.subview`
   (`SubViewOp::inferResultType`), strides multiplied by the view's steps;
 - `strided_view`: a `memref.subview` of that type, inserted;
+- `workgroup_alloc`: a `memref.alloc` in GPU workgroup memory, inserted;
+- `identity_copy`: the identity `linalg.generic` copying one memref into
+  another (what `memref.copy` does, in a form the tiling passes tile);
 - `erase_dead_values`: erase the unused, effect-free ops that computed
   values a rewrite stopped using.
 """
@@ -16,17 +19,23 @@ from collections.abc import Iterable, Sequence
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
+    AffineMapAttr,
     IndexType,
     IntegerAttr,
     MemRefType,
     StridedLayoutAttr,
 )
-from xdsl.ir import Operation, SSAValue
+from xdsl.dialects.linalg.attrs import IteratorType, IteratorTypeAttr
+from xdsl.dialects.linalg.ops import GenericOp
+from xdsl.dialects.linalg.ops import YieldOp as LinalgYieldOp
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.ir.affine import AffineMap
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.transforms.dead_code_elimination import is_trivially_dead
 
 from irkit.analysis.memory import memref_strides
 from irkit.dialects import memref
+from irkit.dialects.gpu import workgroup_memory_space
 
 # A static size or offset, or an SSA `index` value.
 Size = int | SSAValue
@@ -99,3 +108,36 @@ def erase_dead_values(values: Iterable[SSAValue]) -> None:
         ):
             pending += owner.operands
             Rewriter.erase_op(owner)
+
+
+def workgroup_alloc(
+    element_type: Attribute, shape: Sequence[int], hint: str, at: InsertPoint
+) -> SSAValue:
+    """A `memref.alloc` of `shape` in workgroup memory, named `hint`, at `at`."""
+    alloc = memref.AllocOp(
+        [],
+        [],
+        MemRefType(element_type, list(shape), memory_space=workgroup_memory_space()),
+    )
+    alloc.memref.name_hint = hint
+    Rewriter.insert_op(alloc, at)
+    return alloc.memref
+
+
+def identity_copy(source: SSAValue, destination: SSAValue) -> GenericOp:
+    """The identity `linalg.generic` copying `source` into `destination`
+    (not inserted)."""
+    source_type = source.type
+    assert isinstance(source_type, MemRefType)
+    rank = source_type.get_num_dims()
+    identity = AffineMapAttr(AffineMap.identity(rank))
+    body = Block(arg_types=[source_type.get_element_type()] * 2)
+    body.args[0].name_hint, body.args[1].name_hint = "in", "out"
+    body.add_op(LinalgYieldOp(body.args[0]))
+    return GenericOp(
+        [source],
+        [destination],
+        Region(body),
+        [identity, identity],
+        [IteratorTypeAttr(IteratorType.PARALLEL)] * rank,
+    )
