@@ -2,7 +2,8 @@
 runtime share about MLIR types as NumPy sees them.
 
 MLIR scalar types map to NumPy dtypes (`numpy_dtype`; integers are signless
-in MLIR and stored as signed two's complement, `i1` as bool); dense
+in MLIR and stored as signed two's complement, `i1` as bool; `bf16` is
+`ml_dtypes.bfloat16`, NumPy having no bfloat16 of its own); dense
 attributes become arrays (`dense_to_array`, `dense_resource_to_array`); and
 `poison` is irkit's picture of memory nothing wrote: NaN for floats, the most
 negative integer, false. The interpreter fills `tensor.empty` and new memrefs
@@ -13,9 +14,11 @@ from __future__ import annotations
 
 from typing import Any, cast
 
+import ml_dtypes
 import numpy as np
 from xdsl.dialect_interfaces.op_asm import OpAsmDialectInterface
 from xdsl.dialects.builtin import (
+    BFloat16Type,
     Builtin,
     DenseIntOrFPElementsAttr,
     DenseResourceAttr,
@@ -32,6 +35,17 @@ from irkit.diagnostics import IRKitError
 
 _INT_DTYPES = {1: np.bool_, 8: np.int8, 16: np.int16, 32: np.int32, 64: np.int64}
 
+# bf16's dtype. ml_dtypes registers it with NumPy as a user type: its `kind`
+# is "V", not "f", and `np.issubdtype(..., np.floating)` is false, so code
+# asking "is this a float?" asks `is_float_dtype`.
+BFLOAT16: np.dtype[Any] = np.dtype(ml_dtypes.bfloat16)
+
+
+def is_float_dtype(dtype: np.dtype[Any]) -> bool:
+    """Whether `dtype` holds floating-point values (bf16 included)."""
+    dtype = np.dtype(dtype)
+    return dtype.kind == "f" or dtype == BFLOAT16
+
 
 def numpy_dtype(element_type: Attribute) -> np.dtype[Any]:
     """The NumPy dtype that holds values of the MLIR scalar type `element_type`.
@@ -45,6 +59,8 @@ def numpy_dtype(element_type: Attribute) -> np.dtype[Any]:
         return np.dtype(np.float64)
     if isinstance(element_type, Float16Type):
         return np.dtype(np.float16)
+    if isinstance(element_type, BFloat16Type):
+        return BFLOAT16
     if isinstance(element_type, IndexType):
         return np.dtype(np.int64)
     if isinstance(element_type, IntegerType):
@@ -58,6 +74,7 @@ def type_of_value_text(dtype: np.dtype[Any]) -> str:
     """The MLIR spelling of the element type NumPy `dtype` maps to."""
     names = {
         "float16": "f16",
+        "bfloat16": "bf16",
         "float32": "f32",
         "float64": "f64",
         "bool": "i1",
@@ -86,7 +103,7 @@ def dense_to_array(attr: DenseIntOrFPElementsAttr) -> np.ndarray:
 
 def poison(shape: tuple[int, ...], dtype: np.dtype[Any]) -> np.ndarray:
     """Contents nothing wrote: NaN for floats, the most negative integer, false."""
-    if dtype.kind == "f":
+    if is_float_dtype(dtype):
         return np.full(shape, np.nan, dtype)
     if dtype == np.bool_:
         return np.zeros(shape, dtype)

@@ -4,8 +4,8 @@ irkit's own tensor-level dialect. It has no single MLIR counterpart: it sits
 where TOSA, StableHLO or torch-mlir's `torch` dialect sit, above upstream
 `linalg` on tensors, to which the planned `convert-nn-to-linalg` lowers it.
 
-Every op takes and returns static-shape ranked tensors of f16, f32, f64, i32,
-i64 or i1, infers its result type from its operands and properties, and checks
+Every op takes and returns static-shape ranked tensors of f16, bf16, f32, f64,
+i32, i64 or i1, infers its result type from its operands and properties, and checks
 that the declared result type equals the inferred one. Elementwise ops
 broadcast like NumPy. The shape and type inference helpers of this module
 (`broadcast_shapes`, `normalize_axis`, `infer_matmul_type`, ...) are public:
@@ -21,6 +21,7 @@ from typing import ClassVar
 
 from xdsl.dialects.builtin import (
     I64,
+    BFloat16Type,
     DenseArrayBase,
     DenseIntOrFPElementsAttr,
     Float16Type,
@@ -80,16 +81,16 @@ LOGICAL: frozenset[str] = frozenset({INTEGER, BOOL})
 ANY: frozenset[str] = frozenset({FLOAT, INTEGER, BOOL})
 
 _EXPECTED: dict[frozenset[str], str] = {
-    FLOATS: "a float type (f16, f32, f64)",
-    NUMBERS: "a float or integer type (f16, f32, f64, i32, i64)",
+    FLOATS: "a float type (f16, bf16, f32, f64)",
+    NUMBERS: "a float or integer type (f16, bf16, f32, f64, i32, i64)",
     LOGICAL: "i1 or an integer type (i32, i64)",
-    ANY: "one of f16, f32, f64, i32, i64, i1",
+    ANY: "one of f16, bf16, f32, f64, i32, i64, i1",
 }
 
 
 def element_class(element_type: Attribute) -> str | None:
     """`FLOAT`, `INTEGER` or `BOOL` for nn's element types; None for others."""
-    if isinstance(element_type, Float16Type | Float32Type | Float64Type):
+    if isinstance(element_type, Float16Type | BFloat16Type | Float32Type | Float64Type):
         return FLOAT
     if (
         isinstance(element_type, IntegerType)

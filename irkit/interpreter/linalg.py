@@ -53,7 +53,7 @@ from xdsl.ir.affine import (
 )
 
 from irkit.dialects.linalg import Linalg, MapOp, PoolingNchwMaxOp
-from irkit.dtypes import numpy_dtype
+from irkit.dtypes import BFLOAT16, is_float_dtype, numpy_dtype
 from irkit.interpreter.core import (
     Interpreter,
     interpretation_error,
@@ -339,7 +339,7 @@ class Combiner:
 
 
 def _zero(dtype: np.dtype[Any]) -> Any:
-    return dtype.type(-0.0) if dtype.kind == "f" else dtype.type(0)
+    return dtype.type(-0.0) if is_float_dtype(dtype) else dtype.type(0)
 
 
 def _one(dtype: np.dtype[Any]) -> Any:
@@ -347,11 +347,11 @@ def _one(dtype: np.dtype[Any]) -> Any:
 
 
 def _lowest(dtype: np.dtype[Any]) -> Any:
-    return dtype.type(-np.inf) if dtype.kind == "f" else np.iinfo(dtype).min
+    return dtype.type(-np.inf) if is_float_dtype(dtype) else np.iinfo(dtype).min
 
 
 def _highest(dtype: np.dtype[Any]) -> Any:
-    return dtype.type(np.inf) if dtype.kind == "f" else np.iinfo(dtype).max
+    return dtype.type(np.inf) if is_float_dtype(dtype) else np.iinfo(dtype).max
 
 
 def _nan(dtype: np.dtype[Any]) -> Any:
@@ -494,6 +494,10 @@ def _einsum_reduce(
     letters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
     spec = ",".join("".join(letters[p] for p in s) for s in subscripts)
     spec += "->" + "".join(letters[p] for p in output)
+    if dtype == BFLOAT16:
+        # NumPy's einsum has no bfloat16 loop: the products (exact in f32)
+        # are summed in f32 and rounded once to bf16 below.
+        operands = [operand.astype(np.float32) for operand in operands]
     reduced = np.einsum(spec, *operands, optimize=len(operands[0].shape) > 0)
     shape = [windows[p].size if p in output else 1 for p in range(rank)]
     return np.asarray(reduced, dtype=dtype).reshape(shape)

@@ -19,7 +19,7 @@ from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Operation
 
 from irkit.dialects import nn
-from irkit.dtypes import dense_to_array, numpy_dtype
+from irkit.dtypes import dense_to_array, is_float_dtype, numpy_dtype
 from irkit.interpreter.arith import saturated
 from irkit.interpreter.core import Interpreter, interpretation_error, register
 from irkit.interpreter.special import erf
@@ -47,7 +47,7 @@ def _result(op: Operation, value: Any) -> Values:
 
 def _wide(array: np.ndarray) -> np.ndarray:
     """Floats as f64 (ints stay as they are) for once-rounded evaluation."""
-    if np.issubdtype(array.dtype, np.floating):
+    if is_float_dtype(array.dtype):
         return array.astype(np.float64)
     return array
 
@@ -69,7 +69,7 @@ def _divide(lhs: np.ndarray, rhs: np.ndarray) -> np.ndarray:
 
     Integer division by zero is undefined in nn; here it yields 0.
     """
-    if np.issubdtype(lhs.dtype, np.floating):
+    if is_float_dtype(lhs.dtype):
         return np.divide(lhs, rhs)
     quotient = np.floor_divide(lhs, rhs)
     remainder = np.remainder(lhs, rhs)
@@ -182,7 +182,7 @@ def cast_array(x: np.ndarray, dtype: np.dtype[Any]) -> np.ndarray:
     """
     if dtype == np.bool_:
         return x != 0
-    if np.issubdtype(x.dtype, np.floating) and np.issubdtype(dtype, np.integer):
+    if is_float_dtype(x.dtype) and np.issubdtype(dtype, np.integer):
         return saturated(x, dtype)
     return x.astype(dtype)
 
@@ -369,7 +369,7 @@ def conv2d(interp: Interpreter, op: Operation, args: Values) -> Values:
 def max_pool2d(interp: Interpreter, op: Operation, args: Values) -> Values:
     assert isinstance(op, nn.MaxPool2dOp)
     (x,) = args
-    if np.issubdtype(x.dtype, np.floating):
+    if is_float_dtype(x.dtype):
         lowest: Any = -np.inf
     else:
         lowest = np.iinfo(x.dtype).min

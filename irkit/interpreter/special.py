@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from irkit.dtypes import is_float_dtype
+
 # Past this |x|, erf(x) is 1 to within 2e-17 (erfc(6) ~ 2.2e-17).
 _ERF_SATURATION = 6.0
 _TWO_OVER_SQRT_PI = 1.1283791670955126
@@ -23,9 +25,7 @@ def erf(x: np.ndarray) -> np.ndarray:
     beyond; NaN propagates. Accepts NumPy scalars and arrays.
     """
     array = np.asarray(x)
-    dtype = (
-        array.dtype if np.issubdtype(array.dtype, np.floating) else np.dtype(np.float64)
-    )
+    dtype = array.dtype if is_float_dtype(array.dtype) else np.dtype(np.float64)
     wide = array.astype(np.float64)
     magnitude = np.abs(wide)
     small = np.where(magnitude < _ERF_SATURATION, magnitude, 0.0)

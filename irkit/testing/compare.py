@@ -3,7 +3,9 @@
 Floats are compared with `|a - b| <= atol + rtol * |b|` (NaN equal to NaN,
 infinities equal only to themselves); integers and booleans exactly. The
 defaults allow for reassociated f32 sums (tiling, fusion) but not for a wrong
-operand or a dropped element.
+operand or a dropped element. Each half type gets about ten units in the last
+place of its own precision: f16 keeps 11 significant bits, bf16 8 (its unit
+in the last place at 1 is 2**-7 ~ 0.008), so bf16's bounds are the wider.
 """
 
 from __future__ import annotations
@@ -12,9 +14,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from irkit.dtypes import is_float_dtype
+
 # dtype name -> (rtol, atol)
 TOLERANCES: dict[str, tuple[float, float]] = {
     "float16": (1e-2, 1e-3),
+    "bfloat16": (6e-2, 1e-2),
     "float32": (1e-4, 1e-5),
     "float64": (1e-10, 1e-12),
 }
@@ -74,7 +79,7 @@ def compare_arrays(
     default_rtol, default_atol = tolerance(expected.dtype)
     rtol = default_rtol if rtol is None else rtol
     atol = default_atol if atol is None else atol
-    if np.issubdtype(expected.dtype, np.floating):
+    if is_float_dtype(expected.dtype):
         e = expected.astype(np.float64)
         a = actual.astype(np.float64)
         both_nan = np.isnan(e) & np.isnan(a)

@@ -47,6 +47,7 @@ from xdsl.dialects import tensor as upstream_tensor
 from xdsl.dialects.builtin import (
     AffineMapAttr,
     AnyFloat,
+    BFloat16Type,
     DenseArrayBase,
     DenseIntElementsAttr,
     DenseIntOrFPElementsAttr,
@@ -61,6 +62,7 @@ from xdsl.dialects.builtin import (
     NoneAttr,
     TensorType,
     VectorType,
+    f32,
     i64,
 )
 from xdsl.dialects.linalg.attrs import IteratorType, IteratorTypeAttr
@@ -105,7 +107,9 @@ def _element(value: SSAValue) -> Attribute:
 
 
 def _is_float(element_type: Attribute) -> bool:
-    return isinstance(element_type, Float16Type | Float32Type | Float64Type)
+    return isinstance(
+        element_type, Float16Type | BFloat16Type | Float32Type | Float64Type
+    )
 
 
 def _is_bool(element_type: Attribute) -> bool:
@@ -115,7 +119,7 @@ def _is_bool(element_type: Attribute) -> bool:
 def _bitwidth(element_type: Attribute) -> int:
     if isinstance(element_type, IntegerType):
         return element_type.width.data
-    return cast(Float16Type | Float32Type | Float64Type, element_type).bitwidth
+    return cast(AnyFloat, element_type).bitwidth
 
 
 def _dims(positions: Sequence[int]) -> list[AffineExpr]:
@@ -495,6 +499,10 @@ def _cast_scalar(
             return lambda x: arith.UIToFPOp(x, cast(AnyFloat, target)).result
         return lambda x: arith.ExtUIOp(x, cast(IntegerType, target)).result
     if _is_float(source) and _is_float(target):
+        if _bitwidth(target) == _bitwidth(source):
+            # f16 <-> bf16: MLIR's extf/truncf change the width, so through
+            # f32 (exact from either), then one rounding.
+            return lambda x: arith.TruncFOp(arith.ExtFOp(x, f32), target).result
         widen = _bitwidth(target) > _bitwidth(source)
         return lambda x: (arith.ExtFOp if widen else arith.TruncFOp)(x, target).result
     if _is_float(source):

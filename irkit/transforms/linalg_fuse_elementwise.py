@@ -103,7 +103,7 @@ from xdsl.transforms.dead_code_elimination import would_be_trivially_dead
 
 from irkit.analysis.structured import is_fill
 from irkit.dialects.linalg import GenericOp
-from irkit.dtypes import dense_to_array
+from irkit.dtypes import dense_to_array, is_float_dtype
 
 # --------------------------------------------------------------------------
 # Helpers
@@ -436,7 +436,7 @@ def splat_scalar(value: SSAValue) -> IntegerAttr | FloatAttr | None:
         return None
     element_type = attr.get_element_type()
     first = array.flat[0]
-    if array.dtype.kind == "f":
+    if is_float_dtype(array.dtype):
         return FloatAttr(float(first), element_type)
     return IntegerAttr(int(first), element_type)
 

@@ -70,6 +70,25 @@ func.func @casts(%a: tensor<4xf32>, %m: tensor<4xi1>) -> (tensor<4xi32>, tensor<
 
 // -----
 
+// f16 and bf16 have one width: MLIR's extf and truncf change it, so the cast
+// goes through f32 (exact from either) and rounds once.
+// CHECK-LABEL: func.func @half_casts
+func.func @half_casts(%h: tensor<4xf16>, %b: tensor<4xbf16>) -> (tensor<4xbf16>, tensor<4xf16>, tensor<4xf32>, tensor<4xi32>) {
+  // CHECK:      %[[W:.*]] = arith.extf %{{.*}} : f16 to f32
+  // CHECK-NEXT: arith.truncf %[[W]] : f32 to bf16
+  %hb = nn.cast %h : tensor<4xf16> -> tensor<4xbf16>
+  // CHECK:      %[[V:.*]] = arith.extf %{{.*}} : bf16 to f32
+  // CHECK-NEXT: arith.truncf %[[V]] : f32 to f16
+  %bh = nn.cast %b : tensor<4xbf16> -> tensor<4xf16>
+  // CHECK:      arith.extf %{{.*}} : bf16 to f32
+  %bf = nn.cast %b : tensor<4xbf16> -> tensor<4xf32>
+  // CHECK:      arith.fptosi %{{.*}} : bf16 to i32
+  %bi = nn.cast %b : tensor<4xbf16> -> tensor<4xi32>
+  return %hb, %bh, %bf, %bi : tensor<4xbf16>, tensor<4xf16>, tensor<4xf32>, tensor<4xi32>
+}
+
+// -----
+
 // CHECK-LABEL: func.func @select
 func.func @select(%c: tensor<4x1xi1>, %a: tensor<4x8xf32>, %b: tensor<8xf32>) -> tensor<4x8xf32> {
   // CHECK: linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, 0)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>]

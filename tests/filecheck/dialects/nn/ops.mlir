@@ -182,3 +182,20 @@ func.func @conv_pool(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>, %b: tenso
   %q = nn.avg_pool2d %y kernel [3, 3] stride [1, 1] padding [1, 1] : tensor<1x4x8x8xf32>
   return
 }
+
+// bf16 is a float type of nn: constants, arithmetic, matmul, casts.
+// CHECK-LABEL: func.func @bfloat16
+// CHECK-NEXT:    %k = nn.constant dense<[1.500000e+00, -2.000000e+00]> : tensor<2xbf16>
+// CHECK-NEXT:    %e = nn.exp %a : tensor<4x2xbf16>
+// CHECK-NEXT:    %m = nn.matmul %e, %b : tensor<4x2xbf16>, tensor<2x3xbf16> -> tensor<4x3xbf16>
+// CHECK-NEXT:    %s = nn.add %e, %k : tensor<4x2xbf16>, tensor<2xbf16> -> tensor<4x2xbf16>
+// CHECK-NEXT:    %h = nn.cast %m : tensor<4x3xbf16> -> tensor<4x3xf16>
+// CHECK-NEXT:    func.return %s, %h : tensor<4x2xbf16>, tensor<4x3xf16>
+func.func @bfloat16(%a: tensor<4x2xbf16>, %b: tensor<2x3xbf16>) -> (tensor<4x2xbf16>, tensor<4x3xf16>) {
+  %k = nn.constant dense<[1.5, -2.0]> : tensor<2xbf16>
+  %e = nn.exp %a : tensor<4x2xbf16>
+  %m = nn.matmul %e, %b : tensor<4x2xbf16>, tensor<2x3xbf16> -> tensor<4x3xbf16>
+  %s = nn.add %e, %k : tensor<4x2xbf16>, tensor<2xbf16> -> tensor<4x2xbf16>
+  %h = nn.cast %m : tensor<4x3xbf16> -> tensor<4x3xf16>
+  return %s, %h : tensor<4x2xbf16>, tensor<4x3xf16>
+}
