@@ -31,7 +31,7 @@ See `docs/gpu.md`.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar, Self
+from typing import Any, ClassVar, Self, TypeVar
 
 from xdsl.dialects import gpu as upstream
 from xdsl.dialects.builtin import (
@@ -61,7 +61,6 @@ from xdsl.ir import (
     Dialect,
     Operation,
     Region,
-    SpacedOpaqueSyntaxAttribute,
     SSAValue,
 )
 from xdsl.irdl import (
@@ -99,9 +98,10 @@ from irkit.dialects.scf import (
     print_optional_arrow_type_list,
 )
 
+_E = TypeVar("_E", bound=StrEnum)
+
 # Re-exported unchanged, so this module can stand in for `xdsl.dialects.gpu`.
 AsyncTokenType = upstream.AsyncTokenType
-DimensionAttr = upstream.DimensionAttr
 DimensionEnum = upstream.DimensionEnum
 AllocOp = upstream.AllocOp
 AllReduceOp = upstream.AllReduceOp
@@ -182,6 +182,37 @@ def is_private_memref(type: Attribute) -> bool:
     return address_space_of(type) == AddressSpace.PRIVATE
 
 
+def _parse_enum_either_form(parser: AttrParser, enum: type[_E]) -> _E:
+    """The value of `#gpu.NAME<value>` (MLIR's form) or of `#gpu<NAME value>`
+    (the opaque form irkit printed before, still read): xDSL's parser has
+    consumed `#gpu.NAME` or `#gpu<NAME`, and the closing `>` of the opaque form
+    is its own."""
+    if parser.parse_optional_punctuation("<") is None:
+        return parser.parse_str_enum(enum)
+    value = parser.parse_str_enum(enum)
+    parser.parse_punctuation(">")
+    return value
+
+
+@irdl_attr_definition
+class DimensionAttr(EnumAttribute[DimensionEnum]):
+    """A grid or block dimension, the id ops' `dimension`: `#gpu.dim<x>`.
+
+    Replaces xDSL's, which prints `#gpu<dim x>`: MLIR (and iree-opt) reads
+    only `#gpu.dim<x>` in the generic form. Both are read.
+    """
+
+    name = "gpu.dim"
+
+    def print_parameter(self, printer: Printer) -> None:
+        with printer.in_angle_brackets():
+            printer.print_string(self.data.value)
+
+    @classmethod
+    def parse_parameter(cls, parser: AttrParser) -> DimensionEnum:
+        return _parse_enum_either_form(parser, DimensionEnum)
+
+
 def _parse_bracketed_dimension(parser: AttrParser) -> DimensionEnum:
     with parser.in_angle_brackets():
         return parser.parse_str_enum(DimensionEnum)
@@ -237,10 +268,19 @@ class ShuffleMode(StrEnum):
 
 
 @irdl_attr_definition
-class ShuffleModeAttr(EnumAttribute[ShuffleMode], SpacedOpaqueSyntaxAttribute):
-    """`#gpu<shuffle_mode xor>`, the generic form of `gpu.shuffle`'s mode."""
+class ShuffleModeAttr(EnumAttribute[ShuffleMode]):
+    """`#gpu.shuffle_mode<xor>`, the generic form of `gpu.shuffle`'s mode
+    (MLIR's form; the opaque `#gpu<shuffle_mode xor>` is read too)."""
 
     name = "gpu.shuffle_mode"
+
+    def print_parameter(self, printer: Printer) -> None:
+        with printer.in_angle_brackets():
+            printer.print_string(self.data.value)
+
+    @classmethod
+    def parse_parameter(cls, parser: AttrParser) -> ShuffleMode:
+        return _parse_enum_either_form(parser, ShuffleMode)
 
 
 # --------------------------------------------------------------------------
@@ -1487,7 +1527,7 @@ GPU = Dialect(
     [
         upstream.AsyncTokenType,
         upstream.AllReduceOpAttr,
-        upstream.DimensionAttr,
+        DimensionAttr,
         upstream.ProcessorAttr,
         upstream.LoopDimMapAttr,
         AddressSpaceAttr,
