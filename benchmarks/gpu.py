@@ -44,7 +44,7 @@ import numpy as np
 import torch
 import triton
 import triton.language as tl
-from programs import elementwise_chain, layer_norm, matmul, softmax
+from programs import elementwise_chain, half_matmul, layer_norm, matmul, softmax
 
 import irkit
 
@@ -191,6 +191,38 @@ def matmul_case(n: int) -> Case:
             "triton": triton_matmul,
         },
         (2 * n**3 / 1e9, "GFLOP"),
+    )
+
+
+_HALF_DTYPES = {"f16": torch.float16, "bf16": torch.bfloat16}
+
+
+def half_matmul_case(n: int, element: str) -> Case:
+    """A half-precision GEMM into f32 (tensor cores): cuBLAS through
+    PyTorch (which returns `element`; `out_dtype` where this PyTorch has it)
+    and Triton's f16/bf16 `tl.dot` beside irkit's `convert-linalg-to-mma`."""
+    dtype = _HALF_DTYPES[element]
+
+    def cublas(a: Tensor, b: Tensor, out: Tensor) -> Tensor:
+        return torch.matmul(a, b)
+
+    def cublas_f32(a: Tensor, b: Tensor, out: Tensor) -> Tensor:
+        return torch.mm(a, b, out_dtype=torch.float32)
+
+    return Case(
+        f"{element} gemm {n}^3",
+        half_matmul(n, element),
+        lambda g: [_uniform((n, n), g).to(dtype), _uniform((n, n), g).to(dtype)],
+        lambda a, b: a.double() @ b.double(),
+        {
+            f"torch (cuBLAS, {element} out)": cublas,
+            "torch (cuBLAS, f32 out)": cublas_f32,
+            "triton": triton_matmul,
+        },
+        (2 * n**3 / 1e9, "GFLOP"),
+        # Exact products summed in f32; cuBLAS's own result is rounded to
+        # `element` (about 2^-8 relative for bf16).
+        rtol=1e-2 if element == "bf16" else 2e-3,
     )
 
 
@@ -533,6 +565,14 @@ def main() -> None:
         "--no-kernels", action="store_true", help="skip the single-kernel programs"
     )
     parser.add_argument(
+        "--half",
+        default="",
+        help="half-precision GEMM sizes (f16 and bf16, tensor cores), e.g. 1024,4096",
+    )
+    parser.add_argument(
+        "--half-types", default="f16,bf16", help="element types of --half"
+    )
+    parser.add_argument(
         "--call-overhead",
         action="store_true",
         help="time calling examples/mlp.mlir on device tensors",
@@ -558,6 +598,13 @@ def main() -> None:
             layer_norm_case(32768, 4096),
         ]
     cases += [matmul_case(int(n)) for n in args.sizes.split(",") if n]
+    cases += [
+        half_matmul_case(int(n), element)
+        for element in args.half_types.split(",")
+        if element
+        for n in args.half.split(",")
+        if n
+    ]
     bandwidth = copy_bandwidth_gbs(args.repeats)
     for case in cases:
         run_case(case, args.repeats, g)

@@ -15,6 +15,22 @@ func.func @main(%a: {t}, %b: {t}) -> {t} {{
 }}"""
 
 
+def half_matmul(n: int, element: str) -> str:
+    """C = A @ B with n x n `element` (f16, bf16) operands and an f32 result,
+    as torch-mlir exports `torch.mm` in half precision: a fill, then a
+    mixed-precision `linalg.matmul`."""
+    t = f"tensor<{n}x{n}x{element}>"
+    c = f"tensor<{n}x{n}xf32>"
+    return f"""
+func.func @main(%a: {t}, %b: {t}) -> {c} {{
+  %zero = arith.constant 0.0 : f32
+  %empty = tensor.empty() : {c}
+  %init = linalg.fill ins(%zero : f32) outs(%empty : {c}) -> {c}
+  %r = linalg.matmul ins(%a, %b : {t}, {t}) outs(%init : {c}) -> {c}
+  return %r : {c}
+}}"""
+
+
 def elementwise_chain(count: int) -> str:
     """relu(a * b + c) over `count` f32 elements."""
     t = f"tensor<{count}xf32>"

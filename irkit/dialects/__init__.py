@@ -24,6 +24,7 @@ _DIALECTS: dict[str, tuple[str, str]] = {
     "affine": ("irkit.dialects.affine", "Affine"),
     "memref": ("irkit.dialects.memref", "MemRef"),
     "gpu": ("irkit.dialects.gpu", "GPU"),
+    "mma": ("irkit.dialects.mma", "MMA"),
 }
 
 # Dialects that are irkit's own (not extensions of an upstream dialect); only

@@ -288,7 +288,7 @@ class ShuffleModeAttr(EnumAttribute[ShuffleMode]):
 # --------------------------------------------------------------------------
 
 
-def _verify_in_kernel(op: Operation) -> None:
+def verify_in_kernel(op: Operation) -> None:
     """`op` must sit (at any depth) in a `gpu.launch` body or a `gpu.func`.
 
     An op not yet inserted anywhere is accepted, so builders can verify it.
@@ -1310,7 +1310,7 @@ class _DimensionOp(IRDLOperation):
         return self.dimension_attr.data.value
 
     def verify_(self) -> None:
-        _verify_in_kernel(self)
+        verify_in_kernel(self)
 
     @classmethod
     def parse(cls, parser: Parser) -> Self:
@@ -1381,7 +1381,7 @@ class LaneIdOp(IRDLOperation):
         super().__init__(result_types=[IndexType()], properties=properties)
 
     def verify_(self) -> None:
-        _verify_in_kernel(self)
+        verify_in_kernel(self)
 
     @classmethod
     def parse(cls, parser: Parser) -> Self:
@@ -1401,7 +1401,7 @@ class BarrierOp(upstream.BarrierOp):
     """Waits until every thread of the block reaches it: `gpu.barrier`."""
 
     def verify_(self) -> None:
-        _verify_in_kernel(self)
+        verify_in_kernel(self)
 
     @classmethod
     def parse(cls, parser: Parser) -> Self:
@@ -1455,7 +1455,7 @@ class ShuffleOp(IRDLOperation):
         return self.mode_attr.data.value
 
     def verify_(self) -> None:
-        _verify_in_kernel(self)
+        verify_in_kernel(self)
         if self.value.type not in self.SHUFFLE_TYPES:
             raise VerifyException(
                 f"operand #0 must be i32, i64, f32 or f64, got {self.value.type}"

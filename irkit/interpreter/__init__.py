@@ -45,6 +45,7 @@ _SEMANTICS_MODULES = (
     "scf",
     "affine",
     "gpu",
+    "mma",
 )
 for _name in _SEMANTICS_MODULES:
     import_module(f"irkit.interpreter.{_name}")

@@ -645,7 +645,7 @@ def _single_block(op: Operation) -> Block:
     return block
 
 
-def _current_grid(interp: Interpreter, op: Operation) -> Grid:
+def current_grid(interp: Interpreter, op: Operation) -> Grid:
     if interp.grid is None:
         raise interpretation_error(op, "is only meaningful inside a GPU kernel")
     return interp.grid
@@ -739,19 +739,19 @@ def _dimension(op: Operation) -> int:
 
 @register("gpu.thread_id")
 def thread_id(interp: Interpreter, op: Operation, args: Values) -> Values:
-    grid, dim = _current_grid(interp, op), _dimension(op)
+    grid, dim = current_grid(interp, op), _dimension(op)
     return (_uniform_if_single(grid.thread_ids[dim], grid.block_size[dim]),)
 
 
 @register("gpu.block_id")
 def block_id(interp: Interpreter, op: Operation, args: Values) -> Values:
-    grid, dim = _current_grid(interp, op), _dimension(op)
+    grid, dim = current_grid(interp, op), _dimension(op)
     return (_uniform_if_single(grid.block_ids[dim], grid.grid_size[dim]),)
 
 
 @register("gpu.global_id")
 def global_id(interp: Interpreter, op: Operation, args: Values) -> Values:
-    grid, dim = _current_grid(interp, op), _dimension(op)
+    grid, dim = current_grid(interp, op), _dimension(op)
     ids = grid.block_ids[dim] * grid.block_size[dim] + grid.thread_ids[dim]
     size = grid.block_size[dim] * grid.grid_size[dim]
     return (_uniform_if_single(ids, size),)
@@ -759,17 +759,17 @@ def global_id(interp: Interpreter, op: Operation, args: Values) -> Values:
 
 @register("gpu.block_dim")
 def block_dim(interp: Interpreter, op: Operation, args: Values) -> Values:
-    return (_current_grid(interp, op).block_size[_dimension(op)],)
+    return (current_grid(interp, op).block_size[_dimension(op)],)
 
 
 @register("gpu.grid_dim")
 def grid_dim(interp: Interpreter, op: Operation, args: Values) -> Values:
-    return (_current_grid(interp, op).grid_size[_dimension(op)],)
+    return (current_grid(interp, op).grid_size[_dimension(op)],)
 
 
 @register("gpu.lane_id")
 def lane_id(interp: Interpreter, op: Operation, args: Values) -> Values:
-    grid = _current_grid(interp, op)
+    grid = current_grid(interp, op)
     return (
         _uniform_if_single(grid.thread_of_lane % WARP_SIZE, grid.threads_per_block),
     )
@@ -782,13 +782,13 @@ def lane_id(interp: Interpreter, op: Operation, args: Values) -> Values:
 
 @register("gpu.barrier")
 def barrier(interp: Interpreter, op: Operation, args: Values) -> Values:
-    _current_grid(interp, op).barrier(op)
+    current_grid(interp, op).barrier(op)
     return ()
 
 
 @register("gpu.shuffle")
 def shuffle(interp: Interpreter, op: Operation, args: Values) -> Values:
-    grid = _current_grid(interp, op)
+    grid = current_grid(interp, op)
     value, offset, width = args
     result, valid = grid.shuffle(op, _enum_text(op, "mode"), value, offset, width)
     return (to_value(result, op.results[0].type), valid)

@@ -49,6 +49,7 @@ from irkit.targets.launch_plan import (
     plan_launches,
 )
 from irkit.targets.views import View
+from irkit.targets.cuda_mma import MMA_PRINTERS
 
 __all__ = [
     "CUDA_LANGUAGE",
@@ -517,6 +518,7 @@ _GPU_PRINTERS: dict[str, Callable[[CudaEmitter, Operation], None]] = {
     "memref.dealloc": _no_heap,
     "cf.assert": _assert,
     "func.call": _no_call,
+    **MMA_PRINTERS,
 }
 
 

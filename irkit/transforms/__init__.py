@@ -33,6 +33,7 @@ _PASSES: dict[str, str] = {
     "fold-memref-alias-ops": "FoldMemrefAliasOpsPass",
     "affine-fold-min-max": "AffineFoldMinMaxPass",
     "linalg-tile-for-gpu": "LinalgTileForGpuPass",
+    "convert-linalg-to-mma": "ConvertLinalgToMmaPass",
     "linalg-pad-contractions": "LinalgPadContractionsPass",
     "convert-parallel-loops-to-gpu": "ConvertParallelLoopsToGpuPass",
     "gpu-promote-shared": "GpuPromoteSharedPass",

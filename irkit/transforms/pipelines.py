@@ -37,6 +37,11 @@ GPU_MATMUL_CYCLIC = True
 # (docs/passes/linalg-fuse-attention.md).
 ATTENTION_BLOCK: tuple[int, int, int, int] = (64, 32, 128, 16)
 ATTENTION_MAX_KEYS = 512
+# Tensor-core matmul blocks (`convert-linalg-to-mma`): 128x128 outputs, K
+# steps of 32, two copy buffers (37 KiB of workgroup memory, under the 48
+# KiB a block gets without opting in).
+MMA_BLOCK: tuple[int, int, int] = (128, 128, 32)
+MMA_STAGES = 2
 
 
 def _stage(name: str, **options: object) -> ModulePass:
@@ -212,6 +217,12 @@ class LowerToCudaPipeline(NamedPipeline):
     fuse_attention: bool = True
     attention_block: tuple[int, ...] = ATTENTION_BLOCK
     attention_max_keys: int = ATTENTION_MAX_KEYS
+    # f16/bf16 matmuls into f32 on tensor cores (`convert-linalg-to-mma`),
+    # in blocks of at most `mma-block` (BM, BN, BK), `mma-stages` copy
+    # buffers deep.
+    tensor_cores: bool = True
+    mma_block: tuple[int, ...] = MMA_BLOCK
+    mma_stages: int = MMA_STAGES
 
     def stages(self) -> list[ModulePass]:
         stages = [_stage("convert-nn-to-linalg"), _stage("linalg-generalize-named-ops")]
@@ -255,6 +266,15 @@ class LowerToCudaPipeline(NamedPipeline):
         if self.pad:
             padding = _stage("linalg-pad-contractions", multiples=self.matmul_block)
             stages.append(padding)
+        if self.tensor_cores:
+            stages.append(
+                _stage(
+                    "convert-linalg-to-mma",
+                    block=self.mma_block,
+                    stages=self.mma_stages,
+                    multiprocessors=self.multiprocessors,
+                )
+            )
         stages += [
             _stage(
                 "linalg-tile-for-gpu",

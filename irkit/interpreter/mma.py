@@ -1,0 +1,278 @@
+"""Reference semantics of the `mma` dialect on the grid emulator.
+
+The ops are warp-synchronous (`irkit.dialects.mma`): every thread of a warp
+runs them together, and what a thread receives depends on the addresses and
+fragments of the other threads of its warp. The emulator runs all threads of
+a grid at once (`irkit.interpreter.gpu`), so each op gathers the warp's
+operands from their lanes, computes, and scatters each lane's share:
+
+- `mma.ldmatrix` reads the 8 elements of the row each lane names and hands
+  every lane the two elements of each 8x8 matrix its fragment layout gives
+  it (transposed or not);
+- `mma.sync` rebuilds the warp's 16x16 `A`, 16x8 `B` and 16x8 `C` from the
+  fragments, computes `C + A B` with exact products summed in float64 and
+  rounded once to f32, and hands each lane its elements back;
+- `mma.cp_async` reads its 16 bytes when issued but writes them only when a
+  `mma.cp_async_wait` of the same thread completes its group, so reading a
+  copy's destination before the wait (or before the barrier after it, in
+  another thread) reads what was there before: poison, or a race that the
+  emulator's workgroup-memory checks report.
+
+A warp whose threads do not all run one of these ops is an error, as on the
+hardware (`.sync.aligned`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+from weakref import WeakKeyDictionary
+
+import numpy as np
+from xdsl.ir import Operation, SSAValue
+
+from irkit.dialects import mma
+from irkit.interpreter.core import Interpreter, interpretation_error, register
+from irkit.interpreter.gpu import WARP_SIZE, Grid, current_grid
+from irkit.interpreter.values import MemRefValue
+
+Values = tuple[Any, ...]
+
+# Where lane l's fragment elements sit in the warp's matrices (mma.dialect
+# doc): rows and columns of A (16x16), B (16x8, rows are k) and C (16x8), per
+# element index e, as arrays over (e, l).
+_LANE = np.arange(WARP_SIZE)
+_G, _C = _LANE // 4, _LANE % 4
+
+
+def _fragment_positions(count: int, kind: str) -> tuple[np.ndarray, np.ndarray]:
+    e = np.arange(count)[:, None]
+    if kind == "a":
+        rows = _G + 8 * ((e // 2) % 2)
+        cols = 2 * _C + e % 2 + 8 * (e // 4)
+    elif kind == "b":
+        rows = 2 * _C + e % 2 + 8 * (e // 2)
+        cols = np.broadcast_to(_G, (count, WARP_SIZE))
+    else:
+        rows = _G + 8 * (e // 2)
+        cols = 2 * _C + e % 2
+    return np.broadcast_to(rows, (count, WARP_SIZE)), np.broadcast_to(
+        cols, (count, WARP_SIZE)
+    )
+
+
+_A_POSITIONS = _fragment_positions(mma.A_FRAGMENT, "a")
+_B_POSITIONS = _fragment_positions(mma.B_FRAGMENT, "b")
+_C_POSITIONS = _fragment_positions(mma.C_FRAGMENT, "c")
+
+
+def _full(value: Any, grid: Grid) -> np.ndarray:
+    """A per-lane array of `value` (a uniform scalar is broadcast)."""
+    return np.broadcast_to(np.asarray(value), (grid.lane_count,))
+
+
+def _shifted(indices: list[Any], offset: int) -> list[Any]:
+    """`indices` with `offset` added to the last one."""
+    return [*indices[:-1], indices[-1] + offset]
+
+
+def _warp_lanes(interp_op: Operation, grid: Grid) -> np.ndarray:
+    """The lanes of the warps running `op`, as (warps, 32); every thread of
+    such a warp must be active."""
+    if grid.threads_per_block % WARP_SIZE:
+        raise interpretation_error(
+            interp_op,
+            f"needs whole warps, but blocks have {grid.threads_per_block} threads",
+        )
+    active = grid.active.reshape(-1, WARP_SIZE)
+    running = active.any(axis=1)
+    partial = running & ~active.all(axis=1)
+    if partial.any():
+        warp = int(np.flatnonzero(partial)[0])
+        lane = warp * WARP_SIZE + int(np.flatnonzero(~active[warp])[0])
+        raise interpretation_error(
+            interp_op,
+            f"is run by part of a warp only: {grid.describe_lane(lane)} does not "
+            "run it",
+        )
+    return grid.lane.reshape(-1, WARP_SIZE)[running]
+
+
+def _read_run(
+    op: Operation, grid: Grid, memref: MemRefValue, indices: list[Any], count: int
+) -> np.ndarray:
+    """(count, lanes): the `count` elements from each lane's index on."""
+    return np.stack(
+        [_full(grid.load(op, memref, _shifted(indices, k)), grid) for k in range(count)]
+    )
+
+
+def _write_run(
+    op: Operation,
+    grid: Grid,
+    memref: MemRefValue,
+    indices: list[Any],
+    values: np.ndarray,
+) -> None:
+    for k in range(values.shape[0]):
+        grid.store(op, memref, _shifted(indices, k), values[k])
+
+
+def _split_operands(op: Operation, args: Values) -> list[tuple[MemRefValue, list[Any]]]:
+    """The (memref, indices) pairs of `op`'s operands, in order."""
+    pairs: list[tuple[MemRefValue, list[Any]]] = []
+    position = 0
+    values: list[SSAValue] = list(op.operands)
+    while position < len(values):
+        memref = args[position]
+        assert isinstance(memref, MemRefValue)
+        rank = len(memref.shape)
+        pairs.append((memref, list(args[position + 1 : position + 1 + rank])))
+        position += 1 + rank
+    return pairs
+
+
+@register("mma.ldmatrix")
+def ldmatrix(interp: Interpreter, op: Operation, args: Values) -> Values:
+    assert isinstance(op, mma.LdMatrixOp)
+    grid = current_grid(interp, op)
+    (source, source_indices), (fragment, fragment_indices) = _split_operands(op, args)
+    _warp_lanes(op, grid)
+    lane_in_warp = grid.thread_of_lane % WARP_SIZE
+    # Only lanes 8t + r name rows (PTX ignores the other lanes' addresses).
+    with grid.restricted(lane_in_warp < 8 * op.tile_count):
+        rows = _read_run(op, grid, source, source_indices, 8)  # (8, lanes)
+    warp_base = grid.lane - lane_in_warp
+    received = np.zeros((2 * op.tile_count, grid.lane_count), rows.dtype)
+    for tile in range(op.tile_count):
+        for half in range(2):
+            if op.transposed:
+                source_lane = warp_base + 8 * tile + 2 * (lane_in_warp % 4) + half
+                column = lane_in_warp // 4
+            else:
+                source_lane = warp_base + 8 * tile + lane_in_warp // 4
+                column = 2 * (lane_in_warp % 4) + half
+            received[2 * tile + half] = rows[column, source_lane]
+    _write_run(op, grid, fragment, fragment_indices, received)
+    return ()
+
+
+def _gather_matrix(
+    fragments: np.ndarray,
+    positions: tuple[np.ndarray, np.ndarray],
+    shape: tuple[int, int],
+    warps: np.ndarray,
+) -> np.ndarray:
+    """(warps, rows, cols) from each lane's fragment elements (e, lanes)."""
+    rows, cols = positions
+    matrix = np.zeros((len(warps), *shape), np.float64)
+    per_warp = fragments[:, warps].astype(np.float64)  # (e, warps, 32)
+    for e in range(fragments.shape[0]):
+        matrix[:, rows[e], cols[e]] = per_warp[e]
+    return matrix
+
+
+@register("mma.sync")
+def sync(interp: Interpreter, op: Operation, args: Values) -> Values:
+    assert isinstance(op, mma.SyncOp)
+    grid = current_grid(interp, op)
+    (a, a_at), (b, b_at), (c, c_at) = _split_operands(op, args)
+    warps = _warp_lanes(op, grid)
+    m, n, k = mma.MMA_SHAPE
+    a_matrix = _gather_matrix(
+        _read_run(op, grid, a, a_at, mma.A_FRAGMENT), _A_POSITIONS, (m, k), warps
+    )
+    b_matrix = _gather_matrix(
+        _read_run(op, grid, b, b_at, mma.B_FRAGMENT), _B_POSITIONS, (k, n), warps
+    )
+    c_fragments = _read_run(op, grid, c, c_at, mma.C_FRAGMENT)
+    c_matrix = _gather_matrix(c_fragments, _C_POSITIONS, (m, n), warps)
+    product = (c_matrix + a_matrix @ b_matrix).astype(np.float32)
+    result = c_fragments.astype(np.float32)
+    rows, cols = _C_POSITIONS
+    for e in range(mma.C_FRAGMENT):
+        result[e][warps] = product[:, rows[e], cols[e]]
+    _write_run(op, grid, c, c_at, result)
+    return ()
+
+
+# --------------------------------------------------------------------------
+# Asynchronous copies
+# --------------------------------------------------------------------------
+
+
+@dataclass
+class _PendingCopy:
+    op: Operation
+    destination: MemRefValue
+    indices: list[Any]
+    values: np.ndarray  # (elements, lanes), read when issued
+    lanes: np.ndarray  # bool per lane: the lanes that issued it
+    group: np.ndarray  # per lane: the group it belongs to
+
+
+@dataclass
+class _AsyncCopies:
+    """The copies each thread of a grid has issued and not yet waited for."""
+
+    committed: np.ndarray  # per lane: groups committed so far
+    pending: list[_PendingCopy] = field(default_factory=list)
+
+
+_COPIES: WeakKeyDictionary[Grid, _AsyncCopies] = WeakKeyDictionary()
+
+
+def _copies(grid: Grid) -> _AsyncCopies:
+    state = _COPIES.get(grid)
+    if state is None:
+        state = _AsyncCopies(np.zeros(grid.lane_count, np.int64))
+        _COPIES[grid] = state
+    return state
+
+
+@register("mma.cp_async")
+def cp_async(interp: Interpreter, op: Operation, args: Values) -> Values:
+    assert isinstance(op, mma.CpAsyncOp)
+    grid = current_grid(interp, op)
+    (source, source_at), (destination, destination_at) = _split_operands(op, args)
+    values = _read_run(op, grid, source, source_at, op.element_count)
+    state = _copies(grid)
+    state.pending.append(
+        _PendingCopy(
+            op,
+            destination,
+            [np.array(_full(i, grid)) for i in destination_at],
+            values,
+            grid.active.copy(),
+            state.committed.copy(),
+        )
+    )
+    return ()
+
+
+@register("mma.cp_async_commit")
+def cp_async_commit(interp: Interpreter, op: Operation, args: Values) -> Values:
+    grid = current_grid(interp, op)
+    _copies(grid).committed[grid.active] += 1
+    return ()
+
+
+@register("mma.cp_async_wait")
+def cp_async_wait(interp: Interpreter, op: Operation, args: Values) -> Values:
+    """Completes, in each waiting thread, the copies of every group but its
+    newest `pending` committed ones (a copy not yet committed stays)."""
+    assert isinstance(op, mma.CpAsyncWaitOp)
+    grid = current_grid(interp, op)
+    state = _copies(grid)
+    limit = state.committed - op.pending_groups
+    remaining: list[_PendingCopy] = []
+    for copy in state.pending:
+        done = copy.lanes & grid.active & (copy.group < limit)
+        if done.any():
+            with grid.restricted(done):
+                _write_run(copy.op, grid, copy.destination, copy.indices, copy.values)
+            copy.lanes = copy.lanes & ~done
+        if copy.lanes.any():
+            remaining.append(copy)
+    state.pending = remaining
+    return ()

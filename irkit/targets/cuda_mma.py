@@ -1,0 +1,166 @@
+"""CUDA C for the `mma` dialect: PTX inline assembly, one instruction per op.
+
+A fragment is a run of a private array of 16-bit elements (`__half`,
+`__nv_bfloat16`) or of floats (`irkit.dialects.mma`). PTX takes 16-bit
+operands in pairs, as 32-bit registers: a pair is packed from the elements'
+bits into a `uint32_t` (and unpacked after `ldmatrix`) instead of reading the
+array through a `uint32_t *`, which would be undefined behaviour in C and
+could keep nvcc from putting the array in registers. The packing costs no
+instructions once nvcc assigns registers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
+
+from xdsl.dialects.builtin import MemRefType
+from xdsl.ir import Attribute, Operation, SSAValue
+
+from irkit.dialects import mma
+
+if TYPE_CHECKING:
+    from irkit.targets.cuda import CudaEmitter
+
+# PTX's name of each 16-bit element type, and CUDA's bit casts for it.
+_HALF_TYPES = {
+    "f16": ("f16", "__half_as_ushort", "__ushort_as_half"),
+    "bf16": ("bf16", "__bfloat16_as_ushort", "__ushort_as_bfloat16"),
+}
+
+
+def _element_key(emitter: CudaEmitter, value: SSAValue, op: Operation) -> str:
+    memref_type = value.type
+    assert isinstance(memref_type, MemRefType)
+    element: Attribute = memref_type.get_element_type()
+    return emitter.key_of(element, op)
+
+
+def _element(
+    emitter: CudaEmitter,
+    op: Operation,
+    memref: SSAValue,
+    indices: Sequence[SSAValue],
+    offset: int = 0,
+) -> str:
+    """The lvalue `offset` elements past `memref[indices]` along the last
+    dimension."""
+    names = [emitter.name_of(index) for index in indices]
+    if offset:
+        last = names[-1]
+        names[-1] = (
+            str(int(last) + offset) if last.isdigit() else f"({last} + {offset})"
+        )
+    return emitter.view_of(memref, op).element(names)
+
+
+def _half_kind(emitter: CudaEmitter, op: Operation, memref: SSAValue) -> tuple[str, str, str]:
+    key = _element_key(emitter, memref, op)
+    if key not in _HALF_TYPES:
+        raise emitter.error(op, f"cannot use {key} elements in a warp-level product")
+    return _HALF_TYPES[key]
+
+
+def _packed(low: str, high: str, to_bits: str) -> str:
+    return f"((uint32_t){to_bits}({low}) | ((uint32_t){to_bits}({high}) << 16))"
+
+
+def _shared_address(emitter: CudaEmitter, lvalue: str) -> str:
+    return f"(uint32_t)__cvta_generic_to_shared(&{lvalue})"
+
+
+def _ldmatrix(emitter: CudaEmitter, op: Operation) -> None:
+    assert isinstance(op, mma.LdMatrixOp)
+    source, fragment = op.source[0], op.fragment[0]
+    _, _, from_bits = _half_kind(emitter, op, fragment)
+    tiles = op.tile_count
+    registers = [emitter.fresh_name("matrix") for _ in range(tiles)]
+    emitter.writer.line(f"uint32_t {', '.join(registers)};")
+    placeholders = ", ".join(f"%{i}" for i in range(tiles))
+    trans = ".trans" if op.transposed else ""
+    address = _shared_address(emitter, _element(emitter, op, source, op.source_indices))
+    outputs = ", ".join(f'"=r"({register})' for register in registers)
+    emitter.writer.line(
+        f'asm volatile("ldmatrix.sync.aligned.m8n8.x{tiles}{trans}.shared.b16 '
+        f'{{{placeholders}}}, [%{tiles}];\\n" : {outputs} : "r"({address}));'
+    )
+    for tile, register in enumerate(registers):
+        for half in range(2):
+            target = _element(
+                emitter, op, fragment, op.fragment_indices, 2 * tile + half
+            )
+            bits = f"{register} & 0xffffu" if half == 0 else f"{register} >> 16"
+            emitter.writer.line(f"{target} = {from_bits}((unsigned short)({bits}));")
+
+
+def _sync(emitter: CudaEmitter, op: Operation) -> None:
+    assert isinstance(op, mma.SyncOp)
+    (a, a_at), (b, b_at), (c, c_at) = op.accesses()
+    ptx_type, to_bits, _ = _half_kind(emitter, op, a)
+    a_registers = [
+        _packed(
+            _element(emitter, op, a, a_at, 2 * i),
+            _element(emitter, op, a, a_at, 2 * i + 1),
+            to_bits,
+        )
+        for i in range(mma.A_FRAGMENT // 2)
+    ]
+    b_registers = [
+        _packed(
+            _element(emitter, op, b, b_at, 2 * i),
+            _element(emitter, op, b, b_at, 2 * i + 1),
+            to_bits,
+        )
+        for i in range(mma.B_FRAGMENT // 2)
+    ]
+    accumulators = [_element(emitter, op, c, c_at, i) for i in range(mma.C_FRAGMENT)]
+    m, n, k = mma.MMA_SHAPE
+    emitter.writer.line(
+        f'asm volatile("mma.sync.aligned.m{m}n{n}k{k}.row.col.f32.{ptx_type}.'
+        f'{ptx_type}.f32 {{%0, %1, %2, %3}}, {{%4, %5, %6, %7}}, {{%8, %9}}, '
+        '{%0, %1, %2, %3};\\n"'
+    )
+    with emitter.writer.indented():
+        emitter.writer.line(
+            ": " + ", ".join(f'"+f"({value})' for value in accumulators)
+        )
+        emitter.writer.line(
+            ": "
+            + ", ".join(f'"r"({value})' for value in [*a_registers, *b_registers])
+            + ");"
+        )
+
+
+def _cp_async(emitter: CudaEmitter, op: Operation) -> None:
+    assert isinstance(op, mma.CpAsyncOp)
+    destination = _shared_address(
+        emitter,
+        _element(emitter, op, op.destination[0], op.destination_indices),
+    )
+    source = _element(emitter, op, op.source[0], op.source_indices)
+    emitter.writer.line(
+        f'asm volatile("cp.async.cg.shared.global [%0], [%1], '
+        f'{mma.ASYNC_COPY_BYTES};\\n" :: "r"({destination}), "l"(&{source}));'
+    )
+
+
+def _cp_async_commit(emitter: CudaEmitter, op: Operation) -> None:
+    emitter.writer.line('asm volatile("cp.async.commit_group;\\n" ::);')
+
+
+def _cp_async_wait(emitter: CudaEmitter, op: Operation) -> None:
+    assert isinstance(op, mma.CpAsyncWaitOp)
+    # The wait also orders this thread's later reads after the copies; the
+    # memory clobber keeps nvcc from moving shared loads above it.
+    emitter.writer.line(
+        f'asm volatile("cp.async.wait_group {op.pending_groups};\\n" ::: "memory");'
+    )
+
+
+MMA_PRINTERS: dict[str, Callable[[CudaEmitter, Operation], None]] = {
+    "mma.ldmatrix": _ldmatrix,
+    "mma.sync": _sync,
+    "mma.cp_async": _cp_async,
+    "mma.cp_async_commit": _cp_async_commit,
+    "mma.cp_async_wait": _cp_async_wait,
+}

@@ -1,0 +1,101 @@
+// RUN: irkit-opt %s --split-input-file --verify-diagnostics
+
+// The mma dialect's verifiers: where each operand must live, its element
+// type, the room a fragment needs, and that the ops run in kernels.
+
+func.func @on_host(%t: memref<16x24xf16, #gpu.address_space<workgroup>>, %a: memref<8xf16, #gpu.address_space<private>>) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'mma.ldmatrix' op must be nested in a 'gpu.launch' body or a 'gpu.func'}}
+  mma.ldmatrix %t[%c0, %c0], %a[%c0] {tiles = 4 : i64} : memref<16x24xf16, #gpu.address_space<workgroup>>, memref<8xf16, #gpu.address_space<private>>
+  return
+}
+
+// -----
+
+func.func @source_not_shared(%g: memref<16x24xf16>) {
+  %c1 = arith.constant 1 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) private(%a : memref<8xf16, #gpu.address_space<private>>) {
+    %c0 = arith.constant 0 : index
+    // expected-error @+1 {{source must be in workgroup memory, got memref<16x24xf16>}}
+    mma.ldmatrix %g[%c0, %c0], %a[%c0] {tiles = 4 : i64} : memref<16x24xf16>, memref<8xf16, #gpu.address_space<private>>
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+func.func @fragment_too_short() {
+  %c1 = arith.constant 1 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) workgroup(%t : memref<16x24xf16, #gpu.address_space<workgroup>>) private(%a : memref<4xf16, #gpu.address_space<private>>) {
+    %c0 = arith.constant 0 : index
+    // expected-error @+1 {{fragment needs 8 contiguous elements along its last dimension, got memref<4xf16, #gpu.address_space<private>>}}
+    mma.ldmatrix %t[%c0, %c0], %a[%c0] {tiles = 4 : i64} : memref<16x24xf16, #gpu.address_space<workgroup>>, memref<4xf16, #gpu.address_space<private>>
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+func.func @three_tiles() {
+  %c1 = arith.constant 1 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) workgroup(%t : memref<16x24xf16, #gpu.address_space<workgroup>>) private(%a : memref<8xf16, #gpu.address_space<private>>) {
+    %c0 = arith.constant 0 : index
+    // expected-error @+1 {{tiles must be 1, 2 or 4, got 3}}
+    mma.ldmatrix %t[%c0, %c0], %a[%c0] {tiles = 3 : i64} : memref<16x24xf16, #gpu.address_space<workgroup>>, memref<8xf16, #gpu.address_space<private>>
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+func.func @f32_operands() {
+  %c1 = arith.constant 1 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) private(%a : memref<8xf32, #gpu.address_space<private>>, %b : memref<4xf32, #gpu.address_space<private>>, %c : memref<4xf32, #gpu.address_space<private>>) {
+    %c0 = arith.constant 0 : index
+    // expected-error @+1 {{a and b must hold one element type, f16 or bf16; got f32 and f32}}
+    mma.sync %a[%c0], %b[%c0], %c[%c0] : memref<8xf32, #gpu.address_space<private>>, memref<4xf32, #gpu.address_space<private>>, memref<4xf32, #gpu.address_space<private>>
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+func.func @f16_accumulator() {
+  %c1 = arith.constant 1 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) private(%a : memref<8xf16, #gpu.address_space<private>>, %b : memref<4xf16, #gpu.address_space<private>>, %c : memref<4xf16, #gpu.address_space<private>>) {
+    %c0 = arith.constant 0 : index
+    // expected-error @+1 {{c must hold f32, got f16}}
+    mma.sync %a[%c0], %b[%c0], %c[%c0] : memref<8xf16, #gpu.address_space<private>>, memref<4xf16, #gpu.address_space<private>>, memref<4xf16, #gpu.address_space<private>>
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+func.func @copy_into_global(%g: memref<64xf16>, %h: memref<64xf16>) {
+  %c1 = arith.constant 1 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    %c0 = arith.constant 0 : index
+    // expected-error @+1 {{destination must be in workgroup memory, got memref<64xf16>}}
+    mma.cp_async %g[%c0], %h[%c0] : memref<64xf16>, memref<64xf16>
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+func.func @wait_too_many() {
+  %c1 = arith.constant 1 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    // expected-error @+1 {{pending must be in [0, 7] (PTX's cp.async.wait_group), got 9}}
+    mma.cp_async_wait {pending = 9 : i64}
+    gpu.terminator
+  }
+  return
+}

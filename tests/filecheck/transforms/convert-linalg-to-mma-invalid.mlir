@@ -1,0 +1,10 @@
+// RUN: not irkit-opt %s -p 'convert-linalg-to-mma{block=128,128}' 2>&1 | filecheck %s --check-prefix=SIZES
+// RUN: not irkit-opt %s -p 'convert-linalg-to-mma{block=96,128,32}' 2>&1 | filecheck %s --check-prefix=MULTIPLES
+// RUN: not irkit-opt %s -p 'convert-linalg-to-mma{stages=1}' 2>&1 | filecheck %s --check-prefix=STAGES
+
+// SIZES: convert-linalg-to-mma: block takes three sizes (BM, BN, BK)
+// MULTIPLES: convert-linalg-to-mma: block sizes must be multiples of 64, 64 and 16, got [96, 128, 32]
+// STAGES: convert-linalg-to-mma: stages must be 2, 3 or 4, got 1
+func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
+  return %x : tensor<4xf32>
+}
