@@ -28,6 +28,7 @@ from test_lower_to_c import (
 )
 
 import irkit
+from irkit.dtypes import BFLOAT16
 from irkit.runtime import AssertionFailure
 from irkit.runtime.cuda import gpu_unavailable_reason
 from irkit.testing.strategies import NN_OPS, nn_programs
@@ -86,3 +87,37 @@ func.func @main(%a: tensor<{m}x{k}xf32>, %b: tensor<{k}x{n}xf32>) -> tensor<{m}x
     b = rng.uniform(-1, 1, (k, n)).astype(np.float32)
     compiled = irkit.compile(program, target="cuda")
     _assert_same(compiled(a, b), irkit.interpret(irkit.parse(program), "main", a, b))
+
+
+@pytest.mark.parametrize("element", ["f16", "bf16"])
+@pytest.mark.parametrize(
+    "shape",
+    [(128, 128, 64), (256, 384, 96), (100, 200, 72), (1024, 1024, 1024)],
+    ids=lambda shape: "x".join(map(str, shape)),
+)
+def test_half_matmul_runs_on_tensor_cores(
+    element: str, shape: tuple[int, int, int]
+) -> None:
+    """f16/bf16 matmuls into f32 (`convert-linalg-to-mma`: ldmatrix, mma.sync,
+    cp.async), partial tiles padded first, against float64 products of the
+    same inputs on fresh random data."""
+    m, n, k = shape
+    a_type, b_type = f"tensor<{m}x{k}x{element}>", f"tensor<{k}x{n}x{element}>"
+    c_type = f"tensor<{m}x{n}xf32>"
+    text = f"""
+func.func @main(%a: {a_type}, %b: {b_type}) -> {c_type} {{
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : {c_type}
+  %f = linalg.fill ins(%zero : f32) outs(%e : {c_type}) -> {c_type}
+  %r = linalg.matmul ins(%a, %b : {a_type}, {b_type}) outs(%f : {c_type}) -> {c_type}
+  return %r : {c_type}
+}}"""
+    compiled = irkit.compile(text, target="cuda", checked=True)
+    assert "mma.sync.aligned.m16n8k16" in compiled.unit.source
+    dtype = np.dtype(np.float16) if element == "f16" else BFLOAT16
+    rng = np.random.default_rng(k)
+    a = rng.uniform(-1, 1, (m, k)).astype(dtype)
+    b = rng.uniform(-1, 1, (k, n)).astype(dtype)
+    (result,) = compiled(a, b)
+    expected = a.astype(np.float64) @ b.astype(np.float64)
+    np.testing.assert_allclose(result, expected, rtol=1e-4, atol=1e-4)

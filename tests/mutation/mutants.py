@@ -31,6 +31,8 @@ PAD = "irkit/transforms/linalg_pad_contractions.py"
 ATTENTION = "irkit/transforms/linalg_fuse_attention.py"
 ATTENTION_CHAIN = "irkit/analysis/attention.py"
 ATTENTION_PROPERTY = "tests/properties/test_linalg_fuse_attention.py"
+MMA = "irkit/transforms/convert_linalg_to_mma.py"
+MMA_PROPERTY = "tests/properties/test_convert_linalg_to_mma.py"
 
 MUTANTS: tuple[Mutant, ...] = (
     Mutant(
@@ -371,5 +373,38 @@ MUTANTS: tuple[Mutant, ...] = (
         "        initial.operands = [*prologue.inputs, operands[-1]]",
         ("tests/filecheck/transforms/linalg-tile-for-gpu-block-level.mlir",),
         "the accumulator is never initialised (nor copied in)",
+    ),
+    Mutant(
+        "mma-wrong-fragment-column",
+        MMA,
+        "        col = kb.add_index(col0, ni * 8 + e % 2)",
+        "        col = kb.add_index(col0, ni * 8 + e // 2)",
+        (MMA_PROPERTY,),
+        "a planted wrong fragment index: accumulator elements 1 and 2 are "
+        "stored to each other's columns",
+    ),
+    Mutant(
+        "mma-b-fragments-not-transposed",
+        MMA,
+        "                    transpose=shape.b_k_major,",
+        "                    transpose=False,",
+        (MMA_PROPERTY,),
+        "a k-major B is loaded as if n-major: each fragment holds B^T's elements",
+    ),
+    Mutant(
+        "mma-wait-leaves-the-step-in-flight",
+        MMA,
+        "    lb.add(CpAsyncWaitOp(stages - 2))",
+        "    lb.add(CpAsyncWaitOp(stages - 1))",
+        (MMA_PROPERTY,),
+        "a step's tiles are read before their copies complete",
+    ),
+    Mutant(
+        "mma-no-barrier-before-reading-tiles",
+        MMA,
+        "    lb.add(BarrierOp())",
+        "    pass",
+        (MMA_PROPERTY,),
+        "threads read tiles other threads copied with no barrier between",
     ),
 )

@@ -1,0 +1,128 @@
+"""The `mma` dialect on the grid emulator: fragment layouts and checks.
+
+One warp multiplies a 16x16 A by a 16x8 B as PTX lays the fragments out
+(`irkit/dialects/mma.py`): A and B are copied to workgroup memory with
+`mma.cp_async`, loaded with `mma.ldmatrix` (B k-major, so transposed) and
+multiplied with `mma.sync`; each thread stores its four accumulators where
+the C fragment layout says they belong. The result must be A @ B, which
+holds only if the emulator's ldmatrix, mma.sync and copy layouts agree
+with each other and with the PTX layouts the kernel's indices encode.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from irkit.dtypes import BFLOAT16
+from irkit.interpreter import InterpretationError, interpret
+from irkit.parsing import parse_module
+
+WG = "#gpu.address_space<workgroup>"
+PR = "#gpu.address_space<private>"
+
+
+def _warp_program(element: str, threads: int = 32, wait: bool = True) -> str:
+    wait_line = "mma.cp_async_wait {pending = 0 : i64}" if wait else ""
+    return f"""
+func.func @main(%A: memref<16x16x{element}>, %B: memref<16x8x{element}>, %C: memref<16x8xf32> {{irkit.output}}) {{
+  %c1 = arith.constant 1 : index
+  %nt = arith.constant {threads} : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %nt, %sy = %c1, %sz = %c1) workgroup(%as : memref<16x24x{element}, {WG}>, %bs : memref<16x8x{element}, {WG}>) private(%a : memref<8x{element}, {PR}>, %b : memref<4x{element}, {PR}>, %acc : memref<4xf32, {PR}>) {{
+    %c0 = arith.constant 0 : index
+    %c2 = arith.constant 2 : index
+    %c3 = arith.constant 3 : index
+    %c4 = arith.constant 4 : index
+    %c8 = arith.constant 8 : index
+    %c16 = arith.constant 16 : index
+    %c32 = arith.constant 32 : index
+    %in_a = arith.cmpi ult, %tx, %c32 : index
+    scf.if %in_a {{
+      %row = arith.divui %tx, %c2 : index
+      %chunk = arith.remui %tx, %c2 : index
+      %col = arith.muli %chunk, %c8 : index
+      mma.cp_async %A[%row, %col], %as[%row, %col] : memref<16x16x{element}>, memref<16x24x{element}, {WG}>
+    }}
+    %in_b = arith.cmpi ult, %tx, %c16 : index
+    scf.if %in_b {{
+      mma.cp_async %B[%tx, %c0], %bs[%tx, %c0] : memref<16x8x{element}>, memref<16x8x{element}, {WG}>
+    }}
+    mma.cp_async_commit
+    {wait_line}
+    gpu.barrier
+    %r = arith.remui %tx, %c16 : index
+    %upper = arith.divui %tx, %c16 : index
+    %upper2 = arith.remui %upper, %c2 : index
+    %ac = arith.muli %upper2, %c8 : index
+    mma.ldmatrix %as[%r, %ac], %a[%c0] {{tiles = 4 : i64}} : memref<16x24x{element}, {WG}>, memref<8x{element}, {PR}>
+    mma.ldmatrix %bs[%r, %c0], %b[%c0] {{tiles = 2 : i64, transpose}} : memref<16x8x{element}, {WG}>, memref<4x{element}, {PR}>
+    %zero = arith.constant 0.0 : f32
+    memref.store %zero, %acc[%c0] : memref<4xf32, {PR}>
+    memref.store %zero, %acc[%c1] : memref<4xf32, {PR}>
+    memref.store %zero, %acc[%c2] : memref<4xf32, {PR}>
+    memref.store %zero, %acc[%c3] : memref<4xf32, {PR}>
+    mma.sync %a[%c0], %b[%c0], %acc[%c0] : memref<8x{element}, {PR}>, memref<4x{element}, {PR}>, memref<4xf32, {PR}>
+    %lane = arith.remui %tx, %c32 : index
+    %g = arith.divui %lane, %c4 : index
+    %cc = arith.remui %lane, %c4 : index
+    %col0 = arith.muli %cc, %c2 : index
+    %col1 = arith.addi %col0, %c1 : index
+    %g8 = arith.addi %g, %c8 : index
+    %first = arith.cmpi ult, %tx, %c32 : index
+    scf.if %first {{
+      %v0 = memref.load %acc[%c0] : memref<4xf32, {PR}>
+      %v1 = memref.load %acc[%c1] : memref<4xf32, {PR}>
+      %v2 = memref.load %acc[%c2] : memref<4xf32, {PR}>
+      %v3 = memref.load %acc[%c3] : memref<4xf32, {PR}>
+      memref.store %v0, %C[%g, %col0] : memref<16x8xf32>
+      memref.store %v1, %C[%g, %col1] : memref<16x8xf32>
+      memref.store %v2, %C[%g8, %col0] : memref<16x8xf32>
+      memref.store %v3, %C[%g8, %col1] : memref<16x8xf32>
+    }}
+    gpu.terminator
+  }}
+  return
+}}
+"""
+
+
+@given(st.sampled_from(["f16", "bf16"]), st.integers(0, 2**16))
+def test_one_warp_multiplies_as_ptx_lays_fragments_out(element: str, seed: int) -> None:
+    dtype = np.dtype(np.float16) if element == "f16" else BFLOAT16
+    rng = np.random.default_rng(seed)
+    a = rng.uniform(-2, 2, (16, 16)).astype(dtype)
+    b = rng.uniform(-2, 2, (16, 8)).astype(dtype)
+    (c,) = interpret(parse_module(_warp_program(element)), "main", a, b)
+    expected = a.astype(np.float64) @ b.astype(np.float64)
+    np.testing.assert_allclose(c, expected, rtol=1e-6, atol=1e-6)
+
+
+def test_two_warps_each_multiply_their_own_fragments() -> None:
+    """The second warp runs the same product on the same tiles; the first
+    stores. Fragments are gathered per warp, never across warps."""
+    rng = np.random.default_rng(3)
+    a = rng.uniform(-1, 1, (16, 16)).astype(np.float16)
+    b = rng.uniform(-1, 1, (16, 8)).astype(np.float16)
+    (c,) = interpret(parse_module(_warp_program("f16", threads=64)), "main", a, b)
+    np.testing.assert_allclose(c, a.astype(np.float64) @ b.astype(np.float64), rtol=1e-6)
+
+
+def test_reading_a_copy_before_its_wait_reads_what_was_there() -> None:
+    """Without the wait, the copies have not landed when ldmatrix reads."""
+    a = np.ones((16, 16), np.float16)
+    b = np.ones((16, 8), np.float16)
+    program = parse_module(_warp_program("f16", wait=False))
+    with pytest.raises(InterpretationError, match="nothing wrote"):
+        interpret(program, "main", a, b)
+
+
+def test_a_partial_warp_is_an_error() -> None:
+    """48 threads: the second warp has 16 threads (blocks must be whole
+    warps for warp-level ops)."""
+    a = np.ones((16, 16), np.float16)
+    b = np.ones((16, 8), np.float16)
+    program = parse_module(_warp_program("f16", threads=48))
+    with pytest.raises(InterpretationError, match="needs whole warps"):
+        interpret(program, "main", a, b)
