@@ -47,6 +47,47 @@ def is_float_dtype(dtype: np.dtype[Any]) -> bool:
     return dtype.kind == "f" or dtype == BFLOAT16
 
 
+def to_bfloat16(value: Any) -> np.ndarray:
+    """`value` rounded once to bf16, to nearest even (NaN stays NaN).
+
+    ml_dtypes converts f64 and integers to bf16 through f32, rounding twice
+    (1 + 2**-8 + 2**-40 becomes 1, not 1 + 2**-7). Rounding to odd into f32
+    first (toward zero, the last bit set when inexact) keeps the one
+    rounding to bf16 correct, as MLIR's `arith.truncf` and CUDA's
+    `__double2bfloat16` round. Integers go through f64: exact up to 2**53.
+    """
+    array = np.asarray(value)
+    if array.dtype == BFLOAT16 or array.dtype in (np.float32, np.float16, np.bool_):
+        return array.astype(BFLOAT16)
+    wide = array.astype(np.float64)
+    single = wide.astype(np.float32)
+    with np.errstate(invalid="ignore"):
+        inexact = np.isfinite(single) & (single.astype(np.float64) != wide)
+        away = np.abs(single.astype(np.float64)) > np.abs(wide)
+    bits = single.view(np.uint32)
+    odd = (bits - away.astype(np.uint32)) | np.uint32(1)
+    return np.where(inexact, odd, bits).view(np.float32).astype(BFLOAT16)
+
+
+def convert(value: Any, dtype: np.dtype[Any]) -> np.ndarray:
+    """`value` as an array of `dtype`, each element rounded once (NumPy's
+    `astype`, but bf16 from f64 or an integer through `to_bfloat16`)."""
+    if np.dtype(dtype) == BFLOAT16:
+        return to_bfloat16(value)
+    return np.asarray(value).astype(dtype)
+
+
+def loaded_array(array: np.ndarray) -> np.ndarray:
+    """An array read back from a `.npy`/`.npz` file, bf16 restored.
+
+    NumPy's file format has no name for ml_dtypes' types: `np.save` writes a
+    bf16 array as raw 2-byte records (`|V2`), which irkit reads back as the
+    bf16 it was (no other irkit type is saved so)."""
+    if array.dtype == np.dtype("V2"):
+        return array.view(BFLOAT16)
+    return array
+
+
 def numpy_dtype(element_type: Attribute) -> np.dtype[Any]:
     """The NumPy dtype that holds values of the MLIR scalar type `element_type`.
 

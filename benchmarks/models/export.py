@@ -10,8 +10,11 @@ Writes, from the repository root:
 * `tests/corpus/models/<name>.mlir` and `<name>.npz`: `SMALL_WORKLOADS`, the
   same programs at tiny sizes, with the inputs `arg0..` (function-argument
   order) and PyTorch's outputs `result0..` (float32, seeded, deterministic);
-  and for `zoo.HALF_PRECISION`, `<name>_f16.{mlir,npz}`: the module and its
-  inputs in float16 (`zoo.SMALL_HALF_WORKLOADS`), PyTorch's outputs float16;
+  and for `zoo.HALF_PRECISION`, `<name>_f16.{mlir,npz}` and
+  `<name>_bf16.{mlir,npz}`: the module and its inputs in float16 or bfloat16
+  (`zoo.SMALL_HALF_WORKLOADS`), PyTorch's outputs in the same type (bfloat16
+  arrays as `ml_dtypes.bfloat16`, which `np.savez` stores as raw 2-byte
+  records, `|V2`; `irkit.dtypes.loaded_array` reads them back);
 * `tests/corpus/models/MANIFEST.md` and `benchmarks/models/README.md`.
 
 Each file is exactly `str(module)`. The script fails (exit 1) if any output
@@ -22,7 +25,8 @@ saved inputs does not give the saved outputs.
 Environment (CPU only; irkit's own venv does not need it)::
 
     python3.11 -m venv /work/tmvenv
-    /work/tmvenv/bin/pip install torch==2.13.0 torch-mlir==20261001 numpy
+    /work/tmvenv/bin/pip install torch==2.13.0 torch-mlir==20261001 numpy \
+        ml_dtypes==0.6.0
 
 Run from anywhere::
 
@@ -38,6 +42,7 @@ import warnings
 from importlib.metadata import version
 from pathlib import Path
 
+import ml_dtypes
 import numpy as np
 import torch
 import zoo
@@ -83,7 +88,7 @@ def check_text(name: str, text: str) -> None:
 
 def check_signature(name: str, text: str, shapes: list[tuple[int, ...]]) -> None:
     """The text parses back to itself, and `@name` takes f32 tensors of
-    `shapes` (f16 for a `_f16` twin)."""
+    `shapes` (f16 for a `_f16` twin, bf16 for a `_bf16` one)."""
     with ir.Context():
         module = ir.Module.parse(text)
         if str(module) != text:
@@ -97,9 +102,24 @@ def check_signature(name: str, text: str, shapes: list[tuple[int, ...]]) -> None
         ftype = ir.FunctionType(ir.TypeAttr(func.attributes["function_type"]).value)
         got = [tuple(ir.RankedTensorType(t).shape) for t in ftype.inputs]
         types = {str(ir.RankedTensorType(t).element_type) for t in ftype.inputs}
-    element = "f16" if name.endswith("_f16") else "f32"
+    element = name.rsplit("_", 1)[-1] if name.endswith(("_f16", "_bf16")) else "f32"
     if got != shapes or types - {element}:
         raise AssertionError(f"{name}: signature {got} {types} vs arguments {shapes}")
+
+
+def to_numpy(tensor: torch.Tensor) -> np.ndarray:
+    """A tensor as a NumPy array (bfloat16 as `ml_dtypes.bfloat16`, whose bits
+    PyTorch's `.numpy()` will not hand over as such)."""
+    tensor = tensor.detach()
+    if tensor.dtype == torch.bfloat16:
+        return tensor.view(torch.int16).numpy().view(ml_dtypes.bfloat16).copy()
+    return tensor.numpy().copy()
+
+
+def from_numpy(array: np.ndarray) -> torch.Tensor:
+    if array.dtype == ml_dtypes.bfloat16:
+        return torch.from_numpy(array.view(np.int16).copy()).view(torch.bfloat16)
+    return torch.from_numpy(array.copy())
 
 
 def run_torch(workload: zoo.Workload, args: list[np.ndarray]) -> list[np.ndarray]:
@@ -107,14 +127,19 @@ def run_torch(workload: zoo.Workload, args: list[np.ndarray]) -> list[np.ndarray
     module, inputs = zoo.build(workload)
     wrapper = zoo.WeightsAsArguments(module, len(inputs))
     with torch.no_grad():
-        out = wrapper(*(torch.from_numpy(a.copy()) for a in args))
+        out = wrapper(*(from_numpy(a) for a in args))
     outs = out if isinstance(out, tuple | list) else (out,)
-    return [o.detach().numpy().copy() for o in outs]
+    return [to_numpy(o) for o in outs]
+
+
+def loaded(array: np.ndarray) -> np.ndarray:
+    """A saved array read back: bfloat16 was saved as raw 2-byte records."""
+    return array.view(ml_dtypes.bfloat16) if array.dtype == np.dtype("V2") else array
 
 
 def write_small(workload: zoo.Workload) -> tuple[str, list[np.ndarray], list[str]]:
     text, args, names = export(workload)
-    arrays = [a.detach().numpy().copy() for a in args]
+    arrays = [to_numpy(a) for a in args]
     results = run_torch(workload, arrays)
     (CORPUS / f"{workload.name}.mlir").write_text(text)
     saved = {f"arg{i}": a for i, a in enumerate(arrays)}
@@ -123,9 +148,11 @@ def write_small(workload: zoo.Workload) -> tuple[str, list[np.ndarray], list[str
     np.savez_compressed(buffer, **saved)
     (CORPUS / f"{workload.name}.npz").write_bytes(buffer.getvalue())
     with np.load(CORPUS / f"{workload.name}.npz") as data:
-        again = run_torch(workload, [data[f"arg{i}"] for i in range(len(arrays))])
+        again = run_torch(
+            workload, [loaded(data[f"arg{i}"]) for i in range(len(arrays))]
+        )
         for i, got in enumerate(again):
-            if not np.array_equal(got, data[f"result{i}"]):
+            if got.tobytes() != loaded(data[f"result{i}"]).tobytes():
                 raise AssertionError(f"{workload.name}: result{i} differs on re-run")
     return text, arrays + results, names
 
@@ -167,7 +194,9 @@ def manifest(entries: list[str]) -> str:
         "",
         "Each `<name>.mlir` holds `func.func @<name>`; `<name>.npz` holds the "
         "inputs `arg0..` (the model's inputs, then its state-dict tensors) and "
-        "PyTorch's outputs `result0..`, all float32.",
+        "PyTorch's outputs `result0..`, all float32 (`_f16` and `_bf16` twins: "
+        "float16 and bfloat16; bfloat16 arrays are stored as raw 2-byte "
+        "records, `|V2`, which `irkit.dtypes.loaded_array` reads back).",
         "",
     ]
     return "\n".join(head + entries)
@@ -206,7 +235,7 @@ passed in.
 Regenerate (CPU only, a venv of its own; irkit's does not need torch-mlir):
 
     python3.11 -m venv /work/tmvenv
-    /work/tmvenv/bin/pip install torch==2.13.0 torch-mlir==20261001 numpy
+    /work/tmvenv/bin/pip install torch==2.13.0 torch-mlir==20261001 numpy ml_dtypes==0.6.0
     /work/tmvenv/bin/python benchmarks/models/export.py
 
 The output is deterministic (seeded). The script fails on `dense_resource`,
@@ -247,7 +276,10 @@ def main(selected: list[str]) -> int:
         params = sum(a.numel() for a in args[len(real.inputs) :])
         smalls = [small]
         if name in zoo.HALF_PRECISION:
-            smalls.append(zoo.SMALL_HALF_WORKLOADS[f"{name}_f16"])
+            smalls += [
+                zoo.SMALL_HALF_WORKLOADS[f"{name}_{suffix}"]
+                for suffix, _ in zoo.HALF_DTYPES.values()
+            ]
         for twin in smalls:
             small_text, arrays, small_names = write_small(twin)
             npz = (CORPUS / f"{twin.name}.npz").stat().st_size

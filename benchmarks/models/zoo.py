@@ -380,26 +380,33 @@ def _registry(small: bool) -> dict[str, Workload]:
 WORKLOADS = _registry(small=False)
 SMALL_WORKLOADS = _registry(small=True)
 
-# Workloads the corpus also holds in half precision (`<name>_f16`, small sizes):
-# torch-mlir's f16 exports (f16 matmul operands, f32 accumulators where
-# PyTorch widens) through both pipelines.
+# Workloads the corpus also holds in half precision (`<name>_f16` and
+# `<name>_bf16`, small sizes): torch-mlir's f16 and bf16 exports (half matmul
+# operands, f32 accumulators where PyTorch widens) through both pipelines.
 HALF_PRECISION = ("gpt2_block", "llama_block", "mlp_m64", "attention_s128_causal")
+# A half dtype's name suffix and its name in words.
+HALF_DTYPES = {torch.float16: ("f16", "float16"), torch.bfloat16: ("bf16", "bfloat16")}
 
 
-def in_half(workload: Workload) -> Workload:
-    """`workload` with its module and inputs in float16."""
+def in_half(workload: Workload, dtype: torch.dtype = torch.float16) -> Workload:
+    """`workload` with its module and inputs in `dtype` (float16 or bfloat16)."""
+    suffix, words = HALF_DTYPES[dtype]
     return Workload(
-        f"{workload.name}_f16",
-        f"{workload.description}, in float16",
+        f"{workload.name}_{suffix}",
+        f"{workload.description}, in {words}",
         workload.factory,
         workload.inputs,
-        torch.float16,
+        dtype,
     )
 
 
 SMALL_HALF_WORKLOADS = {
     workload.name: workload
-    for workload in (in_half(SMALL_WORKLOADS[name]) for name in HALF_PRECISION)
+    for workload in (
+        in_half(SMALL_WORKLOADS[name], dtype)
+        for name in HALF_PRECISION
+        for dtype in HALF_DTYPES
+    )
 }
 
 

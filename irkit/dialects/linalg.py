@@ -54,6 +54,7 @@ from xdsl.dialects.linalg.abstract_ops import (
     PoolingOperation,
 )
 from xdsl.dialects.linalg.attrs import IteratorType, IteratorTypeAttr
+from xdsl.dialects.utils import EnumAttribute
 from xdsl.ir import (
     Attribute,
     Block,
@@ -68,15 +69,18 @@ from xdsl.irdl import (
     AttrSizedOperandSegments,
     IRDLOperation,
     base,
+    irdl_attr_definition,
     irdl_op_definition,
+    opt_prop_def,
     prop_def,
     region_def,
     var_operand_def,
     var_result_def,
 )
-from xdsl.parser import Parser, UnresolvedOperand
+from xdsl.parser import AttrParser, Parser, UnresolvedOperand
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.str_enum import StrEnum
 
 # --------------------------------------------------------------------------
 # Shared syntax helpers
@@ -901,6 +905,648 @@ class DotOp(_ContractionOp):
 
 
 # --------------------------------------------------------------------------
+# linalg.elementwise and linalg.contract (MLIR's current structured ops)
+# --------------------------------------------------------------------------
+
+
+class ElementwiseKind(StrEnum):
+    """MLIR's `ElementwiseKind` (`LinalgEnums.td`), in its order: the unary,
+    binary and ternary functions `linalg.elementwise` applies."""
+
+    EXP = "exp"
+    LOG = "log"
+    ABS = "abs"
+    CEIL = "ceil"
+    FLOOR = "floor"
+    NEGF = "negf"
+    RECIPROCAL = "reciprocal"
+    ROUND = "round"
+    SQRT = "sqrt"
+    RSQRT = "rsqrt"
+    SQUARE = "square"
+    TANH = "tanh"
+    ERF = "erf"
+    SIN = "sin"
+    COS = "cos"
+    TAN = "tan"
+    ACOS = "acos"
+    ACOSH = "acosh"
+    ASIN = "asin"
+    ASINH = "asinh"
+    ATAN = "atan"
+    ATANH = "atanh"
+    LOG10 = "log10"
+    LOG1P = "log1p"
+    LOG2 = "log2"
+    ADD = "add"
+    SUB = "sub"
+    MUL = "mul"
+    DIV = "div"
+    DIV_UNSIGNED = "div_unsigned"
+    MAX_SIGNED = "max_signed"
+    MIN_SIGNED = "min_signed"
+    MAX_UNSIGNED = "max_unsigned"
+    MIN_UNSIGNED = "min_unsigned"
+    POWF = "powf"
+    SELECT = "select"
+
+
+@irdl_attr_definition
+class ElementwiseKindAttr(EnumAttribute[ElementwiseKind]):
+    """`#linalg.elementwise_kind<add>`: what a `linalg.elementwise` computes."""
+
+    name = "linalg.elementwise_kind"
+
+    def print_parameter(self, printer: Printer) -> None:
+        with printer.in_angle_brackets():
+            printer.print_string(self.data.value)
+
+    @classmethod
+    def parse_parameter(cls, parser: AttrParser) -> ElementwiseKind:
+        with parser.in_angle_brackets():
+            return parser.parse_str_enum(ElementwiseKind)
+
+
+class TypeFn(StrEnum):
+    """MLIR's `TypeFn`: how an operand is converted to the accumulator's type."""
+
+    CAST_SIGNED = "cast_signed"
+    CAST_UNSIGNED = "cast_unsigned"
+
+
+@irdl_attr_definition
+class TypeFnAttr(EnumAttribute[TypeFn]):
+    """`#linalg.type_fn<cast_unsigned>`: `linalg.contract`'s operand conversion."""
+
+    name = "linalg.type_fn"
+
+    def print_parameter(self, printer: Printer) -> None:
+        with printer.in_angle_brackets():
+            printer.print_string(self.data.value)
+
+    @classmethod
+    def parse_parameter(cls, parser: AttrParser) -> TypeFn:
+        with parser.in_angle_brackets():
+            return parser.parse_str_enum(TypeFn)
+
+
+# One math op per float-only unary kind; `negf`, `reciprocal` and `square`
+# are arith and built apart.
+_UNARY_MATH: dict[ElementwiseKind, type[IRDLOperation]] = {
+    ElementwiseKind.EXP: math.ExpOp,
+    ElementwiseKind.LOG: math.LogOp,
+    ElementwiseKind.ABS: math.AbsFOp,
+    ElementwiseKind.CEIL: math.CeilOp,
+    ElementwiseKind.FLOOR: math.FloorOp,
+    ElementwiseKind.ROUND: math.RoundOp,
+    ElementwiseKind.SQRT: math.SqrtOp,
+    ElementwiseKind.RSQRT: math.RsqrtOp,
+    ElementwiseKind.TANH: math.TanhOp,
+    ElementwiseKind.ERF: math.ErfOp,
+    ElementwiseKind.SIN: math.SinOp,
+    ElementwiseKind.COS: math.CosOp,
+    ElementwiseKind.TAN: math.TanOp,
+    ElementwiseKind.ACOS: math.AcosOp,
+    ElementwiseKind.ACOSH: math.AcoshOp,
+    ElementwiseKind.ASIN: math.AsinOp,
+    ElementwiseKind.ASINH: math.AsinhOp,
+    ElementwiseKind.ATAN: math.AtanOp,
+    ElementwiseKind.ATANH: math.AtanhOp,
+    ElementwiseKind.LOG10: math.Log10Op,
+    ElementwiseKind.LOG1P: math.Log1pOp,
+    ElementwiseKind.LOG2: math.Log2Op,
+}
+_UNARY_KINDS = frozenset(
+    {
+        *_UNARY_MATH,
+        ElementwiseKind.NEGF,
+        ElementwiseKind.RECIPROCAL,
+        ElementwiseKind.SQUARE,
+    }
+)
+# Binary kinds: (float op, integer op); None where MLIR builds none (its
+# region builder fails or crashes on such operands).
+_BINARY_OPS: dict[
+    ElementwiseKind, tuple[type[IRDLOperation] | None, type[IRDLOperation] | None]
+] = {
+    ElementwiseKind.ADD: (arith.AddfOp, arith.AddiOp),
+    ElementwiseKind.SUB: (arith.SubfOp, arith.SubiOp),
+    ElementwiseKind.MUL: (arith.MulfOp, arith.MuliOp),
+    ElementwiseKind.DIV: (arith.DivfOp, arith.DivSIOp),
+    ElementwiseKind.DIV_UNSIGNED: (None, arith.DivUIOp),
+    ElementwiseKind.MAX_SIGNED: (arith.MaximumfOp, arith.MaxSIOp),
+    ElementwiseKind.MIN_SIGNED: (arith.MinimumfOp, arith.MinSIOp),
+    ElementwiseKind.MAX_UNSIGNED: (None, arith.MaxUIOp),
+    ElementwiseKind.MIN_UNSIGNED: (None, arith.MinUIOp),
+    ElementwiseKind.POWF: (math.PowFOp, None),
+}
+# On i1, MLIR's region builder turns `add` into `ori` and `mul` into `andi`
+# and refuses the other arithmetic kinds.
+_I1_OPS: dict[ElementwiseKind, type[IRDLOperation]] = {
+    ElementwiseKind.ADD: arith.OrIOp,
+    ElementwiseKind.MUL: arith.AndIOp,
+}
+
+
+def elementwise_arity(kind: ElementwiseKind) -> int:
+    """How many inputs `kind` takes: 1, 2, or 3 (`select`)."""
+    if kind in _UNARY_KINDS:
+        return 1
+    if kind == ElementwiseKind.SELECT:
+        return 3
+    return 2
+
+
+def _elementwise_type_error(kind: ElementwiseKind, element: Attribute) -> str | None:
+    """Why `kind` cannot compute on elements of type `element` (None if it can)."""
+    is_i1 = isinstance(element, IntegerType) and element.width.data == 1
+    if not isinstance(element, AnyFloat | IntegerType):
+        return f"expected float or integer elements, found {element}"
+    if kind == ElementwiseKind.SELECT:
+        return None
+    if kind in _UNARY_KINDS:
+        if _is_float(element):
+            return None
+        return f"kind <{kind.value}> expects floating-point elements, found {element}"
+    float_op, integer_op = _BINARY_OPS[kind]
+    if _is_float(element):
+        if float_op is None:
+            return f"kind <{kind.value}> expects integer elements, found {element}"
+        return None
+    if integer_op is None:
+        return f"kind <{kind.value}> expects floating-point elements, found {element}"
+    if is_i1 and kind not in _I1_OPS:
+        return f"kind <{kind.value}> is not defined on i1 (only add and mul are)"
+    return None
+
+
+def _elementwise_operand_error(
+    kind: ElementwiseKind, inputs: Sequence[SSAValue], output: SSAValue
+) -> str | None:
+    """Why `kind` cannot read `inputs` into `output` (None if it can): the
+    element type must suit the kind, and nothing is converted (`select`'s
+    condition is i1)."""
+    if len(inputs) != elementwise_arity(kind):
+        return (
+            f"kind <{kind.value}> takes {elementwise_arity(kind)} input(s), "
+            f"found {len(inputs)}"
+        )
+    element = _element_type(output.type)
+    why = _elementwise_type_error(kind, element)
+    if why is not None:
+        return why
+    for index, value in enumerate(inputs):
+        expected = (
+            IntegerType(1) if kind == ElementwiseKind.SELECT and index == 0 else element
+        )
+        found = _element_type(value.type)
+        if found != expected:
+            return (
+                f"expected input #{index} to have element type {expected}, "
+                f"found {found} (linalg.elementwise converts nothing)"
+            )
+    return None
+
+
+def elementwise_body(
+    kind: ElementwiseKind, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]
+) -> Region:
+    """The body MLIR's region builder gives `linalg.elementwise` of `kind`:
+    one scalar op on the input elements (`reciprocal` divides a constant
+    1.0 by its input, `square` multiplies it by itself)."""
+    arg_types = [_element_type(value.type) for value in (*inputs, *outputs)]
+    out_type = arg_types[-1]
+
+    @Builder.implicit_region(arg_types)
+    def body(args: tuple[BlockArgument, ...]) -> None:
+        operands: list[SSAValue] = list(args[: len(inputs)])
+        result: SSAValue
+        if kind == ElementwiseKind.SELECT:
+            result = arith.SelectOp(operands[0], operands[1], operands[2]).result
+        elif kind == ElementwiseKind.NEGF:
+            result = arith.NegfOp(operands[0]).result
+        elif kind == ElementwiseKind.SQUARE:
+            result = arith.MulfOp(operands[0], operands[0]).result
+        elif kind == ElementwiseKind.RECIPROCAL:
+            one = arith.ConstantOp(FloatAttr(1.0, cast(AnyFloat, out_type)))
+            result = arith.DivfOp(one.result, operands[0]).result
+        elif kind in _UNARY_MATH:
+            result = (
+                _UNARY_MATH[kind]
+                .build(operands=[operands[0]], result_types=[out_type])
+                .results[0]
+            )
+        else:
+            float_op, integer_op = _BINARY_OPS[kind]
+            is_i1 = isinstance(out_type, IntegerType) and out_type.width.data == 1
+            op_type = (
+                float_op
+                if _is_float(out_type)
+                else _I1_OPS.get(kind, integer_op)
+                if is_i1
+                else integer_op
+            )
+            assert op_type is not None, "checked by the verifier before building"
+            result = op_type.build(
+                operands=[operands[0], operands[1]], result_types=[out_type]
+            ).results[0]
+        upstream.YieldOp(result)
+
+    return body
+
+
+def _parse_maps_keyword(parser: Parser) -> ArrayAttr[AffineMapAttr] | None:
+    """`indexing_maps = [#map, ...]` if present."""
+    if parser.parse_optional_keyword("indexing_maps") is None:
+        return None
+    parser.parse_punctuation("=")
+    start = parser.pos
+    maps = parser.parse_attribute()
+    if not isinstance(maps, ArrayAttr) or not all(
+        isinstance(map_, AffineMapAttr) for map_ in cast(ArrayAttr[Attribute], maps)
+    ):
+        parser.raise_error("expected an array of affine maps", start, parser.pos)
+    return cast(ArrayAttr[AffineMapAttr], maps)
+
+
+def _parse_ins_outs_results(
+    parser: Parser,
+) -> tuple[list[SSAValue], list[SSAValue], list[Attribute]]:
+    inputs = _parse_operand_group(parser, "ins")
+    outputs = _parse_operand_group(parser, "outs")
+    return inputs, outputs, _parse_result_types(parser)
+
+
+def _print_ins_outs_results(printer: Printer, op: LinalgStructuredOperation) -> None:
+    _print_operand_group(printer, "ins", op.inputs)
+    _print_operand_group(printer, "outs", op.outputs)
+    _print_result_types(printer, op.result_types)
+
+
+def _tensor_results(outputs: Sequence[SSAValue]) -> list[Attribute]:
+    return [out.type for out in outputs if isinstance(out.type, TensorType)]
+
+
+@irdl_op_definition
+class ElementwiseOp(LinalgStructuredOperation):
+    """One elementwise function of `kind` over the output's iteration space.
+
+    Inputs are read through `indexing_maps` (default: the identity for every
+    operand), so one op can broadcast (`(d0, d1) -> (d1)`), transpose or read
+    a scalar (`(d0, d1) -> ()`); the output's map is a permutation. No
+    conversion: the inputs' element types are the output's (`select`'s
+    condition is i1). MLIR prints `<add>` for the `kind` property; LLVM 20 to
+    23 printed `kind=#linalg.elementwise_kind<add>`, which is read too.
+
+    ```mlir
+    %r = linalg.elementwise <add>
+        indexing_maps = [#id, affine_map<(d0, d1) -> (d1)>, #id]
+        ins(%x, %bias : tensor<4x8xf32>, tensor<8xf32>)
+        outs(%init : tensor<4x8xf32>) -> tensor<4x8xf32>
+    ```
+    """
+
+    name = "linalg.elementwise"
+
+    kind = prop_def(ElementwiseKindAttr)
+    indexing_maps = prop_def(ArrayAttr[AffineMapAttr])
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+
+    def __init__(
+        self,
+        kind: ElementwiseKind | ElementwiseKindAttr,
+        inputs: Sequence[SSAValue],
+        outputs: Sequence[SSAValue],
+        indexing_maps: ArrayAttr[AffineMapAttr] | None = None,
+        result_types: Sequence[Attribute] | None = None,
+        attributes: dict[str, Attribute] | None = None,
+    ):
+        kind_attr = (
+            kind if isinstance(kind, ElementwiseKindAttr) else ElementwiseKindAttr(kind)
+        )
+        if len(outputs) == 1:
+            why = _elementwise_operand_error(kind_attr.data, inputs, outputs[0])
+            if why is not None:
+                # The body cannot be built: say why, as the verifier would.
+                raise VerifyException(why)
+        if indexing_maps is None:
+            indexing_maps = self.default_maps(inputs, outputs)
+        super().__init__(
+            operands=[inputs, outputs],
+            result_types=[
+                result_types if result_types is not None else _tensor_results(outputs)
+            ],
+            properties={"kind": kind_attr, "indexing_maps": indexing_maps},
+            attributes=attributes,
+            regions=[elementwise_body(kind_attr.data, inputs, outputs)],
+        )
+
+    @staticmethod
+    def default_maps(
+        inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]
+    ) -> ArrayAttr[AffineMapAttr]:
+        """The identity over the output's dimensions, for every operand."""
+        rank = (
+            outputs[0].type.get_num_dims()
+            if outputs and isinstance(outputs[0].type, ShapedType)
+            else 0
+        )
+        identity = AffineMapAttr(AffineMap.identity(rank))
+        return ArrayAttr([identity] * (len(inputs) + len(outputs)))
+
+    def get_indexing_maps(self) -> ArrayAttr[AffineMapAttr]:
+        return self.indexing_maps
+
+    def get_iterator_types(self) -> ArrayAttr[IteratorTypeAttr]:
+        maps = self.indexing_maps.data
+        loops = maps[0].data.num_dims if maps else 0
+        return ArrayAttr([IteratorTypeAttr.parallel()] * loops)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        start = parser.pos
+        kind: ElementwiseKind
+        if parser.parse_optional_keyword("kind") is not None:
+            parser.parse_punctuation("=")
+            attr = parser.parse_attribute()
+            if not isinstance(attr, ElementwiseKindAttr):
+                parser.raise_error(
+                    "expected #linalg.elementwise_kind<...>", start, parser.pos
+                )
+            kind = attr.data
+        else:
+            with parser.in_angle_brackets():
+                kind = parser.parse_str_enum(ElementwiseKind)
+        maps = _parse_maps_keyword(parser)
+        attributes = dict(parser.parse_optional_attr_dict())
+        inputs, outputs, result_types = _parse_ins_outs_results(parser)
+        if len(outputs) != 1:
+            parser.raise_error(
+                f"expected one output, found {len(outputs)}", start, parser.pos
+            )
+        # Checked before the body is built from these operands (MLIR's parser
+        # reports a wrong arity too).
+        why = _elementwise_operand_error(kind, inputs, outputs[0])
+        if why is not None:
+            parser.raise_error(why, start, parser.pos)
+        return cls(kind, inputs, outputs, maps, result_types, attributes)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(f" <{self.kind.data.value}>")
+        if self.indexing_maps != self.default_maps(self.inputs, self.outputs):
+            printer.print_string(" indexing_maps = ")
+            printer.print_attribute(self.indexing_maps)
+        printer.print_op_attributes(self.attributes)
+        _print_ins_outs_results(printer, self)
+
+    def verify_(self) -> None:
+        kind = self.kind.data
+        if len(self.outputs) != 1:
+            raise VerifyException(f"expected one output, found {len(self.outputs)}")
+        why = _elementwise_operand_error(kind, self.inputs, self.outputs[0])
+        if why is not None:
+            raise VerifyException(why)
+        maps = [attr.data for attr in self.indexing_maps]
+        if len(maps) != len(self.operands):
+            raise VerifyException(
+                f"expected {len(self.operands)} indexing maps (one per operand), "
+                f"found {len(maps)}"
+            )
+        rank = (
+            self.outputs[0].type.get_num_dims()
+            if isinstance(self.outputs[0].type, ShapedType)
+            else 0
+        )
+        for index, map_ in enumerate(maps):
+            if map_.num_dims != rank:
+                raise VerifyException(
+                    f"expected indexing_map #{index} to have {rank} dim(s), one per "
+                    f"dimension of the output, found {map_.num_dims}"
+                )
+        if not _is_permutation(maps[-1]):
+            raise VerifyException(
+                f"expected the output's indexing_map to be a permutation, found "
+                f"{maps[-1]}"
+            )
+        super().verify_()
+
+
+def _is_permutation(map_: AffineMap) -> bool:
+    positions = [
+        expr.position for expr in map_.results if isinstance(expr, AffineDimExpr)
+    ]
+    return len(positions) == len(map_.results) == map_.num_dims and sorted(
+        positions
+    ) == list(range(map_.num_dims))
+
+
+def _dims_used(map_: AffineMap) -> set[int]:
+    return {expr.position for expr in map_.results if isinstance(expr, AffineDimExpr)}
+
+
+def _convert_operand(value: SSAValue, target: Attribute, unsigned: bool) -> SSAValue:
+    """MLIR's `cast_signed`/`cast_unsigned` of `value` to `target` (i1 is
+    unsigned either way, as in MLIR: `true` becomes 1)."""
+    source = value.type
+    if source == target:
+        return value
+    if isinstance(source, IntegerType) and source.width.data == 1:
+        unsigned = True
+    op: IRDLOperation
+    if _is_float(source) and _is_float(target):
+        wider = cast(AnyFloat, target).bitwidth > cast(AnyFloat, source).bitwidth
+        op = (
+            arith.ExtFOp(value, cast(AnyFloat, target))
+            if wider
+            else arith.TruncFOp(value, cast(AnyFloat, target))
+        )
+    elif isinstance(source, IntegerType) and _is_float(target):
+        to_float = cast(AnyFloat, target)
+        op = (arith.UIToFPOp if unsigned else arith.SIToFPOp)(value, to_float)
+    elif _is_float(source) and isinstance(target, IntegerType):
+        op = (arith.FPToUIOp if unsigned else arith.FPToSIOp)(value, target)
+    else:
+        to_int = cast(IntegerType, target)
+        if to_int.width.data < cast(IntegerType, source).width.data:
+            op = arith.TruncIOp(value, to_int)
+        else:
+            op = (arith.ExtUIOp if unsigned else arith.ExtSIOp)(value, to_int)
+    return op.results[0]
+
+
+def contract_body(
+    inputs: Sequence[SSAValue], outputs: Sequence[SSAValue], unsigned: bool
+) -> Region:
+    """`out + cast(a) * cast(b)`, as MLIR's region builder writes it."""
+    arg_types = [_element_type(value.type) for value in (*inputs, *outputs)]
+    out_type = arg_types[-1]
+
+    @Builder.implicit_region(arg_types)
+    def body(args: tuple[BlockArgument, ...]) -> None:
+        a = _convert_operand(args[0], out_type, unsigned)
+        b = _convert_operand(args[1], out_type, unsigned)
+        multiply, add = (
+            (arith.MulfOp, arith.AddfOp)
+            if _is_float(out_type)
+            else (arith.MuliOp, arith.AddiOp)
+        )
+        upstream.YieldOp(add(args[2], multiply(a, b).result))
+
+    return body
+
+
+@irdl_op_definition
+class ContractOp(LinalgStructuredOperation):
+    """`out += cast(a) * cast(b)`, over loops given by three indexing maps.
+
+    A loop the output's map uses is parallel; any other must index both
+    inputs and is reduced (a contracting dimension). Each map is a projected
+    permutation, so this is any matmul, batch matmul, matvec, dot or outer
+    product, with any operand transposed. `cast` (default `cast_signed`)
+    converts both inputs to the output's element type first.
+
+    ```mlir
+    %c = linalg.contract indexing_maps = [affine_map<(m, n, k) -> (m, k)>,
+                                          affine_map<(m, n, k) -> (n, k)>,
+                                          affine_map<(m, n, k) -> (m, n)>]
+        ins(%a, %bt : tensor<4x16xf32>, tensor<8x16xf32>)
+        outs(%acc : tensor<4x8xf32>) -> tensor<4x8xf32>
+    ```
+    """
+
+    name = "linalg.contract"
+
+    indexing_maps = prop_def(ArrayAttr[AffineMapAttr])
+    cast = opt_prop_def(TypeFnAttr)
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+
+    def __init__(
+        self,
+        inputs: Sequence[SSAValue],
+        outputs: Sequence[SSAValue],
+        indexing_maps: ArrayAttr[AffineMapAttr],
+        result_types: Sequence[Attribute] | None = None,
+        cast: TypeFn | TypeFnAttr | None = None,
+        attributes: dict[str, Attribute] | None = None,
+    ):
+        properties: dict[str, Attribute] = {"indexing_maps": indexing_maps}
+        cast_attr = (
+            None
+            if cast is None
+            else cast
+            if isinstance(cast, TypeFnAttr)
+            else TypeFnAttr(cast)
+        )
+        if cast_attr is not None:
+            properties["cast"] = cast_attr
+        unsigned = cast_attr is not None and cast_attr.data == TypeFn.CAST_UNSIGNED
+        super().__init__(
+            operands=[inputs, outputs],
+            result_types=[
+                result_types if result_types is not None else _tensor_results(outputs)
+            ],
+            properties=properties,
+            attributes=attributes,
+            regions=[contract_body(inputs, outputs, unsigned)],
+        )
+
+    def get_indexing_maps(self) -> ArrayAttr[AffineMapAttr]:
+        return self.indexing_maps
+
+    def get_iterator_types(self) -> ArrayAttr[IteratorTypeAttr]:
+        maps = [attr.data for attr in self.indexing_maps]
+        if not maps:
+            return ArrayAttr([])
+        parallel = _dims_used(maps[-1])
+        return ArrayAttr(
+            IteratorTypeAttr.parallel()
+            if loop in parallel
+            else IteratorTypeAttr.reduction()
+            for loop in range(maps[0].num_dims)
+        )
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        start = parser.pos
+        maps = _parse_maps_keyword(parser)
+        if maps is None:
+            parser.raise_error("expected 'indexing_maps = [...]'", start, parser.pos)
+        attributes = dict(parser.parse_optional_attr_dict())
+        cast_attr = attributes.pop("cast", None)
+        if cast_attr is not None and not isinstance(cast_attr, TypeFnAttr):
+            parser.raise_error(
+                f"expected cast to be a #linalg.type_fn<...>, found {cast_attr}",
+                start,
+                parser.pos,
+            )
+        inputs, outputs, result_types = _parse_ins_outs_results(parser)
+        if len(inputs) != 2 or len(outputs) != 1:
+            # The body is built from two inputs and one output.
+            parser.raise_error(
+                f"expected two inputs and one output, found {len(inputs)} and "
+                f"{len(outputs)}",
+                start,
+                parser.pos,
+            )
+        return cls(inputs, outputs, maps, result_types, cast_attr, attributes)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" indexing_maps = ")
+        printer.print_attribute(self.indexing_maps)
+        extra: dict[str, Attribute] = dict(self.attributes)
+        if self.cast is not None:
+            extra["cast"] = self.cast
+        printer.print_op_attributes(extra)
+        _print_ins_outs_results(printer, self)
+
+    def verify_(self) -> None:
+        if len(self.inputs) != 2 or len(self.outputs) != 1:
+            raise VerifyException(
+                f"expected two inputs and one output, found {len(self.inputs)} and "
+                f"{len(self.outputs)}"
+            )
+        for value in self.operands:
+            element = _element_type(value.type)
+            if not isinstance(element, AnyFloat | IntegerType):
+                raise VerifyException(
+                    f"expected float or integer elements, found {element}"
+                )
+        maps = [attr.data for attr in self.indexing_maps]
+        if len(maps) != 3:
+            raise VerifyException(
+                f"expected 3 indexing maps (two inputs, one output), found {len(maps)}"
+            )
+        loops = maps[0].num_dims
+        for index, map_ in enumerate(maps):
+            if map_.num_dims != loops:
+                raise VerifyException(
+                    f"expected indexing_map #{index} to have {loops} dim(s), as "
+                    f"indexing_map #0 has, found {map_.num_dims}"
+                )
+            if not map_.is_projected_permutation() or len(_dims_used(map_)) != len(
+                map_.results
+            ):
+                raise VerifyException(
+                    f"expected indexing_map #{index} to be a projected permutation, "
+                    f"found {map_}"
+                )
+        a, b, out = (_dims_used(map_) for map_ in maps)
+        for loop in range(loops):
+            if loop in out:
+                continue
+            if loop not in a and loop not in b:
+                raise VerifyException(f"loop d{loop} indexes no operand")
+            if loop not in a or loop not in b:
+                raise VerifyException(
+                    f"loop d{loop} is neither parallel (in the output's map) nor "
+                    f"contracting (in both inputs' maps)"
+                )
+        super().verify_()
+
+
+# --------------------------------------------------------------------------
 # Convolutions and pooling
 # --------------------------------------------------------------------------
 
@@ -1545,6 +2191,8 @@ _ADDED: tuple[type[Operation], ...] = (
     DepthwiseConv2DNchwChwOp,
     DepthwiseConv2DNhwcHwcOp,
     MapOp,
+    ElementwiseOp,
+    ContractOp,
 )
 
 _REPLACED_NAMES = {op.name for op in _REPLACEMENTS}
@@ -1556,5 +2204,5 @@ Linalg = Dialect(
         *_REPLACEMENTS,
         *_ADDED,
     ],
-    list(UpstreamLinalg.attributes),
+    [*UpstreamLinalg.attributes, ElementwiseKindAttr, TypeFnAttr],
 )

@@ -35,7 +35,12 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Operation
 
-from irkit.dtypes import dense_resource_to_array, dense_to_array, numpy_dtype
+from irkit.dtypes import (
+    convert,
+    dense_resource_to_array,
+    dense_to_array,
+    numpy_dtype,
+)
 from irkit.interpreter.core import Interpreter, interpretation_error, register
 from irkit.interpreter.values import (
     to_value,
@@ -94,7 +99,7 @@ def constant(interp: Interpreter, op: Operation, args: Values) -> Values:
             return (int(value.value.data),)
         return (wrap_integer(int(value.value.data), numpy_dtype(result_type)),)
     if isinstance(value, FloatAttr):
-        return (numpy_dtype(result_type).type(value.value.data),)
+        return (convert(value.value.data, numpy_dtype(result_type))[()],)
     raise interpretation_error(op, f"unsupported constant {value}")
 
 

@@ -112,6 +112,10 @@ for _name, _binary in _BINARY.items():
 def fpowi(interp: Interpreter, op: Operation, args: Values) -> Values:
     base = _array(op, 0, args[0])
     exponent = _array(op, 1, args[1])
+    if base.dtype.itemsize == 2:
+        # f16 and bf16 compute in f32, where an i16 exponent is exact (in the
+        # half type it would round, and change an odd power's sign).
+        base = base.astype(np.float32)
     return _result(op, np.power(base, exponent.astype(base.dtype)))
 
 

@@ -19,7 +19,7 @@ from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Operation
 
 from irkit.dialects import nn
-from irkit.dtypes import dense_to_array, is_float_dtype, numpy_dtype
+from irkit.dtypes import convert, dense_to_array, is_float_dtype, numpy_dtype
 from irkit.interpreter.arith import saturated
 from irkit.interpreter.core import Interpreter, interpretation_error, register
 from irkit.interpreter.special import erf
@@ -35,7 +35,9 @@ def _result(op: Operation, value: Any) -> Values:
     result_type = op.results[0].type
     assert isinstance(result_type, TensorType)
     dtype = numpy_dtype(result_type.get_element_type())
-    array = np.asarray(value).astype(dtype, copy=False)
+    array = np.asarray(value)
+    if array.dtype != dtype:
+        array = convert(array, dtype)
     if not (array.flags.c_contiguous and array.flags.writeable):
         array = array.copy(order="C")
     if array.shape != tuple(result_type.get_shape()):
@@ -184,7 +186,7 @@ def cast_array(x: np.ndarray, dtype: np.dtype[Any]) -> np.ndarray:
         return x != 0
     if is_float_dtype(x.dtype) and np.issubdtype(dtype, np.integer):
         return saturated(x, dtype)
-    return x.astype(dtype)
+    return convert(x, dtype)
 
 
 @register("nn.cast")

@@ -30,9 +30,9 @@ from irkit.abi import input_argument_indices, output_argument_indices
 # importers outside the interpreter still name them here.
 from irkit.diagnostics import InputError as InputError
 from irkit.diagnostics import location_of
+from irkit.dtypes import convert, numpy_dtype, poison
 from irkit.dtypes import dense_resource_to_array as dense_resource_to_array
 from irkit.dtypes import dense_to_array as dense_to_array
-from irkit.dtypes import numpy_dtype, poison
 from irkit.dtypes import type_of_value_text as type_of_value_text
 from irkit.interpreter.core import (
     InterpretationError,
@@ -45,7 +45,7 @@ def scalar(value: Any, element_type: Attribute) -> Any:
     """`value` as the interpreter's scalar of MLIR type `element_type`."""
     if isinstance(element_type, IndexType):
         return int(value)
-    return numpy_dtype(element_type).type(value)
+    return convert(value, numpy_dtype(element_type))[()]
 
 
 def describe(value: Any) -> str:
@@ -153,7 +153,8 @@ def to_value(value: Any, mlir_type: Attribute) -> Any:
     """
     if isinstance(mlir_type, TensorType):
         dtype = numpy_dtype(mlir_type.get_element_type())
-        return np.asarray(value).astype(dtype, copy=False)
+        array = np.asarray(value)
+        return array if array.dtype == dtype else convert(array, dtype)
     if isinstance(value, MemRefValue):
         return value
     if isinstance(mlir_type, IndexType):
@@ -163,7 +164,7 @@ def to_value(value: Any, mlir_type: Attribute) -> Any:
     dtype = numpy_dtype(mlir_type)
     array = np.asarray(value)
     if array.dtype != dtype:
-        array = array.astype(dtype)
+        array = convert(array, dtype)
     return array[()] if array.ndim == 0 else array
 
 

@@ -18,7 +18,7 @@ import numpy as np
 from xdsl.dialects.func import FuncOp
 
 from irkit.diagnostics import InputError
-from irkit.dtypes import poison
+from irkit.dtypes import convert, poison
 
 if TYPE_CHECKING:
     from irkit.targets.c import CArgument
@@ -132,7 +132,7 @@ def coerce_host_input(parameter: Parameter, value: Any, symbol: str) -> np.ndarr
         and array.dtype != parameter.dtype
     ):
         if np.can_cast(array.dtype, parameter.dtype, casting="same_kind"):
-            array = array.astype(parameter.dtype)
+            array = convert(array, parameter.dtype)
     check_shape_and_dtype(
         parameter, array.shape, array.dtype, f"@{symbol}: {parameter.label()}"
     )

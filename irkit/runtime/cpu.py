@@ -36,7 +36,7 @@ import numpy as np
 from xdsl.dialects.func import FuncOp
 
 from irkit.diagnostics import IRKitError
-from irkit.dtypes import poison
+from irkit.dtypes import BFLOAT16, poison
 from irkit.runtime.arguments import (
     Parameter,
     check_host_output,
@@ -301,10 +301,13 @@ _CTYPES_SCALARS: dict[str, type[Any]] = {
     "int32": ctypes.c_int32,
     "int64": ctypes.c_int64,
     "bool": ctypes.c_bool,
+    # bf16 is `uint16_t` bits in C: passed as its bits (`_c_arguments`).
+    "bfloat16": ctypes.c_uint16,
 }
 
 C_SCALAR_TYPES: dict[str, str] = {
     "float16": "_Float16",
+    "bfloat16": "uint16_t",
     "float32": "float",
     "float64": "double",
     "int8": "int8_t",
@@ -422,6 +425,8 @@ class CompiledFunction:
         c_arguments: list[Any] = []
         for parameter, array in zip(self.parameters, arrays, strict=True):
             if not parameter.is_buffer:
+                if array.dtype == BFLOAT16:
+                    array = array.view(np.uint16)
                 c_arguments.append(array.item())
                 continue
             buffer = host_buffer_for(parameter, array, write_back)

@@ -286,12 +286,13 @@ def cuda_include_dirs() -> list[str]:
 
 def _compile_with_nvrtc(source: str, arch: str) -> bytes:
     include_path = None
-    if "#include <cuda_fp16.h>" in source:
+    if "#include <cuda_fp16.h>" in source or "#include <cuda_bf16.h>" in source:
         include_path = cuda_include_dirs()[:1] or None
         if include_path is None:
             raise CudaCompileError(
-                "CUDA compilation failed: the kernels use f16, and NVRTC needs "
-                "the CUDA headers (cuda_fp16.h), which were found nowhere: set "
+                "CUDA compilation failed: the kernels use f16 or bf16, and NVRTC "
+                "needs the CUDA headers (cuda_fp16.h, cuda_bf16.h), which were "
+                "found nowhere: set "
                 "$CUDA_HOME to a CUDA toolkit, or install nvidia-cuda-runtime",
                 "",
             )

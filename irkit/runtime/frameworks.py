@@ -23,6 +23,8 @@ from typing import Any
 
 import numpy as np
 
+from irkit.dtypes import BFLOAT16
+
 # What a call's results are made of, decided by its inputs.
 NUMPY = "numpy"
 TORCH = "torch"
@@ -60,6 +62,11 @@ def as_host_array(value: Any) -> Any:
     """A PyTorch CPU tensor as the NumPy array sharing its memory; anything
     else unchanged (NumPy converts lists and numbers later)."""
     if is_torch_tensor(value) and value.device.type == "cpu":
+        torch = torch_module()
+        assert torch is not None
+        if value.dtype == torch.bfloat16:
+            # PyTorch's `.numpy()` refuses bfloat16: the same bits, viewed.
+            return value.detach().view(torch.int16).numpy().view(BFLOAT16)
         return value.detach().numpy()
     return value
 
@@ -71,6 +78,9 @@ def host_result(array: np.ndarray, inputs: Sequence[Any]) -> Any:
     if any(is_torch_tensor(value) for value in inputs):
         torch = torch_module()
         assert torch is not None
+        if array.dtype == BFLOAT16:
+            # `torch.from_numpy` knows no ml_dtypes type: the bits, viewed.
+            return torch.from_numpy(array.view(np.int16)).view(torch.bfloat16)
         return torch.from_numpy(array)
     return array
 

@@ -146,6 +146,9 @@ C_LANGUAGE = Language(
     includes=("stdint.h", "stdbool.h", "stddef.h", "math.h", "stdlib.h", "string.h"),
     scalar_types={
         "f16": "_Float16",
+        # gcc 12 has no bf16 arithmetic type (`__bf16` only stores): raw bits,
+        # converted by the `widen`/`narrow` helpers around each op.
+        "bf16": "uint16_t",
         "f32": "float",
         "f64": "double",
         "i1": "bool",
@@ -156,6 +159,7 @@ C_LANGUAGE = Language(
         "index": "int64_t",
     },
     half_compute_type="float",
+    helper_converted=frozenset({"bf16"}),
     function_qualifier="",
     helper_qualifier="static inline",
     restrict="restrict",

@@ -36,7 +36,12 @@ How values are printed:
   give the interpreter's documented result where MLIR says poison or UB
   (division by zero is 0, `INT_MIN / -1` wraps, over-wide shifts give 0 or
   the sign fill, float-to-integer saturates and maps NaN to 0);
-- f16 is stored as the language's half type and computed in float;
+- f16 and bf16 are stored as the language's 16-bit type and computed in
+  float: every op widens its operands and narrows its result (a cast, or
+  for bf16 in C, which has no bf16 arithmetic type, `uint16_t` bits and the
+  helpers `irkit_widen_bf16`/`irkit_narrow_bf16`, printed only into
+  sources that use bf16), so each op rounds to the element type as the
+  interpreter's does;
 - a memref is a *view* (`irkit.targets.views`): the buffer's base pointer
   plus an element offset, sizes and strides, each a static int or the name
   of an `int64_t` local; a load is `p[offset + i * s0 + j * s1]` with static
@@ -75,7 +80,12 @@ from xdsl.traits import IsTerminator
 from irkit.abi import is_output_argument
 from irkit.analysis.aliasing import reads_buffer
 from irkit.diagnostics import DiagnosticError, location_of
-from irkit.dtypes import dense_resource_to_array, dense_to_array
+from irkit.dtypes import (
+    BFLOAT16,
+    convert,
+    dense_resource_to_array,
+    dense_to_array,
+)
 from irkit.targets.cstyle_arith import ARITH_PRINTERS
 from irkit.targets.cstyle_control import CONTROL_PRINTERS
 from irkit.targets.cstyle_memory import MEMORY_PRINTERS
@@ -84,6 +94,7 @@ from irkit.targets.language import (
     IDENTIFIER,
     Language,
     is_float,
+    is_half,
     is_reserved,
     mangle_symbol,
     type_key,
@@ -189,7 +200,12 @@ _PRINTERS: dict[str, Printer] = {
 }
 
 
-_FLOAT_DTYPES = {"f16": np.float16, "f32": np.float32, "f64": np.float64}
+_FLOAT_DTYPES = {
+    "f16": np.dtype(np.float16),
+    "bf16": BFLOAT16,
+    "f32": np.dtype(np.float32),
+    "f64": np.dtype(np.float64),
+}
 
 # Marks a function's prototype in the writer's lines: `_assemble` moves the
 # prototypes before every body, so calls may go either way.
@@ -254,8 +270,28 @@ class CStyleEmitter:
         return self.language.type_name(key)
 
     def compute_name(self, key: str) -> str:
-        """The type arithmetic on `key` is done in (f16 widens)."""
+        """The type arithmetic on `key` is done in (f16 and bf16 widen)."""
         return self.language.compute_type_name(key)
+
+    def widen(self, key: str, expr: str) -> str:
+        """`expr` of type `key` as its compute type (exact; halves only)."""
+        if not is_half(key):
+            return expr
+        if key in self.language.helper_converted:
+            return f"{self.helper('widen', key)}({expr})"
+        return f"({self.language.half_compute_type}){expr}"
+
+    def narrow(self, key: str, expr: str, source: str = "f32") -> str:
+        """`expr` of the compute type (or of float `source`, which is
+        wider only for f64 and the integers) rounded once to `key`."""
+        if not is_half(key):
+            return expr
+        if key in self.language.helper_converted:
+            # From f64 or a 32/64-bit integer, through float would round
+            # twice: the helper from double rounds once.
+            wide = None if source in ("f32", "f16", "i1", "i8", "i16") else "f64"
+            return f"{self.helper('narrow', key, wide)}({expr})"
+        return f"({self.type_name(key)})({expr})"
 
     # -- names -------------------------------------------------------------
 
@@ -467,8 +503,13 @@ class CStyleEmitter:
         """`value` as an exact C literal of type `key`."""
         if is_float(key):
             # Rounded to the type's precision first (a FloatAttr holds a double).
-            number = float(np.asarray(value).astype(_FLOAT_DTYPES[key]))
-            width = 32 if key == "f16" else width_of(key)
+            rounded = convert(value, _FLOAT_DTYPES[key])
+            number = float(rounded)
+            if key in self.language.helper_converted:
+                # Stored as raw bits: the literal is the bit pattern.
+                bits = int(rounded.view(np.uint16))
+                return f"({self.type_name(key)})0x{bits:04x}"
+            width = 32 if is_half(key) else width_of(key)
             suffix = self.language.float_literal_suffix[width]
             if np.isnan(number):
                 text = self.language.nan
@@ -477,7 +518,7 @@ class CStyleEmitter:
             else:
                 mantissa, exponent = float.hex(number).split("p")
                 text = mantissa.rstrip("0").rstrip(".") + "p" + exponent + suffix
-            return f"({self.type_name(key)}){text}" if key == "f16" else text
+            return f"({self.type_name(key)}){text}" if is_half(key) else text
         number = int(value)
         if key == "i1":
             return "true" if number & 1 else "false"

@@ -14,8 +14,10 @@ computes differently from MLIR is handled here or in a helper
   float to integer and `bitcast` call helpers;
 - `cmpf`'s unordered predicates are the negation of the opposite ordered
   comparison (C's relational operators are false on NaN);
-- f16 operands are widened to the language's compute type and the result
-  narrowed back;
+- f16 and bf16 operands are widened to the language's compute type and the
+  result narrowed back (`CStyleEmitter.widen`/`narrow`: casts, or C's bf16
+  helpers), so each op rounds once to its type; conversions to bf16 from
+  f64 or a wide integer round once too;
 - math functions are the language's templates per float width
   (`Language.math_functions`);
 - `affine` expressions use MLIR's `floordiv`, `ceildiv` and `mod`.
@@ -40,6 +42,7 @@ from xdsl.ir.affine import (
 from irkit.targets.language import (
     IDENTIFIER,
     is_float,
+    is_half,
     unsigned_type,
     width_of,
     wrap_type,
@@ -229,6 +232,9 @@ def _integer_to_float(emitter: CStyleEmitter, op: Operation) -> None:
         value = f"({unsigned_type(source)}){value}"
     else:
         value = _signed(value, source)
+    if target in emitter.language.helper_converted:
+        emitter.declare(op.results[0], emitter.narrow(target, value, source), op)
+        return
     emitter.declare(op.results[0], f"({emitter.type_name(target)}){value}", op)
 
 
@@ -236,14 +242,29 @@ def _float_to_integer(emitter: CStyleEmitter, op: Operation) -> None:
     source = emitter.key_of(op.operands[0].type, op)
     target = emitter.key_of(op.results[0].type, op)
     kind = op.name.split(".")[1]
-    helper = emitter.helper(kind, source, target)
     (value,) = emitter.operands(op)
+    if source in emitter.language.helper_converted:
+        # Bits the helper could not compare: widened (exactly) first.
+        value, source = emitter.widen(source, value), "f32"
+    helper = emitter.helper(kind, source, target)
     emitter.declare(op.results[0], f"{helper}({value})", op)
 
 
 def _float_cast(emitter: CStyleEmitter, op: Operation) -> None:
+    source = emitter.key_of(op.operands[0].type, op)
     target = emitter.key_of(op.results[0].type, op)
     (value,) = emitter.operands(op)
+    converted = emitter.language.helper_converted
+    if is_half(source) and (is_half(target) or source in converted):
+        # Exactly to float first: f16 <-> bf16 has no direct conversion, and
+        # bits are no number.
+        value, source = emitter.widen(source, value), "f32"
+        if target == "f32":
+            emitter.declare(op.results[0], value, op)
+            return
+    if target in converted or (is_half(source) and is_half(target)):
+        emitter.declare(op.results[0], emitter.narrow(target, value, source), op)
+        return
     emitter.declare(op.results[0], f"({emitter.type_name(target)}){value}", op)
 
 
@@ -264,17 +285,15 @@ def _bitcast(emitter: CStyleEmitter, op: Operation) -> None:
 
 
 def _widened(emitter: CStyleEmitter, op: Operation) -> tuple[str, list[str]]:
-    """The result key and the operands as the compute type (f16 widens)."""
+    """The result key and the operands as the compute type (f16 and bf16
+    widen)."""
     key = emitter.key_of(op.results[0].type, op)
-    operands = emitter.operands(op)
-    if key == "f16":
-        compute = emitter.language.half_compute_type
-        operands = [f"({compute}){operand}" for operand in operands]
+    operands = [emitter.widen(key, operand) for operand in emitter.operands(op)]
     return key, operands
 
 
 def _narrowed(emitter: CStyleEmitter, expr: str, key: str) -> str:
-    return f"({emitter.type_name(key)})({expr})" if key == "f16" else expr
+    return emitter.narrow(key, expr)
 
 
 def _float_binary(emitter: CStyleEmitter, op: Operation) -> None:
@@ -290,7 +309,7 @@ def _negf(emitter: CStyleEmitter, op: Operation) -> None:
 
 def _nan_propagating_extremum(emitter: CStyleEmitter, op: Operation) -> None:
     key, operands = _widened(emitter, op)
-    compute_key = "f32" if key == "f16" else key
+    compute_key = "f32" if is_half(key) else key
     helper = emitter.helper(_MATH_HELPERS[op.name], compute_key)
     emitter.declare(
         op.results[0], _narrowed(emitter, f"{helper}({', '.join(operands)})", key), op
@@ -301,15 +320,13 @@ def _cmpf(emitter: CStyleEmitter, op: Operation) -> None:
     predicate_attr = op.properties["predicate"]
     assert isinstance(predicate_attr, IntegerAttr)
     predicate = _CMPF_PREDICATES[predicate_attr.value.data]
-    lhs, rhs = emitter.operands(op)
-    if emitter.key_of(op.operands[0].type, op) == "f16":
-        compute = emitter.language.half_compute_type
-        lhs, rhs = f"({compute}){lhs}", f"({compute}){rhs}"
+    key = emitter.key_of(op.operands[0].type, op)
+    lhs, rhs = (emitter.widen(key, operand) for operand in emitter.operands(op))
     emitter.declare(op.results[0], _CMPF_TEMPLATES[predicate].format(lhs, rhs), op)
 
 
 def _math_template(emitter: CStyleEmitter, op: Operation, key: str) -> str:
-    width = 32 if key == "f16" else width_of(key)
+    width = 32 if is_half(key) else width_of(key)
     template = emitter.language.math_functions[width].get(op.name)
     if template is None:
         raise emitter.unprintable(op)
@@ -328,10 +345,10 @@ def _fpowi(emitter: CStyleEmitter, op: Operation) -> None:
     key = emitter.key_of(op.results[0].type, op)
     base, exponent = emitter.operands(op)
     compute = emitter.compute_name(key)
-    template = emitter.language.math_functions[32 if key == "f16" else width_of(key)][
+    template = emitter.language.math_functions[32 if is_half(key) else width_of(key)][
         "math.powf"
     ]
-    expr = template.format(f"({compute}){base}", f"({compute}){exponent}")
+    expr = template.format(emitter.widen(key, base), f"({compute}){exponent}")
     emitter.declare(op.results[0], _narrowed(emitter, expr, key), op)
 
 

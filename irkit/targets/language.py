@@ -23,6 +23,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from xdsl.dialects.builtin import (
+    BFloat16Type,
     Float16Type,
     Float32Type,
     Float64Type,
@@ -36,12 +37,15 @@ from xdsl.ir import Attribute
 class Language:
     """What one C dialect spells differently; the walk reads only this.
 
-    `scalar_types` maps irkit's type keys (`f16 f32 f64 i1 i8 i16 i32 i64
-    index`) to type names. `math_functions[width]` maps a `math`/`arith` op
-    name to a format template over its operands (`"expf({0})"`) for floats of
-    that width; f16 uses the f32 templates on values widened to
-    `half_compute_type`. `parallel_loop_pragma` is printed line by line
-    before a parallel loop nest, `{collapse}` filled with ` collapse(n)`.
+    `scalar_types` maps irkit's type keys (`f16 bf16 f32 f64 i1 i8 i16 i32
+    i64 index`) to type names. `math_functions[width]` maps a `math`/`arith`
+    op name to a format template over its operands (`"expf({0})"`) for floats
+    of that width; the half keys (f16, bf16) use the f32 templates on values
+    widened to `half_compute_type`, by a cast, or, for the keys in
+    `helper_converted`, which the language stores as raw bits it cannot
+    compute on (bf16 in C), by the generated helpers `widen`/`narrow`.
+    `parallel_loop_pragma` is printed line by line before a parallel loop
+    nest, `{collapse}` filled with ` collapse(n)`.
     `unroll_pragma` goes before an `scf.for` marked `irkit.unroll` (the
     loop's constant trip count fills `{count}`).
     """
@@ -50,6 +54,7 @@ class Language:
     includes: tuple[str, ...]
     scalar_types: Mapping[str, str]
     half_compute_type: str
+    helper_converted: frozenset[str]
     function_qualifier: str
     helper_qualifier: str
     restrict: str
@@ -75,8 +80,8 @@ class Language:
         return self.scalar_types[key]
 
     def compute_type_name(self, key: str) -> str:
-        """The type arithmetic on `key` is done in (f16 widens)."""
-        return self.half_compute_type if key == "f16" else self.scalar_types[key]
+        """The type arithmetic on `key` is done in (f16 and bf16 widen)."""
+        return self.half_compute_type if is_half(key) else self.scalar_types[key]
 
 
 # ---------------------------------------------------------------------------
@@ -154,6 +159,8 @@ def type_key(mlir_type: Attribute) -> str | None:
     """irkit's key for a scalar type (`f32`, `i8`, `index`), None if unsupported."""
     if isinstance(mlir_type, Float16Type):
         return "f16"
+    if isinstance(mlir_type, BFloat16Type):
+        return "bf16"
     if isinstance(mlir_type, Float32Type):
         return "f32"
     if isinstance(mlir_type, Float64Type):
@@ -165,12 +172,23 @@ def type_key(mlir_type: Attribute) -> str | None:
     return None
 
 
+# The 16-bit float keys: stored in 16 bits, computed in `half_compute_type`.
+HALF_KEYS = frozenset({"f16", "bf16"})
+
+
 def width_of(key: str) -> int:
-    return 64 if key == "index" else int(key[1:])
+    if key == "index":
+        return 64
+    return 16 if key == "bf16" else int(key[1:])
 
 
 def is_float(key: str) -> bool:
-    return key.startswith("f")
+    return key.startswith("f") or key == "bf16"
+
+
+def is_half(key: str) -> bool:
+    """Whether `key` is stored in 16 bits and computed in the compute type."""
+    return key in HALF_KEYS
 
 
 def unsigned_type(key: str) -> str:

@@ -15,6 +15,10 @@ __forceinline__` in CUDA) that computes the interpreter's documented result:
 - float to integer saturates to the type's range and maps NaN to 0
   (`cvt.rzi.sat`; C leaves out-of-range conversions undefined);
 - `bitcast` goes through `memcpy` (a pointer cast would break aliasing);
+- bf16 where the language has no bf16 type (C: `uint16_t` bits) widens to
+  float exactly (the bits shifted up) and narrows with round to nearest
+  even, NaN kept NaN (quieted), overflow to infinity; from double it rounds
+  to odd into float first, so it rounds once as MLIR's `truncf` does;
 - i1 is -1 or 0 as a signed number, so its signed division is its own case.
 """
 
@@ -34,6 +38,10 @@ def helper_body(language: Language, kind: str, key: str, other: str | None) -> s
     if kind == "bitcast":
         assert other is not None
         return _bitcast_helper(language, key, other)
+    if kind == "widen":
+        return _bf16_widen_helper(language, key)
+    if kind == "narrow":
+        return _bf16_narrow_helper(language, key, other)
     return _integer_helper(language, kind, key)
 
 
@@ -200,4 +208,54 @@ def _bitcast_helper(language: Language, key: str, other: str) -> str:
         f"    {target} result;\n"
         f"    memcpy(&result, &a, sizeof result);\n"
         f"    return result;\n}}"
+    )
+
+
+def _bf16_widen_helper(language: Language, key: str) -> str:
+    """bf16 bits to float: the top half of float's bits, exact."""
+    assert key == "bf16"
+    t = language.type_name(key)
+    return (
+        f"float {{name}}({t} a) {{\n"
+        f"    uint32_t bits = (uint32_t)a << 16;\n"
+        f"    float result;\n"
+        f"    memcpy(&result, &bits, sizeof result);\n"
+        f"    return result;\n}}"
+    )
+
+
+def _bf16_narrow_helper(language: Language, key: str, source: str | None) -> str:
+    """Float (or double, `source` f64) to bf16 bits, to nearest even.
+
+    Adding 0x7fff plus the kept half's lowest bit to float's bits rounds the
+    dropped half to nearest, ties to even, and carries into the exponent
+    (to infinity past bf16's largest). A NaN would carry into the sign or
+    become infinity: it keeps its top half with the quiet bit set instead.
+    From double, float is reached by rounding to odd (toward zero, the last
+    bit set if inexact), which cannot make a tie the final rounding did not
+    see: one rounding in all."""
+    assert key == "bf16"
+    t = language.type_name(key)
+    if source == "f64":
+        head = (
+            f"{t} {{name}}(double a) {{\n"
+            f"    float single = (float)a;\n"
+            f"    uint32_t bits;\n"
+            f"    memcpy(&bits, &single, sizeof bits);\n"
+            f"    if (isfinite(single) && (double)single != a) {{\n"
+            f"        if (fabs((double)single) > fabs(a)) bits -= 1u;\n"
+            f"        bits |= 1u;\n"
+            f"    }}\n"
+        )
+    else:
+        head = (
+            f"{t} {{name}}(float a) {{\n"
+            f"    uint32_t bits;\n"
+            f"    memcpy(&bits, &a, sizeof bits);\n"
+        )
+    return head + (
+        f"    if ((bits & 0x7fffffffu) > 0x7f800000u) "
+        f"return ({t})((bits >> 16) | 0x0040u);\n"
+        f"    bits += 0x7fffu + ((bits >> 16) & 1u);\n"
+        f"    return ({t})(bits >> 16);\n}}"
     )

@@ -1,7 +1,8 @@
 """Random arguments for a function, from its signature.
 
-Floats (f16 and bf16 included, rounded from f64) are uniform in [-1, 1) (small enough that exp, products and sums stay
-finite, with both signs so sign handling is exercised), integers in [-10, 10],
+Floats (f16 and bf16 too, rounded from f64) are uniform in [-1, 1) (small
+enough that exp, products and sums stay finite, with both signs so sign
+handling is exercised), integers in [-10, 10],
 `i1` fair coins. An array is never all zeros. A function gets values for
 its input arguments only (`irkit.abi`): its output buffers are allocated by
 whoever calls it. Memref inputs are arrays, like tensors.

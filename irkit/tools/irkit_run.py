@@ -20,6 +20,7 @@ from xdsl.dialects.builtin import MemRefType, TensorType
 from xdsl.dialects.func import FuncOp
 
 from irkit.abi import input_types
+from irkit.dtypes import loaded_array
 from irkit.interpreter import Interpreter, default_entry, interpret
 from irkit.interpreter.values import describe
 from irkit.parsing import parse_module
@@ -155,8 +156,8 @@ def load_arrays(path: str) -> list[np.ndarray]:
         loaded = np.load(path, allow_pickle=False)
         if isinstance(loaded, np.lib.npyio.NpzFile):
             with loaded:
-                return [loaded[name] for name in loaded.files]
-        return [loaded]
+                return [loaded_array(loaded[name]) for name in loaded.files]
+        return [loaded_array(loaded)]
     except FileNotFoundError:
         raise UsageError(f"cannot load input '{path}': no such file") from None
     except Exception as error:

@@ -4,8 +4,9 @@ Each program is a small-size twin of a `benchmarks/models/<name>.mlir`
 workload (GPT-2 block, BERT and ViT layers, MLPs, attention with and without a
 causal mask, a LLaMA block), exported by `benchmarks/models/export.py` with
 its weights as function arguments, and stored with its inputs and PyTorch's
-outputs; four are there in float16 too (`<name>_f16`: torch-mlir's f16
-export, f16 operands with f32 accumulators). Every program is
+outputs; four are there in float16 and bfloat16 too (`<name>_f16`,
+`<name>_bf16`: torch-mlir's half exports, half operands with f32
+accumulators). Every program is
 
 - lowered with `lower-to-c`, compiled, run, and compared with the reference
   interpreter on the original program and with PyTorch's results;
@@ -32,6 +33,7 @@ import pytest
 from xdsl.dialects.builtin import ModuleOp
 
 import irkit
+from irkit.dtypes import loaded_array
 from irkit.runtime import lower
 from irkit.runtime.cuda import (
     CudaUnavailableError,
@@ -63,6 +65,11 @@ KNOWN_DEVIATIONS = {
 # in the last place of f16 (2^-10 relative) apart, as seen: GPT-2 block
 # 0.002 at a scale of 3.
 HALF_TOLERANCE = {"rtol": 4e-3, "atol": 4e-3}
+# The bfloat16 twins (`<name>_bf16`): the same, in bf16's last place (2^-7
+# relative, 8 times f16's), as seen: GPT-2 and LLaMA blocks 0.016 (one unit)
+# at a scale of 3.
+BFLOAT16_TOLERANCE = {"rtol": 3e-2, "atol": 3e-2}
+HALF_SUFFIXES = ("_f16", "_bf16")
 # LayerNorm, exact GELU and an odd sequence length (vit_layer); RMSNorm,
 # rotary embeddings, the causal mask and the SiLU-gated MLP (llama_block); an
 # odd attention length with the mask (attention_s2048_causal: 33); a plain
@@ -72,6 +79,7 @@ EMULATED = (
     "llama_block",
     "mlp_m64",
     "mlp_m64_f16",
+    "mlp_m64_bf16",
     "vit_layer",
 )
 
@@ -105,8 +113,8 @@ def _load(case: str) -> tuple[str, list[np.ndarray], list[np.ndarray]]:
     with np.load(CORPUS / f"{case}.npz") as data:
         count_args = sum(key.startswith("arg") for key in data.files)
         count_results = sum(key.startswith("result") for key in data.files)
-        args = [data[f"arg{i}"] for i in range(count_args)]
-        results = [data[f"result{i}"] for i in range(count_results)]
+        args = [loaded_array(data[f"arg{i}"]) for i in range(count_args)]
+        results = [loaded_array(data[f"result{i}"]) for i in range(count_results)]
     return text, args, results
 
 
@@ -122,7 +130,13 @@ def _assert_matches_pytorch(
     case: str, got: tuple[np.ndarray, ...], pytorch: list[np.ndarray]
 ) -> None:
     assert len(got) == len(pytorch)
-    default = HALF_TOLERANCE if case.endswith("_f16") else PYTORCH_TOLERANCE
+    default = (
+        HALF_TOLERANCE
+        if case.endswith("_f16")
+        else BFLOAT16_TOLERANCE
+        if case.endswith("_bf16")
+        else PYTORCH_TOLERANCE
+    )
     tolerance = KNOWN_DEVIATIONS.get(case, default)
     for index, (g, want) in enumerate(zip(got, pytorch, strict=True)):
         assert g.shape == want.shape, f"result{index}"
@@ -138,10 +152,11 @@ def _assert_matches_pytorch(
 def test_every_workload_has_a_small_twin() -> None:
     real = sorted(path.stem for path in BENCHMARKS.glob("*.mlir"))
     assert real, f"no workloads in {BENCHMARKS}"
-    assert [case for case in CASES if not case.endswith("_f16")] == real
-    halves = [case.removesuffix("_f16") for case in CASES if case.endswith("_f16")]
-    assert halves, "no float16 twins"
-    assert set(halves) <= set(real)
+    assert [case for case in CASES if not case.endswith(HALF_SUFFIXES)] == real
+    for suffix in HALF_SUFFIXES:
+        halves = [case.removesuffix(suffix) for case in CASES if case.endswith(suffix)]
+        assert halves, f"no {suffix} twins"
+        assert set(halves) <= set(real)
     assert set(EMULATED) <= set(CASES)
 
 
@@ -181,7 +196,7 @@ GPU_REASON = gpu_unavailable_reason()
 @pytest.mark.parametrize("case", _cases("gpu"))
 def test_runs_on_the_gpu(case: str) -> None:
     """Through the user's call on the device (NumPy in and out), against
-    PyTorch's results (f32 and the float16 twins)."""
+    PyTorch's results (f32 and the float16 and bfloat16 twins)."""
     text, args, pytorch = _load(case)
     got = irkit.compile(text, target="cuda", entry=case)(*args)
     got = got if isinstance(got, tuple | list) else (got,)

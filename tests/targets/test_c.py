@@ -28,6 +28,7 @@ from xdsl.dialects.func import FuncOp
 from xdsl.ir import Operation
 
 from irkit.diagnostics import DiagnosticError
+from irkit.dtypes import BFLOAT16, is_float_dtype
 from irkit.interpreter import Interpreter, interpret
 from irkit.parsing import parse_module
 from irkit.targets.c import (
@@ -80,7 +81,7 @@ def build(
 
 
 def poison(dtype: np.dtype[Any], count: int) -> np.ndarray:
-    if dtype.kind == "f":
+    if is_float_dtype(dtype):
         return np.full(count, np.nan, dtype)
     if dtype == np.bool_:
         return np.ones(count, dtype)
@@ -160,7 +161,7 @@ def workdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 SIZE = 64
 INTEGERS = ("i1", "i8", "i16", "i32", "i64", "index")
-FLOATS = ("f16", "f32", "f64")
+FLOATS = ("f16", "bf16", "f32", "f64")
 DTYPES = {
     "i1": np.bool_,
     "i8": np.int8,
@@ -169,6 +170,7 @@ DTYPES = {
     "i64": np.int64,
     "index": np.int64,
     "f16": np.float16,
+    "bf16": BFLOAT16,
     "f32": np.float32,
     "f64": np.float64,
 }
@@ -291,6 +293,20 @@ def _scalar_cases() -> Iterator[ScalarCase]:
         ("arith.bitcast", "f32", "i32"),
         ("arith.bitcast", "i64", "f64"),
         ("arith.bitcast", "f16", "i16"),
+        # bf16 is uint16_t bits in C: every conversion goes through the
+        # helpers; from f64 and 32/64-bit integers it rounds once.
+        ("arith.extf", "bf16", "f32"),
+        ("arith.extf", "bf16", "f64"),
+        ("arith.truncf", "f32", "bf16"),
+        ("arith.truncf", "f64", "bf16"),
+        ("arith.sitofp", "i1", "bf16"),
+        ("arith.sitofp", "i16", "bf16"),
+        ("arith.sitofp", "i32", "bf16"),
+        ("arith.sitofp", "i64", "bf16"),
+        ("arith.uitofp", "i8", "bf16"),
+        ("arith.uitofp", "i32", "bf16"),
+        ("arith.bitcast", "bf16", "i16"),
+        ("arith.bitcast", "i16", "bf16"),
     ]
     for name, source, target in casts:
         yield ScalarCase(name, (source,), target, f"{name} %x0 : {source} to {target}")
@@ -298,6 +314,10 @@ def _scalar_cases() -> Iterator[ScalarCase]:
         ("arith.fptosi", "f32", "i32"),
         ("arith.fptosi", "f64", "i8"),
         ("arith.fptosi", "f16", "i16"),
+        ("arith.fptosi", "bf16", "i32"),
+        ("arith.fptosi", "bf16", "i8"),
+        ("arith.fptoui", "bf16", "i16"),
+        ("arith.fptosi", "bf16", "i1"),
         ("arith.fptosi", "f64", "i64"),
         ("arith.fptoui", "f32", "i32"),
         ("arith.fptoui", "f64", "i8"),
@@ -357,7 +377,7 @@ def _special_values(key: str, rng: np.random.Generator) -> np.ndarray:
     dtype = np.dtype(DTYPES[key])
     if dtype == np.bool_:
         return rng.integers(0, 2, SIZE).astype(np.bool_)
-    if dtype.kind == "f":
+    if is_float_dtype(dtype):
         specials = np.array(
             [np.nan, np.inf, -np.inf, 0.0, -0.0, 1.0, -1.0, 0.5, -2.5, 3.0, 1e-3],
             dtype,
@@ -572,6 +592,79 @@ def test_float_to_integer_saturates(
     assert scalar_unit.reference(scalar, [values])[: len(inputs)].tolist() == (
         want.tolist()
     )
+
+
+# bf16 bit patterns worked out by hand (sign, 8 exponent bits, 7 fraction
+# bits): the expected results do not come from ml_dtypes or the interpreter.
+BF16_ONE = 0x3F80
+BF16_CONVERSIONS = [
+    # 1 + 2**-8 is a tie between 1 and 1 + 2**-7: to even, 1. Just above it
+    # (by 2**-40, lost in f32) rounds up: a conversion through f32 gives 1.
+    (("truncf", "f64", "bf16"), [1 + 2**-8, 1 + 2**-8 + 2**-40], [BF16_ONE, 0x3F81]),
+    # 1 + 3 * 2**-8 is a tie between 1 + 2**-7 and 1 + 2**-6: to even.
+    (("truncf", "f32", "bf16"), [1 + 3 * 2**-8, -(1 + 2**-8)], [0x3F82, 0xBF80]),
+    # Past bf16's largest (0x7F7F) by half a unit or more: infinity; NaN
+    # stays NaN (quiet, sign kept); infinities and zeros keep their sign;
+    # 2**-134 ties between 0 and bf16's least subnormal 2**-133: to even, 0.
+    (
+        ("truncf", "f32", "bf16"),
+        [3.4e38, -np.inf, np.nan, -0.0, 2.0**-134, 3 * 2.0**-134],
+        [0x7F80, 0xFF80, 0x7FC0, 0x8000, 0x0000, 0x0002],
+    ),
+    # 2**24 + 2**16 + 1 is past the tie between 2**24 and 2**24 + 2**17;
+    # in f32 it is 2**24 + 2**16, the tie itself, which rounds to 2**24.
+    (("sitofp", "i32", "bf16"), [2**24 + 2**16 + 1, -3, 257], [0x4B81, 0xC040, 0x4380]),
+    (("uitofp", "i32", "bf16"), [-1], [0x4F80]),  # 2**32 - 1 rounds to 2**32
+]
+
+
+@needs_cc
+@pytest.mark.parametrize(
+    ("case", "inputs", "expected"),
+    BF16_CONVERSIONS,
+    ids=lambda value: "_".join(value) if isinstance(value, tuple) else "",
+)
+def test_bf16_conversions_round_once_to_nearest_even(
+    scalar_unit: ScalarUnit,
+    case: tuple[str, str, str],
+    inputs: list[float],
+    expected: list[int],
+) -> None:
+    """The C helpers and the interpreter give the same bits, bf16's correctly
+    rounded value (ml_dtypes alone rounds f64 and integers twice)."""
+    kind, source, target = case
+    scalar = next(
+        c for c in SCALAR_CASES if c.text == f"arith.{kind} %x0 : {source} to {target}"
+    )
+    with np.errstate(over="ignore"):
+        values = np.resize(np.array(inputs, DTYPES[source]), SIZE)
+    status, (actual,) = call(
+        scalar_unit.unit, scalar_unit.library, scalar.symbol, values
+    )
+    assert status == 0
+    count = len(inputs)
+    assert actual[:count].view(np.uint16).tolist() == expected
+    reference = scalar_unit.reference(scalar, [values])[:count]
+    assert reference.view(np.uint16).tolist() == expected
+
+
+@needs_cc
+def test_bf16_widens_exactly_and_computes_in_float(scalar_unit: ScalarUnit) -> None:
+    """bf16 to float is the bits shifted up; each op rounds its float result
+    once: 1 + 2**-7 (0x3F81) squared is 1 + 2**-6 + 2**-14, which rounds to
+    1 + 2**-6 (0x3F82)."""
+    bits = np.resize(np.array([0x3F81, 0xC0A0, 0x7F80, 0x0001], np.uint16), SIZE)
+    values = bits.view(BFLOAT16)
+    symbol = next(c for c in SCALAR_CASES if c.text == "arith.extf %x0 : bf16 to f32")
+    status, (wide,) = call(scalar_unit.unit, scalar_unit.library, symbol.symbol, values)
+    assert status == 0
+    assert wide[:4].tolist() == [1 + 2**-7, -5.0, np.inf, 2.0**-133]
+    square = next(c for c in SCALAR_CASES if c.text == "arith.mulf %x0, %x1 : bf16")
+    status, (product,) = call(
+        scalar_unit.unit, scalar_unit.library, square.symbol, values, values
+    )
+    assert status == 0
+    assert product[:2].view(np.uint16).tolist() == [0x3F82, 0x41C8]
 
 
 # ---------------------------------------------------------------------------

@@ -2,7 +2,7 @@
 // RUN: irkit-opt %s --split-input-file -p linalg-generalize-named-ops | filecheck %s --check-prefix=NONE
 
 // No named op is left anywhere.
-// NONE-NOT: linalg.{{(add|div|select|reciprocal|square|tanh|erf|fill|copy|transpose|broadcast|reduce|map|matmul|batch_matmul|matvec|vecmat|dot|quantized_matmul|conv_|pooling_|depthwise_)}}
+// NONE-NOT: linalg.{{(elementwise|contract|add|div|select|reciprocal|square|tanh|erf|fill|copy|transpose|broadcast|reduce|map|matmul|batch_matmul|matvec|vecmat|dot|quantized_matmul|conv_|pooling_|depthwise_)}}
 
 // Elementwise named ops: identity maps, parallel loops, the op's scalar body
 // (integer or float flavour by element type).
@@ -179,4 +179,46 @@ func.func @generic_untouched(%a: tensor<4xf32>) -> tensor<4xf32> {
     linalg.yield %e : f32
   } -> tensor<4xf32>
   return %r : tensor<4xf32>
+}
+
+// -----
+
+// linalg.elementwise keeps its maps (a bias row, a scalar) and its body.
+
+// CHECK-LABEL: func.func @elementwise
+// CHECK:         linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%{{.*}}, %{{.*}} : tensor<4x8xf32>, tensor<8xf32>) outs(%{{.*}} : tensor<4x8xf32>)
+// CHECK:           arith.addf
+// CHECK:         linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> ()>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%{{.*}}, %{{.*}} : tensor<4x8xf32>, f32)
+// CHECK:           arith.divf
+// CHECK:         linalg.generic
+// CHECK-NEXT:      ^bb0(%[[IN:.*]]: f32, %{{.*}}: f32):
+// CHECK-NEXT:      %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
+// CHECK-NEXT:      arith.divf %[[ONE]], %[[IN]] : f32
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @elementwise(%x: tensor<4x8xf32>, %row: tensor<8xf32>, %s: f32) -> tensor<4x8xf32> {
+  %init = tensor.empty() : tensor<4x8xf32>
+  %a = linalg.elementwise <add> indexing_maps = [#id, affine_map<(d0, d1) -> (d1)>, #id] ins(%x, %row : tensor<4x8xf32>, tensor<8xf32>) outs(%init : tensor<4x8xf32>) -> tensor<4x8xf32>
+  %b = linalg.elementwise <div> indexing_maps = [#id, affine_map<(d0, d1) -> ()>, #id] ins(%a, %s : tensor<4x8xf32>, f32) outs(%init : tensor<4x8xf32>) -> tensor<4x8xf32>
+  %c = linalg.elementwise <reciprocal> ins(%b : tensor<4x8xf32>) outs(%init : tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %c : tensor<4x8xf32>
+}
+
+// -----
+
+// linalg.contract: loops in the output's map are parallel, the others
+// reductions; cast_unsigned widens with extui.
+
+// CHECK-LABEL: func.func @contract
+// CHECK:         linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]}
+// CHECK-NEXT:    ^bb0(%[[A:.*]]: f32, %[[B:.*]]: f32, %[[OUT:.*]]: f32):
+// CHECK-NEXT:      %[[P:.*]] = arith.mulf %[[A]], %[[B]] : f32
+// CHECK-NEXT:      arith.addf %[[OUT]], %[[P]] : f32
+// CHECK:         linalg.generic
+// CHECK-NEXT:    ^bb0(%[[QA:.*]]: i8, %[[QB:.*]]: i8, %{{.*}}: i32):
+// CHECK-NEXT:      arith.extui %[[QA]] : i8 to i32
+// CHECK-NEXT:      arith.extui %[[QB]] : i8 to i32
+func.func @contract(%a: tensor<4x16xf32>, %bt: tensor<8x16xf32>, %c: tensor<4x8xf32>, %qa: tensor<4x16xi8>, %qb: tensor<16x8xi8>, %qc: tensor<4x8xi32>) -> (tensor<4x8xf32>, tensor<4x8xi32>) {
+  %r = linalg.contract indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>] ins(%a, %bt : tensor<4x16xf32>, tensor<8x16xf32>) outs(%c : tensor<4x8xf32>) -> tensor<4x8xf32>
+  %q = linalg.contract indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>] {cast = #linalg.type_fn<cast_unsigned>} ins(%qa, %qb : tensor<4x16xi8>, tensor<16x8xi8>) outs(%qc : tensor<4x8xi32>) -> tensor<4x8xi32>
+  return %r, %q : tensor<4x8xf32>, tensor<4x8xi32>
 }

@@ -116,3 +116,182 @@ func.func @elementwise_scalar_operand(%a: tensor<4xi32>, %s: i32, %c: tensor<4xi
   %r = linalg.add ins(%a, %s : tensor<4xi32>, i32) outs(%c : tensor<4xi32>) -> tensor<4xi32>
   return %r : tensor<4xi32>
 }
+
+// -----
+
+func.func @elementwise_unknown_kind(%a: tensor<4xf32>, %c: tensor<4xf32>) {
+  // expected-error @+1 {{`exp`, `log`, `abs`}}
+  %r = linalg.elementwise <dive> ins(%a : tensor<4xf32>) outs(%c : tensor<4xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @elementwise_arity(%a: tensor<4xf32>, %c: tensor<4xf32>) {
+  // expected-error @+1 {{kind <add> takes 2 input(s), found 1}}
+  %r = linalg.elementwise <add> ins(%a : tensor<4xf32>) outs(%c : tensor<4xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @elementwise_arity_generic(%a: tensor<4xf32>, %c: tensor<4xf32>) {
+  // expected-error @+1 {{'linalg.elementwise' op kind <select> takes 3 input(s), found 1}}
+  %r = "linalg.elementwise"(%a, %c) <{kind = #linalg.elementwise_kind<select>, indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], operandSegmentSizes = array<i32: 1, 1>}> ({
+  ^bb0(%x: f32, %y: f32):
+    linalg.yield %x : f32
+  }) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @elementwise_float_kind_on_integers(%a: tensor<4xi32>, %c: tensor<4xi32>) {
+  // expected-error @+1 {{kind <exp> expects floating-point elements, found i32}}
+  %r = linalg.elementwise <exp> ins(%a : tensor<4xi32>) outs(%c : tensor<4xi32>) -> tensor<4xi32>
+  return
+}
+
+// -----
+
+func.func @elementwise_unsigned_kind_on_floats(%a: tensor<4xf32>, %c: tensor<4xf32>) {
+  // expected-error @+1 {{kind <min_unsigned> expects integer elements, found f32}}
+  %r = linalg.elementwise <min_unsigned> ins(%a, %a : tensor<4xf32>, tensor<4xf32>) outs(%c : tensor<4xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @elementwise_sub_on_i1(%a: tensor<4xi1>, %c: tensor<4xi1>) {
+  // expected-error @+1 {{kind <sub> is not defined on i1 (only add and mul are)}}
+  %r = linalg.elementwise <sub> ins(%a, %a : tensor<4xi1>, tensor<4xi1>) outs(%c : tensor<4xi1>) -> tensor<4xi1>
+  return
+}
+
+// -----
+
+func.func @elementwise_converts_nothing(%a: tensor<4xf16>, %c: tensor<4xf32>) {
+  // expected-error @+1 {{expected input #0 to have element type f32, found f16 (linalg.elementwise converts nothing)}}
+  %r = linalg.elementwise <exp> ins(%a : tensor<4xf16>) outs(%c : tensor<4xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @elementwise_select_condition(%a: tensor<4xf32>, %c: tensor<4xf32>) {
+  // expected-error @+1 {{expected input #0 to have element type i1, found f32}}
+  %r = linalg.elementwise <select> ins(%a, %a, %a : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) outs(%c : tensor<4xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @elementwise_two_outputs(%a: tensor<4xf32>, %c: tensor<4xf32>) {
+  // expected-error @+1 {{expected one output, found 2}}
+  %r:2 = linalg.elementwise <exp> ins(%a : tensor<4xf32>) outs(%c, %c : tensor<4xf32>, tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>)
+  return
+}
+
+// -----
+
+func.func @elementwise_map_count(%a: tensor<4xf32>, %c: tensor<4xf32>) {
+  // expected-error @+1 {{expected 2 indexing maps (one per operand), found 1}}
+  %r = linalg.elementwise <exp> indexing_maps = [affine_map<(d0) -> (d0)>] ins(%a : tensor<4xf32>) outs(%c : tensor<4xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @elementwise_map_loops(%a: tensor<4x4xf32>, %c: tensor<4xf32>) {
+  // expected-error @+1 {{expected indexing_map #0 to have 1 dim(s), one per dimension of the output, found 2}}
+  %r = linalg.elementwise <exp> indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>] ins(%a : tensor<4x4xf32>) outs(%c : tensor<4xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @elementwise_output_map(%a: tensor<4x4xf32>, %c: tensor<4x4xf32>) {
+  // expected-error @+1 {{expected the output's indexing_map to be a permutation, found (d0, d1) -> (d0, d0)}}
+  %r = linalg.elementwise <exp> indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d0)>] ins(%a : tensor<4x4xf32>) outs(%c : tensor<4x4xf32>) -> tensor<4x4xf32>
+  return
+}
+
+// -----
+
+func.func @elementwise_shapes(%a: tensor<5xf32>, %c: tensor<4xf32>) {
+  // expected-error @+1 {{inferred input/output operand #1 has shape's dimension #0 to be 5, but found 4}}
+  %r = linalg.elementwise <exp> ins(%a : tensor<5xf32>) outs(%c : tensor<4xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @elementwise_scalar_needs_a_map(%s: f32, %c: tensor<4xf32>) {
+  // expected-error @+1 {{expected operand #0 of rank 0 to match the result count of indexing_map #0, 1}}
+  %r = linalg.elementwise <exp> ins(%s : f32) outs(%c : tensor<4xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @contract_needs_maps(%a: tensor<4x16xf32>, %b: tensor<16x8xf32>, %c: tensor<4x8xf32>) {
+  // expected-error @+1 {{expected 'indexing_maps = [...]'}}
+  %r = linalg.contract ins(%a, %b : tensor<4x16xf32>, tensor<16x8xf32>) outs(%c : tensor<4x8xf32>) -> tensor<4x8xf32>
+  return
+}
+
+// -----
+
+func.func @contract_operands(%a: tensor<4x16xf32>, %c: tensor<4x16xf32>) {
+  // expected-error @+1 {{expected two inputs and one output, found 1 and 1}}
+  %r = linalg.contract indexing_maps = [affine_map<(m, k) -> (m, k)>, affine_map<(m, k) -> (m, k)>] ins(%a : tensor<4x16xf32>) outs(%c : tensor<4x16xf32>) -> tensor<4x16xf32>
+  return
+}
+
+// -----
+
+func.func @contract_map_count(%a: tensor<4x16xf32>, %b: tensor<16x8xf32>, %c: tensor<4x8xf32>) {
+  // expected-error @+1 {{expected 3 indexing maps (two inputs, one output), found 2}}
+  %r = linalg.contract indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>] ins(%a, %b : tensor<4x16xf32>, tensor<16x8xf32>) outs(%c : tensor<4x8xf32>) -> tensor<4x8xf32>
+  return
+}
+
+// -----
+
+func.func @contract_not_projected(%a: tensor<4x16xf32>, %b: tensor<16x8xf32>, %c: tensor<4x8xf32>) {
+  // expected-error @+1 {{expected indexing_map #0 to be a projected permutation, found (d0, d1, d2) -> (d0, d2 + d1)}}
+  %r = linalg.contract indexing_maps = [affine_map<(m, n, k) -> (m, k + n)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>] ins(%a, %b : tensor<4x16xf32>, tensor<16x8xf32>) outs(%c : tensor<4x8xf32>) -> tensor<4x8xf32>
+  return
+}
+
+// -----
+
+func.func @contract_one_sided_reduction(%a: tensor<4x16xf32>, %b: tensor<8xf32>, %c: tensor<4x8xf32>) {
+  // expected-error @+1 {{loop d2 is neither parallel (in the output's map) nor contracting (in both inputs' maps)}}
+  %r = linalg.contract indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n)>, affine_map<(m, n, k) -> (m, n)>] ins(%a, %b : tensor<4x16xf32>, tensor<8xf32>) outs(%c : tensor<4x8xf32>) -> tensor<4x8xf32>
+  return
+}
+
+// -----
+
+func.func @contract_unused_loop(%a: tensor<4x16xf32>, %b: tensor<16x8xf32>, %c: tensor<4x8xf32>) {
+  // expected-error @+1 {{loop d3 indexes no operand}}
+  %r = linalg.contract indexing_maps = [affine_map<(m, n, k, l) -> (m, k)>, affine_map<(m, n, k, l) -> (k, n)>, affine_map<(m, n, k, l) -> (m, n)>] ins(%a, %b : tensor<4x16xf32>, tensor<16x8xf32>) outs(%c : tensor<4x8xf32>) -> tensor<4x8xf32>
+  return
+}
+
+// -----
+
+func.func @contract_cast_attribute(%a: tensor<4x16xf32>, %b: tensor<16x8xf32>, %c: tensor<4x8xf32>) {
+  // expected-error @+1 {{expected cast to be a #linalg.type_fn<...>, found "unsigned"}}
+  %r = linalg.contract indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>] {cast = "unsigned"} ins(%a, %b : tensor<4x16xf32>, tensor<16x8xf32>) outs(%c : tensor<4x8xf32>) -> tensor<4x8xf32>
+  return
+}
+
+// -----
+
+func.func @contract_shapes(%a: tensor<4x16xf32>, %b: tensor<12x8xf32>, %c: tensor<4x8xf32>) {
+  // expected-error @+1 {{inferred input/output operand #1 has shape's dimension #0 to be 16, but found 12}}
+  %r = linalg.contract indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>] ins(%a, %b : tensor<4x16xf32>, tensor<12x8xf32>) outs(%c : tensor<4x8xf32>) -> tensor<4x8xf32>
+  return
+}

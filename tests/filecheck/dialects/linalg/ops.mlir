@@ -170,3 +170,97 @@ func.func @map(%a: tensor<8xf32>, %b: tensor<8xf32>) -> tensor<8xf32> {
     }
   return %exp : tensor<8xf32>
 }
+
+// linalg.elementwise: MLIR's current elementwise op (LLVM 21+; the named
+// linalg.add and friends are gone from LLVM 24). The kind prints as `<add>`;
+// `indexing_maps` only when they are not all the identity. LLVM 20-23's
+// `kind=#linalg.elementwise_kind<...>` is read too.
+
+// CHECK-LABEL: func.func @elementwise_kinds
+// CHECK-NEXT:    %exp = linalg.elementwise <exp> ins(%a : tensor<4x8xf32>) outs(%c : tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:    %old = linalg.elementwise <log> ins(%a : tensor<4x8xf32>) outs(%c : tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:    %rec = linalg.elementwise <reciprocal> {tag} ins(%a : tensor<4x8xf32>) outs(%c : tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:    %l1p = linalg.elementwise <log1p> ins(%a : tensor<4x8xf32>) outs(%c : tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:    %add = linalg.elementwise <add> ins(%a, %b : tensor<4x8xf32>, tensor<4x8xf32>) outs(%c : tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:    %pow = linalg.elementwise <powf> ins(%a, %b : tensor<4x8xf32>, tensor<4x8xf32>) outs(%c : tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:    %umax = linalg.elementwise <max_unsigned> ins(%i, %i : tensor<4x8xi32>, tensor<4x8xi32>) outs(%i : tensor<4x8xi32>) -> tensor<4x8xi32>
+// CHECK-NEXT:    %or = linalg.elementwise <add> ins(%p, %p : tensor<4x8xi1>, tensor<4x8xi1>) outs(%p : tensor<4x8xi1>) -> tensor<4x8xi1>
+// CHECK-NEXT:    %sel = linalg.elementwise <select> ins(%p, %a, %b : tensor<4x8xi1>, tensor<4x8xf32>, tensor<4x8xf32>) outs(%c : tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:    func.return %sel : tensor<4x8xf32>
+func.func @elementwise_kinds(%a: tensor<4x8xf32>, %b: tensor<4x8xf32>, %c: tensor<4x8xf32>, %i: tensor<4x8xi32>, %p: tensor<4x8xi1>) -> tensor<4x8xf32> {
+  %exp = linalg.elementwise <exp> ins(%a : tensor<4x8xf32>) outs(%c : tensor<4x8xf32>) -> tensor<4x8xf32>
+  %old = linalg.elementwise kind=#linalg.elementwise_kind<log> ins(%a : tensor<4x8xf32>) outs(%c : tensor<4x8xf32>) -> tensor<4x8xf32>
+  %rec = linalg.elementwise <reciprocal> {tag} ins(%a : tensor<4x8xf32>) outs(%c : tensor<4x8xf32>) -> tensor<4x8xf32>
+  %l1p = linalg.elementwise <log1p> ins(%a : tensor<4x8xf32>) outs(%c : tensor<4x8xf32>) -> tensor<4x8xf32>
+  %add = linalg.elementwise <add> ins(%a, %b : tensor<4x8xf32>, tensor<4x8xf32>) outs(%c : tensor<4x8xf32>) -> tensor<4x8xf32>
+  %pow = linalg.elementwise <powf> ins(%a, %b : tensor<4x8xf32>, tensor<4x8xf32>) outs(%c : tensor<4x8xf32>) -> tensor<4x8xf32>
+  %umax = linalg.elementwise <max_unsigned> ins(%i, %i : tensor<4x8xi32>, tensor<4x8xi32>) outs(%i : tensor<4x8xi32>) -> tensor<4x8xi32>
+  %or = linalg.elementwise <add> ins(%p, %p : tensor<4x8xi1>, tensor<4x8xi1>) outs(%p : tensor<4x8xi1>) -> tensor<4x8xi1>
+  %sel = linalg.elementwise <select> ins(%p, %a, %b : tensor<4x8xi1>, tensor<4x8xf32>, tensor<4x8xf32>) outs(%c : tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %sel : tensor<4x8xf32>
+}
+
+// What `iree-opt --linalg-specialize-generic-ops` writes for torch-mlir's
+// broadcasts: a bias row, a scalar (`()`), a kept unit dimension (`0`),
+// and an output map that transposes; the identity prints no maps.
+
+#ew_id = affine_map<(d0, d1) -> (d0, d1)>
+#ew_row = affine_map<(d0, d1) -> (d1)>
+#ew_scalar = affine_map<(d0, d1) -> ()>
+#ew_unit = affine_map<(d0, d1) -> (d0, 0)>
+#ew_t = affine_map<(d0, d1) -> (d1, d0)>
+
+// CHECK-LABEL: func.func @elementwise_maps
+// CHECK-NEXT:    %bias = linalg.elementwise <add> indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>] ins(%x, %row : tensor<4x8xf32>, tensor<8xf32>) outs(%c : tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:    %scaled = linalg.elementwise <div> indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> ()>, affine_map<(d0, d1) -> (d0, d1)>] ins(%bias, %s : tensor<4x8xf32>, f32) outs(%c : tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:    %centred = linalg.elementwise <sub> indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, 0)>, affine_map<(d0, d1) -> (d0, d1)>] ins(%scaled, %m : tensor<4x8xf32>, tensor<4x1xf32>) outs(%c : tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:    %t = linalg.elementwise <exp> indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0, d1)>] ins(%centred : tensor<4x8xf32>) outs(%ct : tensor<8x4xf32>) -> tensor<8x4xf32>
+// CHECK-NEXT:    %same = linalg.elementwise <exp> ins(%t : tensor<8x4xf32>) outs(%ct : tensor<8x4xf32>) -> tensor<8x4xf32>
+// CHECK-NEXT:    func.return %same : tensor<8x4xf32>
+func.func @elementwise_maps(%x: tensor<4x8xf32>, %row: tensor<8xf32>, %s: f32, %m: tensor<4x1xf32>, %c: tensor<4x8xf32>, %ct: tensor<8x4xf32>) -> tensor<8x4xf32> {
+  %bias = linalg.elementwise <add> indexing_maps = [#ew_id, #ew_row, #ew_id] ins(%x, %row : tensor<4x8xf32>, tensor<8xf32>) outs(%c : tensor<4x8xf32>) -> tensor<4x8xf32>
+  %scaled = linalg.elementwise <div> indexing_maps = [#ew_id, #ew_scalar, #ew_id] ins(%bias, %s : tensor<4x8xf32>, f32) outs(%c : tensor<4x8xf32>) -> tensor<4x8xf32>
+  %centred = linalg.elementwise <sub> indexing_maps = [#ew_id, #ew_unit, #ew_id] ins(%scaled, %m : tensor<4x8xf32>, tensor<4x1xf32>) outs(%c : tensor<4x8xf32>) -> tensor<4x8xf32>
+  %t = linalg.elementwise <exp> indexing_maps = [#ew_t, #ew_id] ins(%centred : tensor<4x8xf32>) outs(%ct : tensor<8x4xf32>) -> tensor<8x4xf32>
+  %same = linalg.elementwise <exp> indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>] ins(%t : tensor<8x4xf32>) outs(%ct : tensor<8x4xf32>) -> tensor<8x4xf32>
+  return %same : tensor<8x4xf32>
+}
+
+// CHECK-LABEL: func.func @elementwise_on_memrefs
+// CHECK-NEXT:    linalg.elementwise <mul> indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>] ins(%a, %b : memref<4x8xf32>, memref<8xf32>) outs(%c : memref<4x8xf32>)
+// CHECK-NEXT:    linalg.elementwise <tanh> ins(%a : memref<4x8xf32>) outs(%c : memref<4x8xf32>)
+func.func @elementwise_on_memrefs(%a: memref<4x8xf32>, %b: memref<8xf32>, %c: memref<4x8xf32>) {
+  linalg.elementwise <mul> indexing_maps = [#ew_id, #ew_row, #ew_id] ins(%a, %b : memref<4x8xf32>, memref<8xf32>) outs(%c : memref<4x8xf32>)
+  linalg.elementwise <tanh> ins(%a : memref<4x8xf32>) outs(%c : memref<4x8xf32>)
+  return
+}
+
+// linalg.contract: any contraction given by its maps; `cast` converts the
+// inputs to the accumulator's type (cast_signed when absent).
+
+#mk = affine_map<(m, n, k) -> (m, k)>
+#kn = affine_map<(m, n, k) -> (k, n)>
+#nk = affine_map<(m, n, k) -> (n, k)>
+#mn = affine_map<(m, n, k) -> (m, n)>
+
+// CHECK-LABEL: func.func @contract
+// CHECK-NEXT:    %mm = linalg.contract indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ins(%a, %b : tensor<4x16xf32>, tensor<16x8xf32>) outs(%c : tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:    %mt = linalg.contract indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ins(%a, %bt : tensor<4x16xf32>, tensor<8x16xf32>) outs(%c : tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:    %u8 = linalg.contract indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>] {cast = #linalg.type_fn<cast_unsigned>} ins(%qa, %qb : tensor<4x16xi8>, tensor<16x8xi8>) outs(%qc : tensor<4x8xi32>) -> tensor<4x8xi32>
+// CHECK-NEXT:    %h = linalg.contract indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ins(%ha, %hb : tensor<4x16xf16>, tensor<16x8xf16>) outs(%c : tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:    %dot = linalg.contract indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>] ins(%v, %v : tensor<16xf32>, tensor<16xf32>) outs(%s : tensor<f32>) -> tensor<f32>
+func.func @contract(%a: tensor<4x16xf32>, %b: tensor<16x8xf32>, %bt: tensor<8x16xf32>, %c: tensor<4x8xf32>, %qa: tensor<4x16xi8>, %qb: tensor<16x8xi8>, %qc: tensor<4x8xi32>, %ha: tensor<4x16xf16>, %hb: tensor<16x8xf16>, %v: tensor<16xf32>, %s: tensor<f32>) -> (tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xi32>, tensor<4x8xf32>, tensor<f32>) {
+  %mm = linalg.contract indexing_maps = [#mk, #kn, #mn] ins(%a, %b : tensor<4x16xf32>, tensor<16x8xf32>) outs(%c : tensor<4x8xf32>) -> tensor<4x8xf32>
+  %mt = linalg.contract indexing_maps = [#mk, #nk, #mn] ins(%a, %bt : tensor<4x16xf32>, tensor<8x16xf32>) outs(%c : tensor<4x8xf32>) -> tensor<4x8xf32>
+  %u8 = linalg.contract indexing_maps = [#mk, #kn, #mn] {cast = #linalg.type_fn<cast_unsigned>} ins(%qa, %qb : tensor<4x16xi8>, tensor<16x8xi8>) outs(%qc : tensor<4x8xi32>) -> tensor<4x8xi32>
+  %h = linalg.contract indexing_maps = [#mk, #kn, #mn] ins(%ha, %hb : tensor<4x16xf16>, tensor<16x8xf16>) outs(%c : tensor<4x8xf32>) -> tensor<4x8xf32>
+  %dot = linalg.contract indexing_maps = [affine_map<(k) -> (k)>, affine_map<(k) -> (k)>, affine_map<(k) -> ()>] ins(%v, %v : tensor<16xf32>, tensor<16xf32>) outs(%s : tensor<f32>) -> tensor<f32>
+  return %mm, %mt, %u8, %h, %dot : tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xi32>, tensor<4x8xf32>, tensor<f32>
+}
+
+// CHECK-LABEL: func.func @contract_on_memrefs
+// CHECK-NEXT:    linalg.contract indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ins(%a, %b : memref<4x16xf32>, memref<16x8xf32>) outs(%c : memref<4x8xf32>)
+func.func @contract_on_memrefs(%a: memref<4x16xf32>, %b: memref<16x8xf32>, %c: memref<4x8xf32>) {
+  linalg.contract indexing_maps = [#mk, #kn, #mn] ins(%a, %b : memref<4x16xf32>, memref<16x8xf32>) outs(%c : memref<4x8xf32>)
+  return
+}
