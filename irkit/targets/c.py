@@ -160,6 +160,7 @@ C_LANGUAGE = Language(
     },
     half_compute_type="float",
     helper_converted=frozenset({"bf16"}),
+    bits_literals={"bf16": "(uint16_t)0x{bits:04x}"},
     function_qualifier="",
     helper_qualifier="static inline",
     restrict="restrict",

@@ -505,10 +505,9 @@ class CStyleEmitter:
             # Rounded to the type's precision first (a FloatAttr holds a double).
             rounded = convert(value, _FLOAT_DTYPES[key])
             number = float(rounded)
-            if key in self.language.helper_converted:
-                # Stored as raw bits: the literal is the bit pattern.
-                bits = int(rounded.view(np.uint16))
-                return f"({self.type_name(key)})0x{bits:04x}"
+            template = self.language.bits_literals.get(key)
+            if template is not None:
+                return template.format(bits=int(rounded.view(np.uint16)))
             width = 32 if is_half(key) else width_of(key)
             suffix = self.language.float_literal_suffix[width]
             if np.isnan(number):

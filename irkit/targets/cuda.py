@@ -142,6 +142,11 @@ CUDA_LANGUAGE = Language(
     },
     half_compute_type="float",
     helper_converted=frozenset(),
+    # Through the headers' constexpr raw-bits constructors.
+    bits_literals={
+        "f16": "__half(__half_raw{{0x{bits:04x}}})",
+        "bf16": "__nv_bfloat16(__nv_bfloat16_raw{{0x{bits:04x}}})",
+    },
     function_qualifier='extern "C" __global__',
     helper_qualifier="static __device__ __forceinline__",
     restrict="__restrict__",

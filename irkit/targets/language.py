@@ -44,6 +44,10 @@ class Language:
     widened to `half_compute_type`, by a cast, or, for the keys in
     `helper_converted`, which the language stores as raw bits it cannot
     compute on (bf16 in C), by the generated helpers `widen`/`narrow`.
+    `bits_literals` spells a constant of a half key from its bit pattern
+    (`{bits}`, an int) where a float literal would not do: raw bits in C's
+    bf16, and in CUDA a constant expression (a `__device__` global's
+    initialiser may not call `__half`'s or `__nv_bfloat16`'s conversions).
     `parallel_loop_pragma` is printed line by line before a parallel loop
     nest, `{collapse}` filled with ` collapse(n)`.
     `unroll_pragma` goes before an `scf.for` marked `irkit.unroll` (the
@@ -55,6 +59,7 @@ class Language:
     scalar_types: Mapping[str, str]
     half_compute_type: str
     helper_converted: frozenset[str]
+    bits_literals: Mapping[str, str]
     function_qualifier: str
     helper_qualifier: str
     restrict: str

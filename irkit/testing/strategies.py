@@ -24,12 +24,15 @@ import re
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from datetime import timedelta
-from typing import Any
+from typing import Any, cast
 
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 from xdsl.dialects.builtin import (
+    AnyFloat,
+    BFloat16Type,
     DenseIntOrFPElementsAttr,
+    Float16Type,
     FunctionType,
     ModuleOp,
     TensorType,
@@ -49,6 +52,14 @@ from irkit.verification import verify_module
 
 Draw = Callable[[st.SearchStrategy[Any]], Any]
 
+# The element types random programs may compute in, by MLIR name (f32 is the
+# default; the half types test the f16 and bf16 paths).
+FLOAT_ELEMENTS: dict[str, Attribute] = {
+    "f16": Float16Type(),
+    "bf16": BFloat16Type(),
+    "f32": f32,
+}
+
 
 @dataclass
 class _Builder:
@@ -57,11 +68,21 @@ class _Builder:
     draw: Draw
     block: Block = field(default_factory=Block)
     values: list[SSAValue] = field(default_factory=list)
+    # The float type the program computes in (`nn_programs(element=...)`).
+    element: Attribute = f32
 
-    def input(self, shape: Sequence[int], element: Attribute = f32) -> SSAValue:
+    def input(self, shape: Sequence[int]) -> SSAValue:
+        element = self.element
         arg = self.block.insert_arg(TensorType(element, shape), len(self.block.args))
         self.values.append(arg)
         return arg
+
+    def flows(self, value: SSAValue) -> bool:
+        """Whether `value` is a tensor of the program's element type."""
+        return (
+            isinstance(value.type, TensorType)
+            and value.type.get_element_type() == self.element
+        )
 
     def add(self, op: Operation) -> SSAValue:
         self.block.add_op(op)
@@ -69,8 +90,9 @@ class _Builder:
         return op.results[0]
 
     def pick(self, accept: Callable[[SSAValue], bool] = lambda _: True) -> SSAValue:
-        # Only f32 values flow on (a cast's f64 or a cmp's i1 is used locally).
-        candidates = [v for v in self.values if _is_f32(v) and accept(v)]
+        # Only values of the element type flow on (a cast's f64 or a cmp's
+        # i1 is used locally).
+        candidates = [v for v in self.values if self.flows(v) and accept(v)]
         # Recent values first: shrinking toward index 0 keeps programs chained.
         return self.draw(st.sampled_from(candidates[::-1]))
 
@@ -82,10 +104,6 @@ class _Builder:
 def _shape(value: SSAValue) -> tuple[int, ...]:
     assert isinstance(value.type, TensorType)
     return tuple(value.type.get_shape())
-
-
-def _is_f32(value: SSAValue) -> bool:
-    return isinstance(value.type, TensorType) and value.type.get_element_type() == f32
 
 
 def _broadcasts(a: SSAValue, b: SSAValue) -> bool:
@@ -134,7 +152,7 @@ def _unary(builder: _Builder, kind: str) -> SSAValue | None:
         return builder.add(nn.ExpOp(builder.add(nn.TanhOp(x))))
     assert kind == "nn.cast"
     wide = builder.add(nn.CastOp(x, f64))
-    return builder.add(nn.CastOp(wide, f32))
+    return builder.add(nn.CastOp(wide, builder.element))
 
 
 def _binary(builder: _Builder, kind: str) -> SSAValue | None:
@@ -230,7 +248,7 @@ def _shape_op(builder: _Builder, kind: str) -> SSAValue | None:
 
 def _spatial(builder: _Builder, kind: str) -> SSAValue | None:
     """conv2d and pooling on an NCHW value (a fresh input when none is 4-D)."""
-    four_d = [v for v in builder.values if _is_f32(v) and len(_shape(v)) == 4]
+    four_d = [v for v in builder.values if builder.flows(v) and len(_shape(v)) == 4]
     if four_d:
         x = builder.pick(lambda v: len(_shape(v)) == 4)
     else:
@@ -296,7 +314,8 @@ def _constant(builder: _Builder, kind: str) -> SSAValue | None:
             max_size=size,
         )
     )
-    value = DenseIntOrFPElementsAttr.from_list(TensorType(f32, shape), elements)
+    element = cast(AnyFloat, builder.element)
+    value = DenseIntOrFPElementsAttr.from_list(TensorType(element, shape), elements)
     constant = builder.add(nn.ConstantOp(value))
     return builder.add(nn.AddOp(x, constant))
 
@@ -340,18 +359,22 @@ def nn_programs(
     ops: Collection[str] | None = None,
     max_rank: int = 3,
     max_dim: int = 4,
+    element: Attribute = f32,
 ) -> ModuleOp:
     """A verified module: `@main` computing a random DAG of `nn` ops.
 
     `ops` restricts the drawn ops to some names of `NN_OPS` (guard ops such as
     the `exp(tanh(x))` before a `log` still appear), to focus on what a pass
-    rewrites.
+    rewrites. `element` is the float type the program computes in (f32; f16
+    or bf16 for the half-precision paths: compare with their tolerances).
     """
+    if element not in FLOAT_ELEMENTS.values():
+        raise ValueError(f"nn_programs computes in a float type, not {element}")
     kinds = sorted(ops) if ops is not None else list(NN_OPS)
     unknown = set(kinds) - set(NN_OPS)
     if unknown:
         raise ValueError(f"nn_programs cannot draw {sorted(unknown)}")
-    builder = _Builder(draw)
+    builder = _Builder(draw, element=element)
     rank = draw(st.integers(1, max_rank))
     base = [draw(st.integers(1, max_dim)) for _ in range(rank)]
     builder.input(base)
@@ -366,7 +389,7 @@ def nn_programs(
     others = [
         v
         for v in builder.values
-        if v is not results[0] and not _is_arg(v) and _is_f32(v)
+        if v is not results[0] and not _is_arg(v) and builder.flows(v)
     ]
     if others and draw(st.booleans()):
         results.append(draw(st.sampled_from(others)))
@@ -405,12 +428,14 @@ def _map(dims: int, results: Sequence[int]) -> str:
     return f"affine_map<({names}) -> ({exprs})>"
 
 
-def _tensor(shape: Sequence[int]) -> str:
-    return "tensor<" + "".join(f"{d}x" for d in shape) + "f32>"
+def _tensor(shape: Sequence[int], element: str = "f32") -> str:
+    return "tensor<" + "".join(f"{d}x" for d in shape) + f"{element}>"
 
 
 @st.composite
-def _generic_body(draw: Draw, inputs: int, reduce: bool) -> list[str]:
+def _generic_body(
+    draw: Draw, inputs: int, reduce: bool, element: str = "f32"
+) -> list[str]:
     """Body lines over block args %in0.., %acc; yields %r."""
     values = [f"%in{i}" for i in range(inputs)]
     lines: list[str] = []
@@ -419,21 +444,21 @@ def _generic_body(draw: Draw, inputs: int, reduce: bool) -> list[str]:
         if len(values) > 1 and draw(st.booleans()):
             op = draw(st.sampled_from(_FLOAT_BODY_BINARY))
             lhs, rhs = draw(st.sampled_from(values)), draw(st.sampled_from(values))
-            lines.append(f"{name} = {op} {lhs}, {rhs} : f32")
+            lines.append(f"{name} = {op} {lhs}, {rhs} : {element}")
         else:
             op = draw(st.sampled_from(_FLOAT_BODY_UNARY))
             operand = draw(st.sampled_from(values))
             if op == "math.exp":
-                lines.append(f"{name}_b = math.tanh {operand} : f32")
+                lines.append(f"{name}_b = math.tanh {operand} : {element}")
                 operand = f"{name}_b"
-            lines.append(f"{name} = {op} {operand} : f32")
+            lines.append(f"{name} = {op} {operand} : {element}")
         values.append(name)
     result = values[-1]
     if reduce:
         combiner = draw(st.sampled_from(["arith.addf", "arith.maximumf"]))
-        lines.append(f"%r = {combiner} {result}, %acc : f32")
+        lines.append(f"%r = {combiner} {result}, %acc : {element}")
         result = "%r"
-    lines.append(f"linalg.yield {result} : f32")
+    lines.append(f"linalg.yield {result} : {element}")
     return lines
 
 
@@ -448,6 +473,7 @@ class _LinalgChain:
 
     draw: Draw
     max_dim: int
+    element: str = "f32"
     args: list[str] = field(default_factory=list)
     lines: list[str] = field(default_factory=list)
     # The last result: its SSA name and static shape.
@@ -455,7 +481,7 @@ class _LinalgChain:
 
     def argument(self, shape: Sequence[int]) -> str:
         name = f"%arg{len(self.args)}"
-        self.args.append(f"{name}: {_tensor(shape)}")
+        self.args.append(f"{name}: {self.tensor(shape)}")
         return name
 
     def operand(self, shape: Sequence[int]) -> str:
@@ -465,6 +491,9 @@ class _LinalgChain:
             if self.draw(st.booleans()):
                 return self.previous[0]
         return self.argument(shape)
+
+    def tensor(self, shape: Sequence[int]) -> str:
+        return _tensor(shape, self.element)
 
     def fresh_shape(self, rank: int) -> tuple[int, ...]:
         return tuple(self.draw(st.integers(1, self.max_dim)) for _ in range(rank))
@@ -476,13 +505,13 @@ class _LinalgChain:
         return self.fresh_shape(rank)
 
     def init(self, index: int, shape: Sequence[int], zero: bool) -> str:
-        out = _tensor(shape)
+        out = self.tensor(shape)
         self.lines.append(f"%empty{index} = tensor.empty() : {out}")
         if not zero:
             return f"%empty{index}"
-        self.lines.append(f"%zero{index} = arith.constant 0.0 : f32")
+        self.lines.append(f"%zero{index} = arith.constant 0.0 : {self.element}")
         self.lines.append(
-            f"%init{index} = linalg.fill ins(%zero{index} : f32) "
+            f"%init{index} = linalg.fill ins(%zero{index} : {self.element}) "
             f"outs(%empty{index} : {out}) -> {out}"
         )
         return f"%init{index}"
@@ -499,8 +528,8 @@ class _LinalgChain:
     ) -> None:
         init = self.init(index, out_shape, zero_init)
         names = ", ".join(name for name, _ in ins)
-        types = ", ".join(_tensor(shape) for _, shape in ins)
-        out = _tensor(out_shape)
+        types = ", ".join(self.tensor(shape) for _, shape in ins)
+        out = self.tensor(out_shape)
         result = f"%g{index}"
         if suffix:  # linalg.transpose: the result type is the init's
             self.lines.append(
@@ -579,20 +608,20 @@ def _generic_step(chain: _LinalgChain, index: int) -> None:
         operands.append((chain.argument([sizes[d] for d in dims]), list(dims)))
     out_shape = [sizes[d] for d in output_dims]
     reduce = bool(reductions)
-    body = draw(_generic_body(len(operands), reduce))
+    body = draw(_generic_body(len(operands), reduce, chain.element))
     maps = [_map(loops, dims) for _, dims in operands] + [_map(loops, output_dims)]
     ins = ", ".join(name for name, _ in operands)
-    in_types = ", ".join(_tensor([sizes[d] for d in dims]) for _, dims in operands)
-    out = _tensor(out_shape)
+    in_types = ", ".join(chain.tensor([sizes[d] for d in dims]) for _, dims in operands)
+    out = chain.tensor(out_shape)
     init = chain.init(index, out_shape, zero=reduce)
-    block_args = ", ".join(f"%in{i}: f32" for i in range(len(operands)))
+    block_args = ", ".join(f"%in{i}: {chain.element}" for i in range(len(operands)))
     result = f"%g{index}"
     chain.lines.append(
         f"{result} = linalg.generic {{indexing_maps = [{', '.join(maps)}], "
         f"iterator_types = [{', '.join(iterators)}]}} ins({ins} : {in_types}) "
         f"outs({init} : {out}) {{"
     )
-    chain.lines.append(f"^bb0({block_args}, %acc: f32):")
+    chain.lines.append(f"^bb0({block_args}, %acc: {chain.element}):")
     chain.lines.extend("  " + line for line in body)
     chain.lines.append(f"}} -> {out}")
     chain.previous = (result, tuple(out_shape))
@@ -610,7 +639,12 @@ def _linalg_step(draw: Draw, chain: _LinalgChain, index: int, named_ops: bool) -
 
 @st.composite
 def linalg_programs(
-    draw: Draw, max_ops: int = 3, max_dim: int = 4, *, named_ops: bool = True
+    draw: Draw,
+    max_ops: int = 3,
+    max_dim: int = 4,
+    *,
+    named_ops: bool = True,
+    element: str = "f32",
 ) -> ModuleOp:
     """A verified module `@main` of a chain of `linalg` ops on tensors.
 
@@ -618,18 +652,21 @@ def linalg_programs(
     reading the previous result and fresh inputs through random projected
     permutations, or (with `named_ops`) a named op: elementwise
     add/sub/mul/max/min/abs/negf/tanh/square, matmul, batch_matmul or
-    transpose, fed by the previous result when its shape fits.
+    transpose, fed by the previous result when its shape fits. `element`
+    names the float type it computes in (`FLOAT_ELEMENTS`: f32, f16, bf16).
     """
-    chain = _LinalgChain(draw, max_dim)
+    if element not in FLOAT_ELEMENTS:
+        raise ValueError(f"linalg_programs computes in f16, bf16 or f32, not {element}")
+    chain = _LinalgChain(draw, max_dim, element)
     for index in range(draw(st.integers(1, max_ops))):
         draw(_linalg_step(chain, index, named_ops))
     chain.draw = draw
     assert chain.previous is not None
     name, shape = chain.previous
     text = (
-        f"func.func @main({', '.join(chain.args)}) -> {_tensor(shape)} {{\n  "
+        f"func.func @main({', '.join(chain.args)}) -> {chain.tensor(shape)} {{\n  "
         + "\n  ".join(chain.lines)
-        + f"\n  func.return {name} : {_tensor(shape)}\n}}\n"
+        + f"\n  func.return {name} : {chain.tensor(shape)}\n}}\n"
     )
     return parse_module(text, filename="<linalg_programs>")
 

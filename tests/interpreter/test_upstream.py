@@ -11,6 +11,9 @@ from __future__ import annotations
 
 import itertools
 import math
+import operator
+from collections.abc import Callable
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -20,6 +23,7 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 import irkit
+from irkit.dtypes import BFLOAT16
 from irkit.interpreter.special import erf
 
 # Example counts come from the Hypothesis profile (tests/conftest.py).
@@ -27,6 +31,7 @@ EXAMPLES = settings()
 
 NAMES = {
     np.dtype(np.float16): "f16",
+    BFLOAT16: "bf16",
     np.dtype(np.float32): "f32",
     np.dtype(np.float64): "f64",
     np.dtype(np.int8): "i8",
@@ -350,7 +355,7 @@ func.func @main(%f: f32, %i: i32, %b: i1, %x: index, %big: f64) -> (f64, f32, i8
 FLOAT_TO_INTEGER = [
     (name, source, target)
     for name in ("fptosi", "fptoui")
-    for source in (np.float16, np.float32, np.float64)
+    for source in (np.float16, BFLOAT16, np.float32, np.float64)
     for target in (np.bool_, np.int8, np.int16, np.int32, np.int64)
 ]
 
@@ -962,3 +967,178 @@ module {
     floats, bools = run(text)
     np.testing.assert_array_equal(floats, np.array([1.0, 2.0], np.float32))
     np.testing.assert_array_equal(bools, [True, False, True])
+
+
+# --- bf16 ---------------------------------------------------------------------
+# The reference rounds exact values (Fractions) to bf16 by hand: neither
+# ml_dtypes nor irkit.dtypes.to_bfloat16 is used to compute what is expected.
+
+BF16_MAX_EXPONENT = 127
+BF16_MIN_EXPONENT = -126
+BF16_FRACTION_BITS = 7
+
+
+def bf16_round(x: float | int | Fraction) -> float:
+    """`x` rounded to nearest bf16, ties to even, from its exact value."""
+    if isinstance(x, float) and not math.isfinite(x):
+        return x
+    exact = Fraction(x)
+    if exact == 0:
+        return math.copysign(0.0, x) if isinstance(x, float) else 0.0
+    sign = -1.0 if exact < 0 else 1.0
+    exact = abs(exact)
+    exponent = exact.numerator.bit_length() - exact.denominator.bit_length()
+    if Fraction(2) ** exponent > exact:
+        exponent -= 1
+    # Below the normal range the step is the subnormal one, 2**-133.
+    exponent = max(exponent, BF16_MIN_EXPONENT)
+    step = Fraction(2) ** (exponent - BF16_FRACTION_BITS)
+    rounded = round(exact / step) * step  # round() on a Fraction: half to even
+    if rounded >= Fraction(2) ** (BF16_MAX_EXPONENT + 1):
+        return sign * math.inf
+    return sign * float(rounded)
+
+
+def bf16_values() -> st.SearchStrategy[float]:
+    """Any bf16 value, NaN, infinities and subnormals included (by bits)."""
+    return st.integers(0, 0xFFFF).map(
+        lambda bits: float(np.array([bits], np.uint16).view(BFLOAT16)[0])
+    )
+
+
+def bf16_ulp(x: float) -> float:
+    exponent = max(math.frexp(x)[1] - 1, BF16_MIN_EXPONENT) if x else BF16_MIN_EXPONENT
+    return 2.0 ** (exponent - BF16_FRACTION_BITS)
+
+
+def test_bf16_reference_rounds_as_the_format_says() -> None:
+    assert bf16_round(1 + 2**-8) == 1.0  # a tie: to even
+    assert bf16_round(1 + 3 * 2**-8) == 1 + 2**-6
+    assert bf16_round(1 + 2**-8 + 2**-40) == 1 + 2**-7
+    assert bf16_round(2.0**-134) == 0.0
+    assert bf16_round(3 * 2.0**-134) == 2.0**-132
+    assert bf16_round(3.4e38) == math.inf
+    assert bf16_round(2**24 + 2**16 + 1) == 2**24 + 2**17
+
+
+BF16_BINARY: dict[str, Callable[[Fraction, Fraction], Fraction]] = {
+    "arith.addf": operator.add,
+    "arith.subf": operator.sub,
+    "arith.mulf": operator.mul,
+    "arith.divf": operator.truediv,
+}
+
+
+@EXAMPLES
+@given(
+    st.sampled_from(sorted(BF16_BINARY)),
+    st.lists(st.tuples(bf16_values(), bf16_values()), min_size=1, max_size=8),
+)
+def test_bf16_arithmetic_rounds_each_op_once(
+    op: str, pairs: list[tuple[float, float]]
+) -> None:
+    """The exact result rounded once to bf16, for every finite, nonzero-
+    divisor pair whose exact result is finite (IEEE's specials are NumPy's)."""
+    lhs = np.array([a for a, _ in pairs], BFLOAT16)
+    rhs = np.array([b for _, b in pairs], BFLOAT16)
+    text = elementwise_program(f"{op} %x0, %x1 : bf16", BFLOAT16, lhs.shape, 2)
+    with np.errstate(all="ignore"):
+        (got,) = run(text, lhs, rhs)
+    assert got.dtype == BFLOAT16
+    for a, b, g in zip(lhs.tolist(), rhs.tolist(), got.tolist(), strict=True):
+        if not (math.isfinite(a) and math.isfinite(b)) or (
+            op == "arith.divf" and b == 0
+        ):
+            continue
+        want = bf16_round(BF16_BINARY[op](Fraction(a), Fraction(b)))
+        assert g == want or (g == 0 and want == 0), (op, a, b, g, want)
+
+
+@EXAMPLES
+@given(
+    st.sampled_from(["math.exp", "math.tanh", "math.erf", "math.sqrt", "math.log"]),
+    st.lists(st.floats(-8, 8, width=32), min_size=1, max_size=8),
+)
+def test_bf16_math_is_within_one_bf16_unit(op: str, values: list[float]) -> None:
+    """Evaluated in f32 (f64 for erf) and rounded to bf16: at most one unit in
+    bf16's last place from the correctly rounded result."""
+    x = np.array([bf16_round(v) for v in values], BFLOAT16)
+    if op in ("math.sqrt", "math.log"):
+        x = np.abs(x) + BFLOAT16.type(0.5)
+    (got,) = run(elementwise_program(f"{op} %x0 : bf16", BFLOAT16, x.shape, 1), x)
+    assert got.dtype == BFLOAT16
+    exact = {"math.exp": math.exp, "math.tanh": math.tanh, "math.erf": math.erf,
+             "math.sqrt": math.sqrt, "math.log": math.log}[op]  # fmt: skip
+    for v, g in zip(x.tolist(), got.tolist(), strict=True):
+        want = bf16_round(exact(v))
+        assert abs(g - want) <= bf16_ulp(want), (op, v, g, want)
+
+
+@EXAMPLES
+@given(
+    st.sampled_from(["f32", "f64", "i32", "i64", "i16"]),
+    st.lists(
+        st.one_of(
+            st.floats(allow_nan=False, width=64),
+            st.integers(-(2**40), 2**40).map(float),
+            st.sampled_from([1 + 2**-8, 1 + 2**-8 + 2**-40, 3.4e38, 2.0**-134]),
+        ),
+        min_size=1,
+        max_size=8,
+    ),
+)
+def test_conversions_to_bf16_round_once(source: str, values: list[float]) -> None:
+    """truncf from f32/f64 and sitofp from integers: the exact value rounded
+    once (ml_dtypes alone goes through f32 and rounds twice)."""
+    dtype = {"f32": np.float32, "f64": np.float64, "i32": np.int32,
+             "i64": np.int64, "i16": np.int16}[source]  # fmt: skip
+    if source.startswith("i"):
+        info = np.iinfo(dtype)
+        x = np.array(
+            [int(min(max(v, info.min), info.max)) for v in values if math.isfinite(v)],
+            dtype,
+        )
+        op = f"arith.sitofp %x0 : {source} to bf16"
+    else:
+        with np.errstate(over="ignore"):
+            x = np.array(values, dtype)
+        op = f"arith.truncf %x0 : {source} to bf16"
+    if x.size == 0:
+        return
+    shape = x.shape
+    text = f"""
+func.func @main(%a: {ttype(shape, dtype)}) -> {ttype(shape, BFLOAT16)} {{
+  %e = tensor.empty() : {ttype(shape, BFLOAT16)}
+  %r = linalg.generic {{indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}} ins(%a : {ttype(shape, dtype)}) outs(%e : {ttype(shape, BFLOAT16)}) {{
+  ^bb0(%x0: {source}, %o: bf16):
+    %v = {op}
+    linalg.yield %v : bf16
+  }} -> {ttype(shape, BFLOAT16)}
+  return %r : {ttype(shape, BFLOAT16)}
+}}
+"""
+    (got,) = run(text, x)
+    assert got.dtype == BFLOAT16
+    exact = [int(v) if source.startswith("i") else float(v) for v in x.tolist()]
+    assert got.tolist() == [bf16_round(v) for v in exact]
+
+
+def test_bf16_widens_exactly_and_hex_literals_are_bit_patterns() -> None:
+    text = """
+func.func @main() -> (tensor<3xbf16>, tensor<3xf32>, tensor<3xf64>) {
+  %a = arith.constant dense<[0x3F81, 0xFF80, 0x0001]> : tensor<3xbf16>
+  %e = tensor.empty() : tensor<3xf32>
+  %f = tensor.empty() : tensor<3xf64>
+  %w:2 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%a : tensor<3xbf16>) outs(%e, %f : tensor<3xf32>, tensor<3xf64>) {
+  ^bb0(%x: bf16, %o: f32, %p: f64):
+    %s = arith.extf %x : bf16 to f32
+    %d = arith.extf %x : bf16 to f64
+    linalg.yield %s, %d : f32, f64
+  } -> (tensor<3xf32>, tensor<3xf64>)
+  return %a, %w#0, %w#1 : tensor<3xbf16>, tensor<3xf32>, tensor<3xf64>
+}
+"""
+    a, s, d = run(text)
+    assert a.dtype == BFLOAT16
+    assert a.view(np.uint16).tolist() == [0x3F81, 0xFF80, 0x0001]
+    assert s.tolist() == d.tolist() == [1 + 2**-7, -math.inf, 2.0**-133]

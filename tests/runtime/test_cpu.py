@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from xdsl.dialects.func import FuncOp
 
 import irkit
+from irkit.dtypes import BFLOAT16
 from irkit.runtime import AssertionFailure, CompiledFunction, CompileError
 from irkit.runtime.cpu import load_function
 from irkit.targets.c import CArgument, CFunction, CTranslationUnit
@@ -404,3 +405,67 @@ func.func @main(%a: {t}, %b: {t}, %out: {t} {{irkit.output}}) {{
     a, b = (rng.uniform(-1, 1, (rows, cols)).astype(F32) for _ in range(2))
     (out,) = irkit.compile(program)(a, b)
     assert compare_arrays(a * b - a, out) is None
+
+
+# --- bf16: NumPy (ml_dtypes) and PyTorch bfloat16 in, the same out ----------
+
+BF16_PROGRAM = """
+func.func @scale(%x: tensor<4x8xbf16>, %s: bf16) -> (tensor<4x8xbf16>, tensor<4x8xf32>) {
+  %e = tensor.empty() : tensor<4x8xbf16>
+  %w = tensor.empty() : tensor<4x8xf32>
+  %r:2 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<4x8xbf16>) outs(%e, %w : tensor<4x8xbf16>, tensor<4x8xf32>) {
+  ^bb0(%a: bf16, %o: bf16, %ow: f32):
+    %m = arith.mulf %a, %s : bf16
+    %t = math.tanh %m : bf16
+    %f = arith.extf %t : bf16 to f32
+    linalg.yield %t, %f : bf16, f32
+  } -> (tensor<4x8xbf16>, tensor<4x8xf32>)
+  return %r#0, %r#1 : tensor<4x8xbf16>, tensor<4x8xf32>
+}
+"""
+
+
+def _bf16_inputs() -> tuple[np.ndarray, np.generic]:
+    rng = np.random.default_rng(7)
+    x = rng.uniform(-2, 2, (4, 8)).astype(BFLOAT16)
+    return x, BFLOAT16.type(1.5)
+
+
+def test_bf16_numpy_arrays_in_bf16_arrays_out() -> None:
+    """bf16 is `ml_dtypes.bfloat16` on the host; a bf16 scalar argument is
+    passed by its bits (C holds bf16 as uint16_t)."""
+    x, s = _bf16_inputs()
+    got = irkit.compile(BF16_PROGRAM)(x, s)
+    want = irkit.interpret(BF16_PROGRAM, "scale", x, s)
+    assert [g.dtype for g in got] == [BFLOAT16, np.dtype(np.float32)]
+    for g, w in zip(got, want, strict=True):
+        assert compare_arrays(w, g) is None
+    # Each op rounds to bf16 as the interpreter's does: bit for bit here.
+    assert got[0].view(np.uint16).tolist() == want[0].view(np.uint16).tolist()
+
+
+def test_bf16_python_values_and_wrong_dtypes() -> None:
+    compiled = irkit.compile(BF16_PROGRAM)
+    x, _ = _bf16_inputs()
+    (first, _) = compiled(x.astype(np.float64).tolist(), 1.5)
+    assert first.dtype == BFLOAT16
+    with pytest.raises(irkit.InputError, match="bfloat16"):
+        compiled(x.astype(np.float16), 1.5)
+
+
+def test_bf16_pytorch_cpu_tensors_in_tensors_out() -> None:
+    torch = pytest.importorskip("torch")
+    x, s = _bf16_inputs()
+    tensor = torch.from_numpy(x.view(np.int16)).view(torch.bfloat16)
+    compiled = irkit.compile(BF16_PROGRAM)
+    got, wide = compiled(tensor, s)
+    assert isinstance(got, torch.Tensor)
+    assert got.dtype == torch.bfloat16
+    assert wide.dtype == torch.float32
+    want = irkit.interpret(BF16_PROGRAM, "scale", x, s)
+    bits = got.view(torch.int16).numpy()
+    assert compare_arrays(want[0], bits.view(BFLOAT16)) is None
+    out = torch.empty(4, 8, dtype=torch.bfloat16), torch.empty(4, 8)
+    written = compiled(tensor, s, out=out)
+    assert written[0] is out[0]
+    assert torch.equal(out[0], got)

@@ -12,17 +12,19 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.database import InMemoryExampleDatabase
 from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import ModuleOp, i32
 from xdsl.dialects.func import FuncOp
 from xdsl.passes import ModulePass
 from xdsl.transforms.common_subexpression_elimination import (
     CommonSubexpressionElimination,
 )
 
+from irkit.dtypes import numpy_dtype
 from irkit.interpreter import interpret
 from irkit.parsing import parse_module
 from irkit.testing import PassNeverFired, SemanticsMismatch, random_arguments
 from irkit.testing.strategies import (
+    FLOAT_ELEMENTS,
     _Builder,
     _finish,
     _matmul,
@@ -93,6 +95,46 @@ def test_linalg_programs_without_named_ops_hold_only_generics(module: ModuleOp) 
     }
     assert structured <= {"linalg.generic", "linalg.fill"}
     assert "linalg.generic" in structured
+
+
+@pytest.mark.parametrize("element", ["f16", "bf16"])
+def test_programs_compute_in_the_element_type_asked_for(element: str) -> None:
+    """Half-precision programs: every argument and result in the half type
+    (inputs drawn in it too), finite."""
+    dtype = np.dtype(numpy_dtype(FLOAT_ELEMENTS[element]))
+
+    @settings(database=None, max_examples=15)
+    @given(
+        st.one_of(
+            nn_programs(element=FLOAT_ELEMENTS[element]),
+            linalg_programs(element=element),
+        )
+    )
+    def run(module: ModuleOp) -> None:
+        args = random_arguments(_main(module), np.random.default_rng(0))
+        assert {np.asarray(a).dtype for a in args} == {dtype}
+        for result in interpret(module, "main", *args):
+            assert result.dtype == dtype
+            assert np.all(np.isfinite(result))
+
+    run()
+
+
+def test_element_types_other_than_floats_are_refused() -> None:
+    with pytest.raises(ValueError, match="float type"):
+        nn_programs(element=i32).example()
+    with pytest.raises(ValueError, match="f16, bf16 or f32"):
+        linalg_programs(element="i32").example()
+
+
+@pytest.mark.parametrize("element", ["f16", "bf16"])
+def test_check_pass_in_half_precision(element: str) -> None:
+    """The property tests' machinery on half programs: a lowering keeps their
+    meaning within the half type's tolerance."""
+    check_pass(
+        ConvertNnToLinalgPass(), nn_programs(max_ops=4, element=FLOAT_ELEMENTS[element])
+    )
+    check_pass("lower-to-c", linalg_programs(max_ops=2, element=element))
 
 
 def test_linalg_programs_draw_named_ops() -> None:

@@ -65,28 +65,28 @@ def test_opt_verifier_error_is_located(tmp_path: Path) -> None:
 
 
 def test_target_error_on_an_op_a_pass_created_is_located(tmp_path: Path) -> None:
-    # The CUDA target refuses bf16; the ops holding it were made by the
+    # The CUDA target refuses f80; the ops holding it were made by the
     # pipeline and have no location of their own: the diagnostic points at
     # the nearest op from the source before or around them.
-    path = tmp_path / "brain.mlir"
+    path = tmp_path / "wide.mlir"
     path.write_text(
-        "func.func @main(%x: tensor<4xf32>) -> tensor<4xbf16> {\n"
-        "  %e = tensor.empty() : tensor<4xbf16>\n"
+        "func.func @main(%x: tensor<4xf32>) -> tensor<4xf80> {\n"
+        "  %e = tensor.empty() : tensor<4xf80>\n"
         "  %y = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, "
         'affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} '
-        "ins(%x : tensor<4xf32>) outs(%e : tensor<4xbf16>) {\n"
-        "  ^bb0(%a: f32, %o: bf16):\n"
-        "    %t = arith.truncf %a : f32 to bf16\n"
-        "    linalg.yield %t : bf16\n"
-        "  } -> tensor<4xbf16>\n"
-        "  return %y : tensor<4xbf16>\n"
+        "ins(%x : tensor<4xf32>) outs(%e : tensor<4xf80>) {\n"
+        "  ^bb0(%a: f32, %o: f80):\n"
+        "    %t = arith.truncf %a : f32 to f80\n"
+        "    linalg.yield %t : f80\n"
+        "  } -> tensor<4xf80>\n"
+        "  return %y : tensor<4xf80>\n"
         "}\n"
     )
     result = run_tool("irkit-opt", str(path), "-p", "lower-to-cuda", "-t", "cuda")
     assert result.returncode == 1
     first = result.stderr.splitlines()[0]
     assert first.startswith(f"{path}:"), result.stderr
-    assert "error: CUDA target: unsupported type bf16" in first
+    assert "error: CUDA target: unsupported type f80" in first
     assert "Traceback" not in result.stderr
 
 

@@ -52,13 +52,13 @@ module attributes {gpu.container_module} {
 
 // -----
 
-// bf16 has no CUDA C type yet (f16 is `__half`, from cuda_fp16.h).
+// f80 has no CUDA C type (f16 is `__half`, bf16 `__nv_bfloat16`).
 module attributes {gpu.container_module} {
   gpu.module @k {
-    // expected-error @+1 {{CUDA target: unsupported type bf16}}
-    gpu.func @k(%out: memref<4xbf16>) kernel {
+    // expected-error @+1 {{CUDA target: unsupported type f80}}
+    gpu.func @k(%out: memref<4xf80>) kernel {
       %c0 = arith.constant 0 : index
-      %x = memref.load %out[%c0] : memref<4xbf16>
+      %x = memref.load %out[%c0] : memref<4xf80>
       gpu.return
     }
   }
