@@ -32,7 +32,9 @@ for element in sys.argv[2].split(","):
         expected = a.double() @ b.double()
         cublas = median_ms(lambda: torch.matmul(a, b), 30)
         flops = 2 * n**3 / 1e9
-        print(f"| {n} | {element} | cuBLAS | {cublas:.3f} | {flops / cublas:.0f} | 1.00 | - |")
+        print(
+            f"| {n} | {element} | cuBLAS | {cublas:.3f} | {flops / cublas:.0f} | 1.00 | - |"
+        )
         for block, stages in CONFIGS:
             pipeline = f"lower-to-cuda{{mma-block={block} mma-stages={stages}}}"
             try:

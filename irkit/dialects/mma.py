@@ -110,12 +110,12 @@ def _parse_accesses(
     for _ in range(count - 1):
         parser.parse_punctuation(",")
         types.append(parser.parse_type())
-    memrefs = [
+    memrefs: list[SSAValue] = [
         parser.resolve_operand(memref, memref_type)
         for (memref, _), memref_type in zip(accesses, types, strict=True)
     ]
-    indices = [
-        parser.resolve_operands(index_list, [IndexType()] * len(index_list), pos)
+    indices: list[list[SSAValue]] = [
+        list(parser.resolve_operands(index_list, [IndexType()] * len(index_list), pos))
         for _, index_list in accesses
     ]
     return memrefs, indices, attributes
@@ -172,7 +172,7 @@ def _check_access(
         wanted = "global memory" if space is None else f"{space.value} memory"
         raise VerifyException(f"{what} must be in {wanted}, got {memref_type}")
     shape = memref_type.get_shape()
-    if not shape or shape[-1] < run and shape[-1] >= 0:
+    if not shape or (0 <= shape[-1] < run):
         raise VerifyException(
             f"{what} needs {run} contiguous elements along its last dimension, "
             f"got {memref_type}"
@@ -409,9 +409,7 @@ class CpAsyncOp(IRDLOperation):
         if size == 0 or ASYNC_COPY_BYTES % size:
             raise VerifyException(f"cannot copy elements of type {element}")
         run = ASYNC_COPY_BYTES // size
-        source = _check_access(
-            self.source[0], self.source_indices, "source", None, run
-        )
+        source = _check_access(self.source[0], self.source_indices, "source", None, run)
         _check_access(
             self.destination[0],
             self.destination_indices,

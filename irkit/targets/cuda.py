@@ -34,6 +34,7 @@ from irkit.dialects import gpu
 from irkit.dialects.static_values import constant_int
 from irkit.targets.c import C_MATH_FUNCTIONS
 from irkit.targets.cstyle import CStyleEmitter
+from irkit.targets.cuda_mma import MMA_PRINTERS
 from irkit.targets.language import HELPER_PREFIX, Language, mangle_symbol
 from irkit.targets.launch_plan import (
     AllocateBuffer,
@@ -49,7 +50,6 @@ from irkit.targets.launch_plan import (
     plan_launches,
 )
 from irkit.targets.views import View
-from irkit.targets.cuda_mma import MMA_PRINTERS
 
 __all__ = [
     "CUDA_LANGUAGE",

@@ -54,7 +54,9 @@ def _element(
     return emitter.view_of(memref, op).element(names)
 
 
-def _half_kind(emitter: CudaEmitter, op: Operation, memref: SSAValue) -> tuple[str, str, str]:
+def _half_kind(
+    emitter: CudaEmitter, op: Operation, memref: SSAValue
+) -> tuple[str, str, str]:
     key = _element_key(emitter, memref, op)
     if key not in _HALF_TYPES:
         raise emitter.error(op, f"cannot use {key} elements in a warp-level product")
@@ -117,7 +119,7 @@ def _sync(emitter: CudaEmitter, op: Operation) -> None:
     m, n, k = mma.MMA_SHAPE
     emitter.writer.line(
         f'asm volatile("mma.sync.aligned.m{m}n{n}k{k}.row.col.f32.{ptx_type}.'
-        f'{ptx_type}.f32 {{%0, %1, %2, %3}}, {{%4, %5, %6, %7}}, {{%8, %9}}, '
+        f"{ptx_type}.f32 {{%0, %1, %2, %3}}, {{%4, %5, %6, %7}}, {{%8, %9}}, "
         '{%0, %1, %2, %3};\\n"'
     )
     with emitter.writer.indented():

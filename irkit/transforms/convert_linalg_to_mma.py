@@ -123,7 +123,7 @@ def _loop(expr: object) -> int | None:
     return expr.position if isinstance(expr, AffineDimExpr) else None
 
 
-def match_matmul(op: GenericOp) -> MatmulShape | None:
+def match_matmul(op: GenericOp) -> MatmulShape | None:  # noqa: C901 (one check a line)
     """The matmul a generic is, when this pass can run it on tensor cores."""
     if not is_contraction(op) or len(op.inputs) != 2 or len(op.outputs) != 1:
         return None
@@ -138,7 +138,8 @@ def match_matmul(op: GenericOp) -> MatmulShape | None:
     ):
         return None
     a_type, b_type, c_type = types
-    assert isinstance(a_type, MemRefType) and isinstance(b_type, MemRefType)
+    assert isinstance(a_type, MemRefType)
+    assert isinstance(b_type, MemRefType)
     assert isinstance(c_type, MemRefType)
     element = a_type.get_element_type()
     if not isinstance(element, Float16Type | BFloat16Type):
@@ -160,7 +161,7 @@ def match_matmul(op: GenericOp) -> MatmulShape | None:
     if len(c_loops) < 2 or k_loop in c_loops:
         return None
     *batch_loops, m_loop, n_loop = c_loops
-    if sorted(c_loops + [k_loop]) != list(range(len(kinds))):
+    if sorted([*c_loops, k_loop]) != list(range(len(kinds))):
         return None
     if a_loops[-2:] != [m_loop, k_loop]:
         return None
@@ -313,7 +314,7 @@ class _KernelBuilder:
         return [self.index(value) for value in values]
 
 
-def _build_kernel(
+def _build_kernel(  # noqa: C901 (built in program order: ids, accumulators, copies, loop, results)
     shape: MatmulShape, tiles: MmaTiles, initial: SSAValue | None, at: InsertPoint
 ) -> LaunchOp:
     """The `gpu.launch` computing `shape`'s matmul (see the module doc)."""
@@ -332,11 +333,17 @@ def _build_kernel(
 
     grid = [
         launch_constant(value, f"blocks_{axis}")
-        for value, axis in ((shape.n // bn, "x"), (shape.m // bm, "y"), (batch_count, "z"))
+        for value, axis in (
+            (shape.n // bn, "x"),
+            (shape.m // bm, "y"),
+            (batch_count, "z"),
+        )
     ]
     threads = [launch_constant(THREADS, "threads"), *[launch_constant(1, "one")] * 2]
     workgroup = memory_space = workgroup_memory_space()
-    a_tile_type = MemRefType(element, [stages, bm, bk + ROW_PAD], memory_space=workgroup)
+    a_tile_type = MemRefType(
+        element, [stages, bm, bk + ROW_PAD], memory_space=workgroup
+    )
     b_rows, b_cols = (bk, bn) if shape.b_k_major else (bn, bk)
     b_tile_type = MemRefType(
         element, [stages, b_rows, b_cols + ROW_PAD], memory_space=memory_space
@@ -370,7 +377,7 @@ def _build_kernel(
     n0 = kb.mul(block_x, bn)
     # The batch loops' indices, from z (the first batch loop slowest).
     batch_indices: list[SSAValue | int] = []
-    remaining = block_z
+    remaining: SSAValue = block_z
     for position, extent in enumerate(shape.batch):
         inner = 1
         for later in shape.batch[position + 1 :]:
@@ -412,17 +419,20 @@ def _build_kernel(
         for ni in range(fn):
             for e in range(C_FRAGMENT):
                 slot = kb.index((mi * fn + ni) * C_FRAGMENT + e)
+                start: SSAValue
                 if initial is not None:
-                    value = initial
+                    start = initial
                 else:
                     row, col = output_position(mi, ni, e)
                     load = memref.LoadOp.get(shape.c, kb.indices([*c_batch, row, col]))
                     kb.add(load)
-                    value = load.res
-                kb.add(memref.StoreOp.get(value, acc, [slot]))
+                    start = load.res
+                kb.add(memref.StoreOp.get(start, acc, [slot]))
 
     # -- copies of one reduction step's tiles --------------------------------
-    def copy_tiles(builder: _KernelBuilder, k0: SSAValue | int, stage: SSAValue | int) -> None:
+    def copy_tiles(
+        builder: _KernelBuilder, k0: SSAValue | int, stage: SSAValue | int
+    ) -> None:
         def copies(
             source: SSAValue,
             leading: list[SSAValue | int],
@@ -591,7 +601,9 @@ class ConvertLinalgToMmaPass(ModulePass):
 
     def _check_options(self) -> None:
         if len(self.block) != 3:
-            raise PassFailedException(f"{PASS_NAME}: block takes three sizes (BM, BN, BK)")
+            raise PassFailedException(
+                f"{PASS_NAME}: block takes three sizes (BM, BN, BK)"
+            )
         bm, bn, bk = self.block
         if bm < 64 or bn < 64 or bk < 16 or bm % 64 or bn % 64 or bk % 16:
             raise PassFailedException(
@@ -621,4 +633,3 @@ class ConvertLinalgToMmaPass(ModulePass):
             if initial is not None and prologue is not None:
                 prologue.detach()
                 prologue.erase()
-

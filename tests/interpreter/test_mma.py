@@ -106,7 +106,9 @@ def test_two_warps_each_multiply_their_own_fragments() -> None:
     a = rng.uniform(-1, 1, (16, 16)).astype(np.float16)
     b = rng.uniform(-1, 1, (16, 8)).astype(np.float16)
     (c,) = interpret(parse_module(_warp_program("f16", threads=64)), "main", a, b)
-    np.testing.assert_allclose(c, a.astype(np.float64) @ b.astype(np.float64), rtol=1e-6)
+    np.testing.assert_allclose(
+        c, a.astype(np.float64) @ b.astype(np.float64), rtol=1e-6
+    )
 
 
 def test_reading_a_copy_before_its_wait_reads_what_was_there() -> None:

@@ -23,6 +23,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from irkit.dialects.linalg import GenericOp
+from irkit.dtypes import loaded_array
 from irkit.parsing import parse_module
 from irkit.testing import assert_pass_preserves_semantics
 from irkit.transforms.linalg_collapse_dims import LinalgCollapseDimsPass
@@ -175,7 +176,7 @@ def test_collapsing_the_model_corpus_keeps_meaning(name: str) -> None:
         (key for key in recorded.files if key.startswith("arg")),
         key=lambda key: int(key.removeprefix("arg")),
     )
-    inputs = [[recorded[key] for key in arguments]]
+    inputs = [[loaded_array(recorded[key]) for key in arguments]]
     LinalgGeneralizeNamedOpsPass().apply(None, module)  # type: ignore[arg-type]
     LinalgFuseElementwisePass().apply(None, module)  # type: ignore[arg-type]
     assert_pass_preserves_semantics(LinalgCollapseDimsPass(), module, inputs=inputs)
