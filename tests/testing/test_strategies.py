@@ -121,10 +121,15 @@ def test_programs_compute_in_the_element_type_asked_for(element: str) -> None:
 
 
 def test_element_types_other_than_floats_are_refused() -> None:
-    with pytest.raises(ValueError, match="float type"):
-        nn_programs(element=i32).example()
-    with pytest.raises(ValueError, match="f16, bf16 or f32"):
-        linalg_programs(element="i32").example()
+    @settings(database=None, max_examples=1)
+    @given(st.data())
+    def draw(data: st.DataObject) -> None:
+        with pytest.raises(ValueError, match="float type"):
+            data.draw(nn_programs(element=i32))
+        with pytest.raises(ValueError, match="f16, bf16 or f32"):
+            data.draw(linalg_programs(element="i32"))
+
+    draw()
 
 
 @pytest.mark.parametrize("element", ["f16", "bf16"])
