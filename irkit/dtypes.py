@@ -3,7 +3,8 @@ runtime share about MLIR types as NumPy sees them.
 
 MLIR scalar types map to NumPy dtypes (`numpy_dtype`; integers are signless
 in MLIR and stored as signed two's complement, `i1` as bool; `bf16` is
-`ml_dtypes.bfloat16`, NumPy having no bfloat16 of its own); dense
+`ml_dtypes.bfloat16`, NumPy having no bfloat16 of its own); an element
+takes `element_bytes` in memory (from the dialects' verifiers up); dense
 attributes become arrays (`dense_to_array`, `dense_resource_to_array`); and
 `poison` is irkit's picture of memory nothing wrote: NaN for floats, the most
 negative integer, false. The interpreter fills `tensor.empty` and new memrefs
@@ -86,6 +87,18 @@ def loaded_array(array: np.ndarray) -> np.ndarray:
     if array.dtype == np.dtype("V2"):
         return array.view(BFLOAT16)
     return array
+
+
+def element_bytes(element_type: Attribute) -> int | None:
+    """The bytes one element of `element_type` takes: 8 for `index`, an
+    integer's or float's width rounded up to whole bytes (`i1` takes one);
+    None for a type without a known width."""
+    if isinstance(element_type, IndexType):
+        return 8
+    width = getattr(element_type, "bitwidth", None)
+    if not isinstance(width, int):
+        return None
+    return max(1, -(-width // 8))
 
 
 def numpy_dtype(element_type: Attribute) -> np.dtype[Any]:

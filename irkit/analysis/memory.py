@@ -1,7 +1,8 @@
 """Memory sizes and layouts: how many bytes a buffer takes, where its
 elements are, and how much memory a kernel or a stack frame may use.
 
-- `element_bytes`: the bytes of one element in memory;
+- `element_bytes`: the bytes of one element in memory (`irkit.dtypes`, where
+  the dialects' verifiers reach it too);
 - `memref_strides`: a memref type's strides and offset (MLIR's
   `getStridesAndOffset`), identity layouts included;
 - `DEFAULT_MAX_SHARED_BYTES`, `MAX_STACK_BYTES`: the budgets passes size
@@ -12,11 +13,11 @@ from __future__ import annotations
 
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
-    IndexType,
     MemRefType,
     StridedLayoutAttr,
 )
-from xdsl.ir import Attribute
+
+from irkit.dtypes import element_bytes as element_bytes
 
 # CUDA's static shared memory per block (more needs a dynamic opt-in).
 DEFAULT_MAX_SHARED_BYTES = 48 * 1024
@@ -24,18 +25,6 @@ DEFAULT_MAX_SHARED_BYTES = 48 * 1024
 # The largest `memref.alloca` the C target prints (`irkit/targets/cstyle_memory.py`
 # refuses larger ones rather than risk the stack).
 MAX_STACK_BYTES = 64 * 1024
-
-
-def element_bytes(element_type: Attribute) -> int | None:
-    """The bytes one element of `element_type` takes: 8 for `index`, an
-    integer's or float's width rounded up to whole bytes (`i1` takes one);
-    None for a type without a known width."""
-    if isinstance(element_type, IndexType):
-        return 8
-    width = getattr(element_type, "bitwidth", None)
-    if not isinstance(width, int):
-        return None
-    return max(1, -(-width // 8))
 
 
 def memref_strides(memref_type: MemRefType) -> tuple[list[int | None], int | None]:

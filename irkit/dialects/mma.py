@@ -39,7 +39,7 @@ Lanes are numbered `l = linear thread id % 32`, `g = l / 4`, `c = l % 4`.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import ClassVar, Self
+from typing import ClassVar, Self, TypeVar
 
 from xdsl.dialects.builtin import (
     BFloat16Type,
@@ -58,7 +58,6 @@ from xdsl.irdl import (
     attr_def,
     irdl_op_definition,
     opt_attr_def,
-    traits_def,
     var_operand_def,
 )
 from xdsl.parser import Parser, UnresolvedOperand
@@ -70,6 +69,7 @@ from irkit.dialects.gpu import (
     address_space_of,
     verify_in_kernel,
 )
+from irkit.dtypes import element_bytes
 
 # The one warp-level shape these ops take: m16n8k16 (f16 and bf16 operands).
 MMA_SHAPE = (16, 8, 16)
@@ -119,6 +119,19 @@ def _parse_accesses(
         for _, index_list in accesses
     ]
     return memrefs, indices, attributes
+
+
+_TwoAccessOp = TypeVar("_TwoAccessOp", bound=IRDLOperation)
+
+
+def _parse_two_accesses(cls: type[_TwoAccessOp], parser: Parser) -> _TwoAccessOp:
+    """An op of two `%m[%i, ...]` operands (each memref, then its index
+    segment: `AttrSizedOperandSegments`), from its custom syntax."""
+    memrefs, indices, attributes = _parse_accesses(parser, 2)
+    return cls.build(
+        operands=[[memrefs[0]], indices[0], [memrefs[1]], indices[1]],
+        attributes=attributes,
+    )
 
 
 def _print_accesses(
@@ -266,12 +279,7 @@ class LdMatrixOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> Self:
-        memrefs, indices, attributes = _parse_accesses(parser, 2)
-        op = cls.build(
-            operands=[[memrefs[0]], indices[0], [memrefs[1]], indices[1]],
-            attributes=attributes,
-        )
-        return op
+        return _parse_two_accesses(cls, parser)
 
     def print(self, printer: Printer) -> None:
         _print_accesses(
@@ -399,14 +407,14 @@ class CpAsyncOp(IRDLOperation):
     def element_count(self) -> int:
         """Elements one copy moves (16 bytes of them)."""
         memref_type = _memref(self.destination[0], "destination")
-        return ASYNC_COPY_BYTES // element_bytes(memref_type.get_element_type())
+        return ASYNC_COPY_BYTES // (element_bytes(memref_type.get_element_type()) or 1)
 
     def verify_(self) -> None:
         verify_in_kernel(self)
         destination = _memref(self.destination[0], "destination")
         element = destination.get_element_type()
         size = element_bytes(element)
-        if size == 0 or ASYNC_COPY_BYTES % size:
+        if size is None or ASYNC_COPY_BYTES % size:
             raise VerifyException(f"cannot copy elements of type {element}")
         run = ASYNC_COPY_BYTES // size
         source = _check_access(self.source[0], self.source_indices, "source", None, run)
@@ -422,11 +430,7 @@ class CpAsyncOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> Self:
-        memrefs, indices, attributes = _parse_accesses(parser, 2)
-        return cls.build(
-            operands=[[memrefs[0]], indices[0], [memrefs[1]], indices[1]],
-            attributes=attributes,
-        )
+        return _parse_two_accesses(cls, parser)
 
     def print(self, printer: Printer) -> None:
         _print_accesses(
@@ -460,8 +464,6 @@ class CpAsyncWaitOp(IRDLOperation):
 
     assembly_format = "attr-dict"
 
-    traits = traits_def()
-
     def __init__(self, pending: int) -> None:
         super().__init__(attributes={"pending": IntegerAttr(pending, i64)})
 
@@ -476,17 +478,6 @@ class CpAsyncWaitOp(IRDLOperation):
                 f"pending must be in [0, 7] (PTX's cp.async.wait_group), got "
                 f"{self.pending_groups}"
             )
-
-
-def element_bytes(element: Attribute) -> int:
-    """Bytes of one element of the types these ops copy (0 for others)."""
-    if isinstance(element, Float16Type | BFloat16Type):
-        return 2
-    if isinstance(element, Float32Type):
-        return 4
-    width = getattr(element, "width", None)
-    data = getattr(width, "data", None)
-    return data // 8 if isinstance(data, int) and data % 8 == 0 else 0
 
 
 MMA = Dialect(

@@ -29,7 +29,7 @@ from typing import Any
 from weakref import WeakKeyDictionary
 
 import numpy as np
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import Operation
 
 from irkit.dialects import mma
 from irkit.interpreter.core import Interpreter, interpretation_error, register
@@ -76,12 +76,12 @@ def _shifted(indices: list[Any], offset: int) -> list[Any]:
     return [*indices[:-1], indices[-1] + offset]
 
 
-def _warp_lanes(interp_op: Operation, grid: Grid) -> np.ndarray:
+def _warp_lanes(op: Operation, grid: Grid) -> np.ndarray:
     """The lanes of the warps running `op`, as (warps, 32); every thread of
     such a warp must be active."""
     if grid.threads_per_block % WARP_SIZE:
         raise interpretation_error(
-            interp_op,
+            op,
             f"needs whole warps, but blocks have {grid.threads_per_block} threads",
         )
     active = grid.active.reshape(-1, WARP_SIZE)
@@ -91,7 +91,7 @@ def _warp_lanes(interp_op: Operation, grid: Grid) -> np.ndarray:
         warp = int(np.flatnonzero(partial)[0])
         lane = warp * WARP_SIZE + int(np.flatnonzero(~active[warp])[0])
         raise interpretation_error(
-            interp_op,
+            op,
             f"is run by part of a warp only: {grid.describe_lane(lane)} does not "
             "run it",
         )
@@ -122,8 +122,7 @@ def _split_operands(op: Operation, args: Values) -> list[tuple[MemRefValue, list
     """The (memref, indices) pairs of `op`'s operands, in order."""
     pairs: list[tuple[MemRefValue, list[Any]]] = []
     position = 0
-    values: list[SSAValue] = list(op.operands)
-    while position < len(values):
+    while position < len(args):
         memref = args[position]
         assert isinstance(memref, MemRefValue)
         rank = len(memref.shape)

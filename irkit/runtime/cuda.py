@@ -285,8 +285,10 @@ def cuda_include_dirs() -> list[str]:
 
 
 def _compile_with_nvrtc(source: str, arch: str) -> bytes:
+    from irkit.targets.cuda import TYPE_INCLUDES
+
     include_path = None
-    if "#include <cuda_fp16.h>" in source or "#include <cuda_bf16.h>" in source:
+    if any(include in source for include in TYPE_INCLUDES.values()):
         include_path = cuda_include_dirs()[:1] or None
         if include_path is None:
             raise CudaCompileError(

@@ -67,7 +67,7 @@ def _packed(low: str, high: str, to_bits: str) -> str:
     return f"((uint32_t){to_bits}({low}) | ((uint32_t){to_bits}({high}) << 16))"
 
 
-def _shared_address(emitter: CudaEmitter, lvalue: str) -> str:
+def _shared_address(lvalue: str) -> str:
     return f"(uint32_t)__cvta_generic_to_shared(&{lvalue})"
 
 
@@ -80,7 +80,7 @@ def _ldmatrix(emitter: CudaEmitter, op: Operation) -> None:
     emitter.writer.line(f"uint32_t {', '.join(registers)};")
     placeholders = ", ".join(f"%{i}" for i in range(tiles))
     trans = ".trans" if op.transposed else ""
-    address = _shared_address(emitter, _element(emitter, op, source, op.source_indices))
+    address = _shared_address(_element(emitter, op, source, op.source_indices))
     outputs = ", ".join(f'"=r"({register})' for register in registers)
     emitter.writer.line(
         f'asm volatile("ldmatrix.sync.aligned.m8n8.x{tiles}{trans}.shared.b16 '
@@ -95,25 +95,33 @@ def _ldmatrix(emitter: CudaEmitter, op: Operation) -> None:
             emitter.writer.line(f"{target} = {from_bits}((unsigned short)({bits}));")
 
 
+def _paired_registers(
+    emitter: CudaEmitter,
+    op: Operation,
+    fragment: SSAValue,
+    at: Sequence[SSAValue],
+    count: int,
+    to_bits: str,
+) -> list[str]:
+    """The `count` 16-bit elements of a fragment as `count / 2` 32-bit
+    register values, each packing an element pair (low element first)."""
+    return [
+        _packed(
+            _element(emitter, op, fragment, at, 2 * i),
+            _element(emitter, op, fragment, at, 2 * i + 1),
+            to_bits,
+        )
+        for i in range(count // 2)
+    ]
+
+
 def _sync(emitter: CudaEmitter, op: Operation) -> None:
     assert isinstance(op, mma.SyncOp)
     (a, a_at), (b, b_at), (c, c_at) = op.accesses()
     ptx_type, to_bits, _ = _half_kind(emitter, op, a)
-    a_registers = [
-        _packed(
-            _element(emitter, op, a, a_at, 2 * i),
-            _element(emitter, op, a, a_at, 2 * i + 1),
-            to_bits,
-        )
-        for i in range(mma.A_FRAGMENT // 2)
-    ]
-    b_registers = [
-        _packed(
-            _element(emitter, op, b, b_at, 2 * i),
-            _element(emitter, op, b, b_at, 2 * i + 1),
-            to_bits,
-        )
-        for i in range(mma.B_FRAGMENT // 2)
+    registers = [
+        *_paired_registers(emitter, op, a, a_at, mma.A_FRAGMENT, to_bits),
+        *_paired_registers(emitter, op, b, b_at, mma.B_FRAGMENT, to_bits),
     ]
     accumulators = [_element(emitter, op, c, c_at, i) for i in range(mma.C_FRAGMENT)]
     m, n, k = mma.MMA_SHAPE
@@ -127,16 +135,13 @@ def _sync(emitter: CudaEmitter, op: Operation) -> None:
             ": " + ", ".join(f'"+f"({value})' for value in accumulators)
         )
         emitter.writer.line(
-            ": "
-            + ", ".join(f'"r"({value})' for value in [*a_registers, *b_registers])
-            + ");"
+            ": " + ", ".join(f'"r"({value})' for value in registers) + ");"
         )
 
 
 def _cp_async(emitter: CudaEmitter, op: Operation) -> None:
     assert isinstance(op, mma.CpAsyncOp)
     destination = _shared_address(
-        emitter,
         _element(emitter, op, op.destination[0], op.destination_indices),
     )
     source = _element(emitter, op, op.source[0], op.source_indices)

@@ -31,22 +31,25 @@ GPU_TUNING_CANDIDATES = (
     "lower-to-cuda{reduction-block=1024}",
 )
 
+# The element types both printers handle (NumPy names).
+SCALAR_DTYPES = (
+    "float16",
+    "bfloat16",
+    "float32",
+    "float64",
+    "int8",
+    "int16",
+    "int32",
+    "int64",
+    "bool",
+)
+
 C = Target(
     name="c",
     description="C99 for the host CPU: the system C compiler, loaded with ctypes",
     pipeline="lower-to-c",
     tuning_candidates=CPU_TUNING_CANDIDATES,
-    dtypes=(
-        "float16",
-        "bfloat16",
-        "float32",
-        "float64",
-        "int8",
-        "int16",
-        "int32",
-        "int64",
-        "bool",
-    ),
+    dtypes=SCALAR_DTYPES,
     emit=emit_c,
     source=lambda unit: unit.source,
     loader="irkit.runtime.cpu:load_function",
@@ -57,17 +60,7 @@ CUDA = Target(
     description="CUDA C for NVIDIA GPUs: NVRTC (or nvcc), run through cuda-python",
     pipeline="lower-to-cuda",
     tuning_candidates=GPU_TUNING_CANDIDATES,
-    dtypes=(
-        "float16",
-        "bfloat16",
-        "float32",
-        "float64",
-        "int8",
-        "int16",
-        "int32",
-        "int64",
-        "bool",
-    ),
+    dtypes=SCALAR_DTYPES,
     emit=emit_cuda,
     source=lambda unit: unit.source + "\n" + describe_plans(unit),
     loader="irkit.runtime.cuda:load_cuda_function",

@@ -44,7 +44,8 @@ pipeline); here the kernel is built directly from the structured op.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import math
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from xdsl.context import Context
@@ -63,7 +64,7 @@ from xdsl.dialects.linalg.ops import GenericOp
 from xdsl.dialects.linalg.ops import YieldOp as LinalgYieldOp
 from xdsl.dialects.scf import YieldOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
-from xdsl.ir.affine import AffineDimExpr
+from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import PassFailedException
@@ -103,7 +104,6 @@ CHUNK = 8  # elements per 16-byte copy
 class MatmulShape:
     """What the kernel needs to know of one matmul-class generic."""
 
-    generic: GenericOp
     a: SSAValue
     b: SSAValue
     c: SSAValue
@@ -119,45 +119,46 @@ class MatmulShape:
     b_k_major: bool  # B stored as (k, n); else (n, k)
 
 
-def _loop(expr: object) -> int | None:
-    return expr.position if isinstance(expr, AffineDimExpr) else None
+def _plain_buffer(value: SSAValue) -> MemRefType[Attribute] | None:
+    """`value`'s type when it is a static, identity-layout global memref."""
+    memref_type = value.type
+    if (
+        isinstance(memref_type, MemRefType)
+        and memref_type.has_static_shape()
+        and isinstance(memref_type.layout, NoneAttr)
+        and memref_type.memory_space == NoneAttr()
+    ):
+        return memref_type
+    return None
 
 
-def match_matmul(op: GenericOp) -> MatmulShape | None:  # noqa: C901 (one check a line)
+def _dims(indexing_map: AffineMap) -> list[int] | None:
+    """The loops a map reads, when each of its results is a bare loop."""
+    dims = [e.position for e in indexing_map.results if isinstance(e, AffineDimExpr)]
+    return dims if len(dims) == len(indexing_map.results) else None
+
+
+def match_matmul(op: GenericOp) -> MatmulShape | None:
     """The matmul a generic is, when this pass can run it on tensor cores."""
     if not is_contraction(op) or len(op.inputs) != 2 or len(op.outputs) != 1:
         return None
-    operands = [*op.inputs, *op.outputs]
-    types = [value.type for value in operands]
-    if not all(
-        isinstance(t, MemRefType)
-        and t.has_static_shape()
-        and isinstance(t.layout, NoneAttr)
-        and t.memory_space == NoneAttr()
-        for t in types
-    ):
+    a_type, b_type, c_type = (_plain_buffer(v) for v in (*op.inputs, *op.outputs))
+    if a_type is None or b_type is None or c_type is None:
         return None
-    a_type, b_type, c_type = types
-    assert isinstance(a_type, MemRefType)
-    assert isinstance(b_type, MemRefType)
-    assert isinstance(c_type, MemRefType)
     element = a_type.get_element_type()
     if not isinstance(element, Float16Type | BFloat16Type):
         return None
-    if b_type.get_element_type() != element:
-        return None
-    if not isinstance(c_type.get_element_type(), Float32Type):
+    if b_type.get_element_type() != element or not isinstance(
+        c_type.get_element_type(), Float32Type
+    ):
         return None
     kinds = [kind.data for kind in op.get_iterator_types()]
     reductions = [i for i, kind in enumerate(kinds) if kind == IteratorType.REDUCTION]
-    if len(reductions) != 1:
+    loops = [_dims(attr.data) for attr in op.indexing_maps]
+    if len(reductions) != 1 or any(dims is None for dims in loops):
         return None
     (k_loop,) = reductions
-    maps = [attr.data for attr in op.indexing_maps]
-    loops = [[_loop(expr) for expr in m.results] for m in maps]
-    if any(None in results for results in loops):
-        return None
-    a_loops, b_loops, c_loops = (list(map(int, results)) for results in loops)  # type: ignore[arg-type]
+    a_loops, b_loops, c_loops = (dims or [] for dims in loops)
     if len(c_loops) < 2 or k_loop in c_loops:
         return None
     *batch_loops, m_loop, n_loop = c_loops
@@ -181,7 +182,6 @@ def match_matmul(op: GenericOp) -> MatmulShape | None:  # noqa: C901 (one check 
             return None
     c_shape = c_type.get_shape()
     return MatmulShape(
-        generic=op,
         a=op.inputs[0],
         b=op.inputs[1],
         c=op.outputs[0],
@@ -259,6 +259,13 @@ class _KernelBuilder:
         self.constants: dict[int, SSAValue] = {}
         self.constants_at = InsertPoint.at_start(block)
 
+    def nested(self, block: Block) -> _KernelBuilder:
+        """A builder of `block`, nested in this one's, sharing its constants
+        (defined at the start of the kernel)."""
+        builder = _KernelBuilder(block)
+        builder.constants, builder.constants_at = self.constants, self.constants_at
+        return builder
+
     def add(self, op: Operation) -> Operation:
         self.block.add_op(op)
         return op
@@ -314,227 +321,295 @@ class _KernelBuilder:
         return [self.index(value) for value in values]
 
 
-def _build_kernel(  # noqa: C901 (built in program order: ids, accumulators, copies, loop, results)
-    shape: MatmulShape, tiles: MmaTiles, initial: SSAValue | None, at: InsertPoint
-) -> LaunchOp:
-    """The `gpu.launch` computing `shape`'s matmul (see the module doc)."""
-    element = shape.element
-    bm, bn, bk, stages = tiles.block_m, tiles.block_n, tiles.block_k, tiles.stages
-    fm, fn = tiles.fragments_m, tiles.fragments_n
-    batch_count = 1
-    for extent in shape.batch:
-        batch_count *= extent
+def _batch_indices(
+    kb: _KernelBuilder, linear: SSAValue, batch: Sequence[int]
+) -> list[SSAValue | int]:
+    """The batch loops' indices from the block's z id, the first loop
+    slowest (an extent of 1 has index 0)."""
+    indices: list[SSAValue | int] = []
+    remaining = linear
+    for position, extent in enumerate(batch):
+        inner = math.prod(batch[position + 1 :])
+        quotient = kb.div(remaining, inner)
+        indices.append(quotient if extent > 1 else 0)
+        if inner > 1:
+            remaining = kb.rem(remaining, inner)
+    return indices
 
-    def launch_constant(value: int, hint: str) -> SSAValue:
+
+class _MmaKernel:
+    """The `gpu.launch` computing one matmul (see the module doc), built in
+    program order: ids, accumulators, the first steps' copies, the
+    reduction loop, the results."""
+
+    def __init__(self, shape: MatmulShape, tiles: MmaTiles, at: InsertPoint) -> None:
+        self.shape, self.tiles = shape, tiles
+        bm, bn, bk, stages = tiles.block_m, tiles.block_n, tiles.block_k, tiles.stages
+        fm, fn = tiles.fragments_m, tiles.fragments_n
+        self.launch = LaunchOp(
+            self._launch_constants(at),
+            [
+                self._launch_constant(THREADS, "threads", at),
+                *[self._launch_constant(1, "one", at)] * 2,
+            ],
+            workgroup=[
+                self._tile_type(stages, bm, bk, workgroup_memory_space()),
+                self._tile_type(
+                    stages,
+                    *((bk, bn) if shape.b_k_major else (bn, bk)),
+                    workgroup_memory_space(),
+                ),
+            ],
+            private=[
+                self._fragment_type(shape.element, fm * A_FRAGMENT),
+                self._fragment_type(shape.element, fn * B_FRAGMENT),
+                self._fragment_type(Float32Type(), fm * fn * C_FRAGMENT),
+            ],
+        )
+        self.a_tiles, self.b_tiles = self.launch.workgroup_attributions
+        self.a_fragments, self.b_fragments, self.acc = self.launch.private_attributions
+        for value, hint in (
+            (self.a_tiles, "a_tiles"),
+            (self.b_tiles, "b_tiles"),
+            (self.a_fragments, "a_fragments"),
+            (self.b_fragments, "b_fragments"),
+            (self.acc, "acc"),
+        ):
+            value.name_hint = hint
+        kb = self.kb = _KernelBuilder(self.launch.entry_block)
+        block_x, block_y, block_z = self.launch.block_ids
+        self.tid = self.launch.thread_ids[0]
+        self.tid.name_hint, block_x.name_hint, block_y.name_hint = "tid", "bx", "by"
+        self.m0 = kb.mul(block_y, bm)
+        self.n0 = kb.mul(block_x, bn)
+        batch = _batch_indices(kb, block_z, shape.batch)
+        self.a_batch = [batch[i] for i in shape.a_batch]
+        self.b_batch = [batch[i] for i in shape.b_batch]
+        self.c_batch = batch
+        warp = kb.div(self.tid, 32)
+        lane = kb.rem(self.tid, 32)
+        self.warp_m = kb.mul(kb.div(warp, WARPS[1]), tiles.warp_m)
+        self.warp_n = kb.mul(kb.rem(warp, WARPS[1]), tiles.warp_n)
+        group = kb.div(lane, 4)
+        pair = kb.mul(kb.rem(lane, 4), 2)
+        self.lane_row = kb.rem(lane, 8)
+        lane_matrix = kb.div(lane, 8)
+        # ldmatrix x4 addresses: matrix t = lane / 8 supplies row lane % 8.
+        self.matrix_low = kb.mul(kb.rem(lane_matrix, 2), 8)  # t % 2 * 8
+        self.matrix_high = kb.mul(kb.div(lane_matrix, 2), 8)  # t / 2 * 8
+        # Thread l's element e of fragment (mi, ni) is C[row0 + mi * 16 + 8
+        # (e / 2), col0 + ni * 8 + e % 2].
+        self.row0 = kb.add_index(self.m0, self.warp_m, group)
+        self.col0 = kb.add_index(self.n0, self.warp_n, pair)
+
+    def _launch_constant(self, value: int, hint: str, at: InsertPoint) -> SSAValue:
         op = arith.ConstantOp.from_int_and_width(value, IndexType())
         op.result.name_hint = hint
         Rewriter.insert_op(op, at)
         return op.result
 
-    grid = [
-        launch_constant(value, f"blocks_{axis}")
-        for value, axis in (
-            (shape.n // bn, "x"),
-            (shape.m // bm, "y"),
-            (batch_count, "z"),
-        )
-    ]
-    threads = [launch_constant(THREADS, "threads"), *[launch_constant(1, "one")] * 2]
-    workgroup = memory_space = workgroup_memory_space()
-    a_tile_type = MemRefType(
-        element, [stages, bm, bk + ROW_PAD], memory_space=workgroup
-    )
-    b_rows, b_cols = (bk, bn) if shape.b_k_major else (bn, bk)
-    b_tile_type = MemRefType(
-        element, [stages, b_rows, b_cols + ROW_PAD], memory_space=memory_space
-    )
-    private = private_memory_space()
-    a_fragment_type = MemRefType(element, [fm * A_FRAGMENT], memory_space=private)
-    b_fragment_type = MemRefType(element, [fn * B_FRAGMENT], memory_space=private)
-    acc_type = MemRefType(Float32Type(), [fm * fn * C_FRAGMENT], memory_space=private)
-    launch = LaunchOp(
-        grid,
-        threads,
-        workgroup=[a_tile_type, b_tile_type],
-        private=[a_fragment_type, b_fragment_type, acc_type],
-    )
-    body = launch.entry_block
-    a_tiles, b_tiles = launch.workgroup_attributions
-    a_fragments, b_fragments, acc = launch.private_attributions
-    for value, hint in (
-        (a_tiles, "a_tiles"),
-        (b_tiles, "b_tiles"),
-        (a_fragments, "a_fragments"),
-        (b_fragments, "b_fragments"),
-        (acc, "acc"),
-    ):
-        value.name_hint = hint
-    kb = _KernelBuilder(body)
-    block_x, block_y, block_z = launch.block_ids
-    tid = launch.thread_ids[0]
-    tid.name_hint, block_x.name_hint, block_y.name_hint = "tid", "bx", "by"
-    m0 = kb.mul(block_y, bm)
-    n0 = kb.mul(block_x, bn)
-    # The batch loops' indices, from z (the first batch loop slowest).
-    batch_indices: list[SSAValue | int] = []
-    remaining: SSAValue = block_z
-    for position, extent in enumerate(shape.batch):
-        inner = 1
-        for later in shape.batch[position + 1 :]:
-            inner *= later
-        quotient = kb.div(remaining, inner) if inner > 1 else remaining
-        batch_indices.append(quotient if extent > 1 else 0)
-        if inner > 1:
-            remaining = kb.rem(remaining, inner)
-    a_batch = [batch_indices[i] for i in shape.a_batch]
-    b_batch = [batch_indices[i] for i in shape.b_batch]
-    c_batch = list(batch_indices)
+    def _launch_constants(self, at: InsertPoint) -> list[SSAValue]:
+        shape, tiles = self.shape, self.tiles
+        return [
+            self._launch_constant(value, f"blocks_{axis}", at)
+            for value, axis in (
+                (shape.n // tiles.block_n, "x"),
+                (shape.m // tiles.block_m, "y"),
+                (math.prod(shape.batch), "z"),
+            )
+        ]
 
-    warp = kb.div(tid, 32)
-    lane = kb.rem(tid, 32)
-    warp_m = kb.mul(kb.div(warp, WARPS[1]), tiles.warp_m)
-    warp_n = kb.mul(kb.rem(warp, WARPS[1]), tiles.warp_n)
-    group = kb.div(lane, 4)
-    pair = kb.mul(kb.rem(lane, 4), 2)
-    lane_row = kb.rem(lane, 8)
-    lane_matrix = kb.div(lane, 8)
-    # ldmatrix x4 addresses: matrix t = lane / 8 supplies row lane % 8.
-    matrix_low = kb.mul(kb.rem(lane_matrix, 2), 8)  # t % 2 * 8
-    matrix_high = kb.mul(kb.div(lane_matrix, 2), 8)  # t / 2 * 8
+    @staticmethod
+    def _fragment_type(element: Attribute, size: int) -> MemRefType[Attribute]:
+        return MemRefType(element, [size], memory_space=private_memory_space())
+
+    def _tile_type(
+        self, stages: int, rows: int, cols: int, space: Attribute
+    ) -> MemRefType[Attribute]:
+        """`stages` buffers of a rows x cols tile, rows padded by ROW_PAD."""
+        return MemRefType(
+            self.shape.element, [stages, rows, cols + ROW_PAD], memory_space=space
+        )
+
+    def build(self, initial: SSAValue | None) -> LaunchOp:
+        kb, tiles = self.kb, self.tiles
+        self._initialise_accumulators(initial)
+        steps = self.shape.k // tiles.block_k
+        for stage in range(tiles.stages - 1):
+            if stage < steps:
+                self._copy_tiles(kb, stage * tiles.block_k, stage)
+            kb.add(CpAsyncCommitOp())
+        self._reduction_loop(steps)
+        self._store_results()
+        kb.add(TerminatorOp())
+        return self.launch
 
     # -- the accumulators --------------------------------------------------
-    # Thread l's element e of fragment (mi, ni) is C[row0 + mi * 16 + 8 (e /
-    # 2), col0 + ni * 8 + e % 2].
-    row0 = kb.add_index(m0, warp_m, group)
-    col0 = kb.add_index(n0, warp_n, pair)
 
-    def output_position(
-        mi: int, ni: int, e: int
-    ) -> tuple[SSAValue | int, SSAValue | int]:
-        row = kb.add_index(row0, mi * 16 + 8 * (e // 2))
-        col = kb.add_index(col0, ni * 8 + e % 2)
-        return row, col
+    def _accumulator_elements(self) -> Iterator[tuple[int, int, int, int]]:
+        """(slot in `acc`, mi, ni, e) of each element a thread accumulates."""
+        fn = self.tiles.fragments_n
+        for mi in range(self.tiles.fragments_m):
+            for ni in range(fn):
+                for e in range(C_FRAGMENT):
+                    yield (mi * fn + ni) * C_FRAGMENT + e, mi, ni, e
 
-    for mi in range(fm):
-        for ni in range(fn):
-            for e in range(C_FRAGMENT):
-                slot = kb.index((mi * fn + ni) * C_FRAGMENT + e)
-                start: SSAValue
-                if initial is not None:
-                    start = initial
-                else:
-                    row, col = output_position(mi, ni, e)
-                    load = memref.LoadOp.get(shape.c, kb.indices([*c_batch, row, col]))
-                    kb.add(load)
-                    start = load.res
-                kb.add(memref.StoreOp.get(start, acc, [slot]))
+    def _output_indices(self, mi: int, ni: int, e: int) -> list[SSAValue]:
+        kb = self.kb
+        row = kb.add_index(self.row0, mi * 16 + 8 * (e // 2))
+        col = kb.add_index(self.col0, ni * 8 + e % 2)
+        return kb.indices([*self.c_batch, row, col])
 
-    # -- copies of one reduction step's tiles --------------------------------
-    def copy_tiles(
-        builder: _KernelBuilder, k0: SSAValue | int, stage: SSAValue | int
-    ) -> None:
-        def copies(
-            source: SSAValue,
-            leading: list[SSAValue | int],
-            tile: SSAValue,
-            rows: int,
-            cols: int,
-            origin: tuple[SSAValue | int, SSAValue | int],
-        ) -> None:
-            chunks_per_row = cols // CHUNK
-            total = rows * chunks_per_row
-            for first in range(0, total, THREADS):
-                chunk = builder.add_index(tid, first)
-                assert not isinstance(chunk, int)
-                row = builder.div(chunk, chunks_per_row)
-                col = builder.mul(builder.rem(chunk, chunks_per_row), CHUNK)
-                copy = CpAsyncOp(
-                    source,
-                    builder.indices(
-                        [
-                            *leading,
-                            builder.add_index(origin[0], row),
-                            builder.add_index(origin[1], col),
-                        ]
-                    ),
-                    tile,
-                    builder.indices([stage, row, col]),
+    def _initialise_accumulators(self, initial: SSAValue | None) -> None:
+        """Each accumulator starts from the fill's value, or else from the
+        output element it accumulates into."""
+        kb = self.kb
+        for slot, mi, ni, e in self._accumulator_elements():
+            slot_index = kb.index(slot)
+            start: SSAValue
+            if initial is not None:
+                start = initial
+            else:
+                load = memref.LoadOp.get(self.shape.c, self._output_indices(mi, ni, e))
+                kb.add(load)
+                start = load.res
+            kb.add(memref.StoreOp.get(start, self.acc, [slot_index]))
+
+    def _store_results(self) -> None:
+        kb = self.kb
+        for slot, mi, ni, e in self._accumulator_elements():
+            load = memref.LoadOp.get(self.acc, [kb.const(slot)])
+            kb.add(load)
+            kb.add(
+                memref.StoreOp.get(
+                    load.res, self.shape.c, self._output_indices(mi, ni, e)
                 )
-                if total - first >= THREADS:
-                    builder.add(copy)
-                    continue
-                inside = arith.CmpiOp(chunk, builder.const(total), "ult")
-                builder.add(inside)
-                then = Block()
-                then.add_op(copy)
-                then.add_op(YieldOp())
-                builder.add(IfOp(inside.result, [], Region(then)))
+            )
 
-        copies(shape.a, a_batch, a_tiles, bm, bk, (m0, k0))
+    # -- copies of one reduction step's tiles ---------------------------------
+
+    def _copy_tiles(
+        self, builder: _KernelBuilder, k0: SSAValue | int, stage: SSAValue | int
+    ) -> None:
+        shape, tiles = self.shape, self.tiles
+        bm, bn, bk = tiles.block_m, tiles.block_n, tiles.block_k
+        self._copy(
+            builder, shape.a, self.a_batch, self.a_tiles, (bm, bk), (self.m0, k0), stage
+        )
         if shape.b_k_major:
-            copies(shape.b, b_batch, b_tiles, bk, bn, (k0, n0))
+            origin, extents = (k0, self.n0), (bk, bn)
         else:
-            copies(shape.b, b_batch, b_tiles, bn, bk, (n0, k0))
+            origin, extents = (self.n0, k0), (bn, bk)
+        self._copy(builder, shape.b, self.b_batch, self.b_tiles, extents, origin, stage)
 
-    steps = shape.k // bk
-    for stage in range(stages - 1):
-        if stage < steps:
-            copy_tiles(kb, stage * bk, stage)
-        kb.add(CpAsyncCommitOp())
+    def _copy(
+        self,
+        builder: _KernelBuilder,
+        source: SSAValue,
+        leading: list[SSAValue | int],
+        tile: SSAValue,
+        extents: tuple[int, int],
+        origin: tuple[SSAValue | int, SSAValue | int],
+        stage: SSAValue | int,
+    ) -> None:
+        """The threads copy a rows x cols tile of `source` from `origin`
+        into buffer `stage` of `tile`, 16 bytes each in turn."""
+        rows, cols = extents
+        chunks_per_row = cols // CHUNK
+        total = rows * chunks_per_row
+        for first in range(0, total, THREADS):
+            chunk = builder.add_index(self.tid, first)
+            assert not isinstance(chunk, int)
+            row = builder.div(chunk, chunks_per_row)
+            col = builder.mul(builder.rem(chunk, chunks_per_row), CHUNK)
+            copy = CpAsyncOp(
+                source,
+                builder.indices(
+                    [
+                        *leading,
+                        builder.add_index(origin[0], row),
+                        builder.add_index(origin[1], col),
+                    ]
+                ),
+                tile,
+                builder.indices([stage, row, col]),
+            )
+            if total - first >= THREADS:
+                builder.add(copy)
+                continue
+            inside = arith.CmpiOp(chunk, builder.const(total), "ult")
+            builder.add(inside)
+            then = Block()
+            then.add_op(copy)
+            then.add_op(YieldOp())
+            builder.add(IfOp(inside.result, [], Region(then)))
 
-    # -- the reduction loop ----------------------------------------------------
-    loop_body = Block(arg_types=[IndexType()])
-    step = loop_body.args[0]
-    step.name_hint = "step"
-    lb = _KernelBuilder(loop_body)
-    lb.constants = kb.constants  # constants defined above the loop
-    lb.constants_at = kb.constants_at
-    lb.add(CpAsyncWaitOp(stages - 2))
-    lb.add(BarrierOp())
-    ahead = lb.add_index(step, stages - 1)
-    assert not isinstance(ahead, int)
-    more = arith.CmpiOp(ahead, lb.const(steps), "ult")
-    lb.add(more)
-    prefetch = Block()
-    pb = _KernelBuilder(prefetch)
-    pb.constants, pb.constants_at = kb.constants, kb.constants_at
-    copy_tiles(pb, pb.mul(ahead, bk), pb.rem(ahead, stages))
-    prefetch.add_op(YieldOp())
-    lb.add(IfOp(more.result, [], Region(prefetch)))
-    # The commit runs in every iteration (an empty group past the end), so
-    # the wait's count of groups in flight holds for each step.
-    lb.add(CpAsyncCommitOp())
-    stage_now = lb.rem(step, stages) if stages > 1 else lb.const(0)
-    for kk in range(bk // 16):
+    # -- the reduction loop ---------------------------------------------------
+
+    def _reduction_loop(self, steps: int) -> None:
+        tiles = self.tiles
+        stages = tiles.stages
+        loop_body = Block(arg_types=[IndexType()])
+        step = loop_body.args[0]
+        step.name_hint = "step"
+        lb = self.kb.nested(loop_body)
+        lb.add(CpAsyncWaitOp(stages - 2))
+        lb.add(BarrierOp())
+        ahead = lb.add_index(step, stages - 1)
+        assert not isinstance(ahead, int)
+        more = arith.CmpiOp(ahead, lb.const(steps), "ult")
+        lb.add(more)
+        prefetch = Block()
+        pb = self.kb.nested(prefetch)
+        self._copy_tiles(pb, pb.mul(ahead, tiles.block_k), pb.rem(ahead, stages))
+        prefetch.add_op(YieldOp())
+        lb.add(IfOp(more.result, [], Region(prefetch)))
+        # The commit runs in every iteration (an empty group past the end), so
+        # the wait's count of groups in flight holds for each step.
+        lb.add(CpAsyncCommitOp())
+        stage_now = lb.rem(step, stages)
+        for kk in range(tiles.block_k // 16):
+            self._products(lb, stage_now, kk)
+        loop_body.add_op(YieldOp())
+        kb = self.kb
+        kb.add(ForOp(kb.const(0), kb.const(steps), kb.const(1), [], Region(loop_body)))
+
+    def _products(self, lb: _KernelBuilder, stage: SSAValue, kk: int) -> None:
+        """The fragments of the `kk`-th 16-deep slice of a step's tiles, and
+        their products."""
+        fm, fn = self.tiles.fragments_m, self.tiles.fragments_n
         for mi in range(fm):
-            row = lb.add_index(warp_m, mi * 16, matrix_low, lane_row)
-            col = lb.add_index(matrix_high, kk * 16)
+            row = lb.add_index(self.warp_m, mi * 16, self.matrix_low, self.lane_row)
+            col = lb.add_index(self.matrix_high, kk * 16)
             lb.add(
                 LdMatrixOp(
-                    a_tiles,
-                    lb.indices([stage_now, row, col]),
-                    a_fragments,
+                    self.a_tiles,
+                    lb.indices([stage, row, col]),
+                    self.a_fragments,
                     [lb.const(mi * A_FRAGMENT)],
                     4,
                 )
             )
+        k_major = self.shape.b_k_major
         for nj in range(fn // 2):
-            if shape.b_k_major:
+            if k_major:
                 # Matrices (k 0-7, n 0-7), (k 8-15, n 0-7), (k 0-7, n 8-15),
                 # (k 8-15, n 8-15): the fragments of n-blocks 2nj, 2nj + 1.
-                row = lb.add_index(matrix_low, lane_row, kk * 16)
-                col = lb.add_index(warp_n, matrix_high, nj * 16)
+                row = lb.add_index(self.matrix_low, self.lane_row, kk * 16)
+                col = lb.add_index(self.warp_n, self.matrix_high, nj * 16)
             else:
-                row = lb.add_index(warp_n, matrix_high, lane_row, nj * 16)
-                col = lb.add_index(matrix_low, kk * 16)
+                row = lb.add_index(
+                    self.warp_n, self.matrix_high, self.lane_row, nj * 16
+                )
+                col = lb.add_index(self.matrix_low, kk * 16)
             lb.add(
                 LdMatrixOp(
-                    b_tiles,
-                    lb.indices([stage_now, row, col]),
-                    b_fragments,
+                    self.b_tiles,
+                    lb.indices([stage, row, col]),
+                    self.b_fragments,
                     [lb.const(2 * nj * B_FRAGMENT)],
                     4,
-                    transpose=shape.b_k_major,
+                    transpose=k_major,
                 )
             )
         for mi in range(fm):
@@ -542,30 +617,12 @@ def _build_kernel(  # noqa: C901 (built in program order: ids, accumulators, cop
                 lb.add(
                     SyncOp(
                         [
-                            (a_fragments, [lb.const(mi * A_FRAGMENT)]),
-                            (b_fragments, [lb.const(ni * B_FRAGMENT)]),
-                            (acc, [lb.const((mi * fn + ni) * C_FRAGMENT)]),
+                            (self.a_fragments, [lb.const(mi * A_FRAGMENT)]),
+                            (self.b_fragments, [lb.const(ni * B_FRAGMENT)]),
+                            (self.acc, [lb.const((mi * fn + ni) * C_FRAGMENT)]),
                         ]
                     )
                 )
-    loop_body.add_op(YieldOp())
-    kb.add(ForOp(kb.const(0), kb.const(steps), kb.const(1), [], Region(loop_body)))
-
-    # -- the results -------------------------------------------------------------
-    for mi in range(fm):
-        for ni in range(fn):
-            for e in range(C_FRAGMENT):
-                slot = kb.const((mi * fn + ni) * C_FRAGMENT + e)
-                load = memref.LoadOp.get(acc, [slot])
-                kb.add(load)
-                row, col = output_position(mi, ni, e)
-                kb.add(
-                    memref.StoreOp.get(
-                        load.res, shape.c, kb.indices([*c_batch, row, col])
-                    )
-                )
-    kb.add(TerminatorOp())
-    return launch
 
 
 def _fill_value(prologue: GenericOp) -> SSAValue | None:
@@ -627,7 +684,8 @@ class ConvertLinalgToMmaPass(ModulePass):
             prologue = fusable_prologue(generic)
             initial = None if prologue is None else _fill_value(prologue)
             at = InsertPoint.before(generic)
-            Rewriter.insert_op(_build_kernel(shape, tiles, initial, at), at)
+            kernel = _MmaKernel(shape, tiles, at).build(initial)
+            Rewriter.insert_op(kernel, at)
             generic.detach()
             generic.erase()
             if initial is not None and prologue is not None:

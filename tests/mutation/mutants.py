@@ -208,8 +208,8 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "half-without-its-header",
         "irkit/targets/cuda.py",
-        "            self.uses_half = True",
-        "            pass",
+        "            self.types_needing_headers.add(key)",
+        "            self.types_needing_headers.add(key if key != 'f16' else '')",
         ("tests/targets/test_cuda_half.py",),
         "f16 kernels printed without cuda_fp16.h",
     ),
@@ -377,8 +377,8 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "mma-wrong-fragment-column",
         MMA,
-        "        col = kb.add_index(col0, ni * 8 + e % 2)",
-        "        col = kb.add_index(col0, ni * 8 + e // 2)",
+        "        col = kb.add_index(self.col0, ni * 8 + e % 2)",
+        "        col = kb.add_index(self.col0, ni * 8 + e // 2)",
         (MMA_PROPERTY,),
         "a planted wrong fragment index: accumulator elements 1 and 2 are "
         "stored to each other's columns",
@@ -386,7 +386,7 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "mma-b-fragments-not-transposed",
         MMA,
-        "                    transpose=shape.b_k_major,",
+        "                    transpose=k_major,",
         "                    transpose=False,",
         (MMA_PROPERTY,),
         "a k-major B is loaded as if n-major: each fragment holds B^T's elements",
@@ -394,16 +394,16 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "mma-wait-leaves-the-step-in-flight",
         MMA,
-        "    lb.add(CpAsyncWaitOp(stages - 2))",
-        "    lb.add(CpAsyncWaitOp(stages - 1))",
+        "        lb.add(CpAsyncWaitOp(stages - 2))",
+        "        lb.add(CpAsyncWaitOp(stages - 1))",
         (MMA_PROPERTY,),
         "a step's tiles are read before their copies complete",
     ),
     Mutant(
         "mma-no-barrier-before-reading-tiles",
         MMA,
-        "    lb.add(BarrierOp())",
-        "    pass",
+        "        lb.add(BarrierOp())",
+        "        pass",
         (MMA_PROPERTY,),
         "threads read tiles other threads copied with no barrier between",
     ),
