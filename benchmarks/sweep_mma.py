@@ -1,10 +1,10 @@
 """Sweep `convert-linalg-to-mma`'s tiles against cuBLAS in one GPU run.
 
-    python benchmarks/sweep_mma.py SIZES TYPES "BLOCK/STAGES;..."
-    python benchmarks/sweep_mma.py 4096,1024 f16,bf16 "128,128,32/2;128,128,16/4"
+    python benchmarks/sweep_mma.py SIZES TYPES "BLOCK/STAGES[/WARPS];..."
+    python benchmarks/sweep_mma.py 4096,1024 f16,bf16 "128,128,32/2;128,128,16/4/2,2"
 
 Each configuration is compiled with
-`lower-to-cuda{mma-block=BLOCK mma-stages=STAGES}`, called as a user calls
+`lower-to-cuda{mma-block=BLOCK mma-stages=STAGES mma-warps=WARPS}`, called as a user calls
 it on fresh random inputs, checked against a float64 product (relative L2
 error printed) and timed with CUDA events beside cuBLAS (PyTorch's matmul
 on the same half-precision inputs). Prints one row each.
@@ -35,16 +35,19 @@ for element in sys.argv[2].split(","):
         print(
             f"| {n} | {element} | cuBLAS | {cublas:.3f} | {flops / cublas:.0f} | 1.00 | - |"
         )
-        for block, stages in CONFIGS:
-            pipeline = f"lower-to-cuda{{mma-block={block} mma-stages={stages}}}"
+        for config in CONFIGS:
+            block, stages, *warps = config
+            options = f"mma-block={block} mma-stages={stages}"
+            options += f" mma-warps={warps[0]}" if warps else ""
+            pipeline = f"lower-to-cuda{{{options}}}"
             try:
                 f = irkit.compile(case.program, target="cuda", pipeline=pipeline)
                 (out,) = f(a, b)
                 error = relative_error(out, expected)
                 ms = median_ms(lambda: f(a, b), 30)
                 print(
-                    f"| {n} | {element} | {block}/{stages} | {ms:.3f} | "
+                    f"| {n} | {element} | {'/'.join(config)} | {ms:.3f} | "
                     f"{flops / ms:.0f} | {cublas / ms:.2f} | {error:.1e} |"
                 )
             except Exception as exc:  # one configuration failing must not end the sweep
-                print(f"| {n} | {element} | {block}/{stages} | failed: {exc} |")
+                print(f"| {n} | {element} | {'/'.join(config)} | failed: {exc} |")

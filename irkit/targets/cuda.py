@@ -30,6 +30,7 @@ from xdsl.dialects.builtin import (
 from xdsl.dialects.func import FuncOp as HostFuncOp
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
+from irkit.analysis.memory import workgroup_layout
 from irkit.dialects import gpu
 from irkit.dialects.static_values import constant_int
 from irkit.targets.c import C_MATH_FUNCTIONS
@@ -82,6 +83,13 @@ class CudaTranslationUnit:
 # ---------------------------------------------------------------------------
 # The language
 # ---------------------------------------------------------------------------
+
+# CUDA C allows at most 48 KiB of static `__shared__` data per kernel on
+# every architecture; a block may use more only as dynamic shared memory.
+STATIC_SHARED_LIMIT = 48 * 1024
+# The one `extern __shared__` array a kernel's workgroup buffers are slices
+# of when they exceed that.
+DYNAMIC_SHARED_NAME = "irkit_dynamic_shared"
 
 # NVRTC compiles without the C library's headers: the fixed-width types and
 # the limits the shared walk prints are defined here; nvcc gets the real ones.
@@ -234,6 +242,12 @@ class CudaEmitter(CStyleEmitter):
         # Kernels holding a cf.assert take the status word as a last argument.
         self.status_kernels: set[str] = set()
         self.status_name: str | None = None
+        # Kernels whose workgroup buffers live in dynamic shared memory, and
+        # the bytes each launch of them asks for.
+        self.dynamic_shared_bytes: dict[str, int] = {}
+        # In the kernel being printed: each workgroup buffer's byte offset
+        # in dynamic shared memory (empty when they are static arrays).
+        self.dynamic_shared_offsets: dict[SSAValue, int] = {}
         # The keys of `TYPE_INCLUDES` some kernel touches: the source
         # includes their headers.
         self.types_needing_headers: set[str] = set()
@@ -364,6 +378,7 @@ class CudaEmitter(CStyleEmitter):
         qualifier = self.language.function_qualifier
         signature = f"{qualifier} void {launch_bounds}{c_name}({', '.join(parameters)})"
         with self.writer.block(signature):
+            self._place_workgroup_buffers(func, c_name)
             for argument in func.arguments:
                 if not argument.uses:
                     name = (
@@ -382,6 +397,25 @@ class CudaEmitter(CStyleEmitter):
                 raise self.error(func, "kernel body must end in gpu.return")
         self.writer.line("")
 
+    def _place_workgroup_buffers(self, func: gpu.FuncOp, c_name: str) -> None:
+        """Static `__shared__` arrays while the kernel's workgroup buffers fit
+        CUDA's static limit; past it, slices of one `extern __shared__` array
+        whose size the launch passes (the runtime raises the kernel's limit
+        to the device's opt-in maximum when needed)."""
+        self.dynamic_shared_offsets = {}
+        layout = workgroup_layout(func.workgroup_attributions)
+        if layout is None or layout[1] <= STATIC_SHARED_LIMIT:
+            return
+        offsets, total = layout
+        self.dynamic_shared_offsets = dict(
+            zip(func.workgroup_attributions, offsets, strict=True)
+        )
+        self.dynamic_shared_bytes[c_name] = total
+        self.writer.line(
+            f"extern {self.language.shared_qualifier} __align__(16) "
+            f"unsigned char {DYNAMIC_SHARED_NAME}[];"
+        )
+
     def _attribution(self, func: gpu.FuncOp, value: SSAValue) -> None:
         memref_type = value.type
         assert isinstance(memref_type, MemRefType)
@@ -391,14 +425,22 @@ class CudaEmitter(CStyleEmitter):
         shape = [int(size) for size in memref_type.get_shape()]
         count = int(np.prod(shape)) if shape else 1
         name = self.fresh_name(value.name_hint or "shared")
-        # 16-byte aligned, so that four neighbouring floats may be read as one
-        # `ld.shared.v4` (gpu-relayout-shared lays tiles out for that).
-        qualifier = (
-            f"{self.language.shared_qualifier} __align__(16) "
-            if gpu.is_workgroup_memref(memref_type)
-            else ""
-        )
-        self.writer.line(f"{qualifier}{self.type_name(key)} {name}[{max(count, 1)}];")
+        type_name = self.type_name(key)
+        if value in self.dynamic_shared_offsets:
+            offset = self.dynamic_shared_offsets[value]
+            self.writer.line(
+                f"{type_name} *{self.language.restrict} {name} = "
+                f"reinterpret_cast<{type_name} *>({DYNAMIC_SHARED_NAME} + {offset});"
+            )
+        else:
+            # 16-byte aligned, so that four neighbouring floats may be read as
+            # one `ld.shared.v4` (gpu-relayout-shared lays tiles out for that).
+            qualifier = (
+                f"{self.language.shared_qualifier} __align__(16) "
+                if gpu.is_workgroup_memref(memref_type)
+                else ""
+            )
+            self.writer.line(f"{qualifier}{type_name} {name}[{max(count, 1)}];")
         strides: list[int] = []
         stride = 1
         for size in reversed(shape):
@@ -553,7 +595,11 @@ def emit_cuda(module: ModuleOp) -> CudaTranslationUnit:
     for op in module.ops:
         if isinstance(op, HostFuncOp) and op.body.blocks:
             plans[op.sym_name.data] = plan_launches(
-                op, emitter.kernel_names, emitter.error, emitter.status_kernels
+                op,
+                emitter.kernel_names,
+                emitter.error,
+                emitter.status_kernels,
+                emitter.dynamic_shared_bytes,
             )
         elif op.name == "memref.global":
             continue  # host copies of globals the kernels carry themselves

@@ -14,7 +14,7 @@ comment `irkit-opt -t cuda` prints after the source.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -147,10 +147,13 @@ def plan_launches(  # noqa: C901 (one branch per host op kind)
     kernel_names: dict[tuple[str, str], str],
     error: Callable[[Operation, str], DiagnosticError],
     status_kernels: set[str],
+    dynamic_shared_bytes: Mapping[str, int],
 ) -> LaunchPlan:
     """The plan of host function `func`. `kernel_names` maps (gpu.module,
     gpu.func) to the printed kernel names, `status_kernels` holds the kernels
-    that take the status word; `error` makes the located error for an op the
+    that take the status word, `dynamic_shared_bytes` the dynamic shared
+    memory the printer gave a kernel's workgroup buffers (added to what the
+    launch asks for itself); `error` makes the located error for an op the
     plan cannot hold."""
     block = func.body.blocks[0]
     names: dict[SSAValue, str] = {}
@@ -229,10 +232,10 @@ def plan_launches(  # noqa: C901 (one branch per host op kind)
                 launch_arguments.append(StatusArgument())
             grid = (int(sizes[0] or 1), int(sizes[1] or 1), int(sizes[2] or 1))
             threads = (int(sizes[3] or 1), int(sizes[4] or 1), int(sizes[5] or 1))
+            kernel = kernel_names[key]
+            shared += dynamic_shared_bytes.get(kernel, 0)
             steps.append(
-                KernelLaunch(
-                    kernel_names[key], grid, threads, shared, tuple(launch_arguments)
-                )
+                KernelLaunch(kernel, grid, threads, shared, tuple(launch_arguments))
             )
         else:
             raise error(

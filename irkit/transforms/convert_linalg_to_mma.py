@@ -46,7 +46,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from xdsl.context import Context
 from xdsl.dialects import arith
@@ -55,6 +55,7 @@ from xdsl.dialects.builtin import (
     Float16Type,
     Float32Type,
     IndexType,
+    IntegerAttr,
     MemRefType,
     ModuleOp,
     NoneAttr,
@@ -70,9 +71,11 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import PassFailedException
 
 from irkit.analysis.contraction_fusion import fusable_prologue
+from irkit.analysis.memory import DEFAULT_MAX_SHARED_BYTES
 from irkit.analysis.structured import is_contraction, shaped_inputs
 from irkit.dialects import memref
 from irkit.dialects.gpu import (
+    MIN_BLOCKS_ATTRIBUTE,
     BarrierOp,
     LaunchOp,
     TerminatorOp,
@@ -93,11 +96,17 @@ from irkit.dialects.scf import ForOp, IfOp
 
 PASS_NAME = "convert-linalg-to-mma"
 
-WARPS = (2, 4)  # along M, along N
-THREADS = 32 * WARPS[0] * WARPS[1]
+WARP_SIZE = 32
+# Accumulators per thread past which the kernel asks for one resident block
+# per multiprocessor (`nvvm.minctasm = 1`), leaving each thread the full
+# 255 registers: two blocks of 256 threads leave 128, which 64 accumulators,
+# their fragments and addresses fit.
+MAX_ACCUMULATORS_FOR_TWO_BLOCKS = 64
+MAX_THREADS = 1024  # a block's, on every NVIDIA GPU since Fermi
 # Elements each shared row is padded by: 16 bytes of f16/bf16.
 ROW_PAD = 8
 CHUNK = 8  # elements per 16-byte copy
+HALF_BYTES = 2  # f16 and bf16
 
 
 @dataclass(frozen=True)
@@ -202,14 +211,20 @@ class MmaTiles:
     block_n: int
     block_k: int
     stages: int
+    warps_m: int
+    warps_n: int
+
+    @property
+    def threads(self) -> int:
+        return WARP_SIZE * self.warps_m * self.warps_n
 
     @property
     def warp_m(self) -> int:
-        return self.block_m // WARPS[0]
+        return self.block_m // self.warps_m
 
     @property
     def warp_n(self) -> int:
-        return self.block_n // WARPS[1]
+        return self.block_n // self.warps_n
 
     @property
     def fragments_m(self) -> int:
@@ -220,15 +235,34 @@ class MmaTiles:
         return self.warp_n // 8
 
 
+def workgroup_bytes(shape: MatmulShape, tiles: MmaTiles) -> int:
+    """The bytes of the kernel's copy buffers: `stages` tiles of A and of B,
+    rows padded by ROW_PAD."""
+    bm, bn, bk = tiles.block_m, tiles.block_n, tiles.block_k
+    b_rows, b_cols = (bk, bn) if shape.b_k_major else (bn, bk)
+    elements = bm * (bk + ROW_PAD) + b_rows * (b_cols + ROW_PAD)
+    return tiles.stages * elements * HALF_BYTES
+
+
 def choose_tiles(
-    shape: MatmulShape, block: Sequence[int], stages: int, multiprocessors: int
+    shape: MatmulShape,
+    block: Sequence[int],
+    stages: int,
+    warps: Sequence[int],
+    multiprocessors: int,
+    max_shared_bytes: int,
 ) -> MmaTiles | None:
     """Tiles dividing the extents, smaller where the grid would leave
-    multiprocessors idle; None when no tile of at least 64x64x16 divides."""
+    multiprocessors idle (never below a 16x8 product per warp), with fewer
+    stages (then a shorter BK) where the
+    copy buffers would pass `max_shared_bytes`; None when no tile of at
+    least 64x64x16 divides or fits."""
     block_m, block_n, block_k = block
-    while block_m > 64 and shape.m % block_m:
+    warps_m, warps_n = warps
+    smallest_m, smallest_n = max(64, 16 * warps_m), max(64, 8 * warps_n)
+    while block_m > smallest_m and shape.m % block_m:
         block_m //= 2
-    while block_n > 64 and shape.n % block_n:
+    while block_n > smallest_n and shape.n % block_n:
         block_n //= 2
     while block_k > 16 and shape.k % block_k:
         block_k //= 2
@@ -242,13 +276,21 @@ def choose_tiles(
         return batch * (shape.m // bm) * (shape.n // bn)
 
     while multiprocessors and blocks(block_m, block_n) < multiprocessors:
-        if block_n > 64 and shape.n % (block_n // 2) == 0:
+        if block_n > smallest_n and shape.n % (block_n // 2) == 0:
             block_n //= 2
-        elif block_m > 64 and shape.m % (block_m // 2) == 0:
+        elif block_m > smallest_m and shape.m % (block_m // 2) == 0:
             block_m //= 2
         else:
             break
-    return MmaTiles(block_m, block_n, block_k, stages)
+    tiles = MmaTiles(block_m, block_n, block_k, stages, warps_m, warps_n)
+    while workgroup_bytes(shape, tiles) > max_shared_bytes:
+        if tiles.stages > 2:
+            tiles = replace(tiles, stages=tiles.stages - 1)
+        elif tiles.block_k > 16:
+            tiles = replace(tiles, block_k=tiles.block_k // 2)
+        else:
+            return None
+    return tiles
 
 
 class _KernelBuilder:
@@ -349,7 +391,7 @@ class _MmaKernel:
         self.launch = LaunchOp(
             self._launch_constants(at),
             [
-                self._launch_constant(THREADS, "threads", at),
+                self._launch_constant(tiles.threads, "threads", at),
                 *[self._launch_constant(1, "one", at)] * 2,
             ],
             workgroup=[
@@ -386,10 +428,10 @@ class _MmaKernel:
         self.a_batch = [batch[i] for i in shape.a_batch]
         self.b_batch = [batch[i] for i in shape.b_batch]
         self.c_batch = batch
-        warp = kb.div(self.tid, 32)
-        lane = kb.rem(self.tid, 32)
-        self.warp_m = kb.mul(kb.div(warp, WARPS[1]), tiles.warp_m)
-        self.warp_n = kb.mul(kb.rem(warp, WARPS[1]), tiles.warp_n)
+        warp = kb.div(self.tid, WARP_SIZE)
+        lane = kb.rem(self.tid, WARP_SIZE)
+        self.warp_m = kb.mul(kb.div(warp, tiles.warps_n), tiles.warp_m)
+        self.warp_n = kb.mul(kb.rem(warp, tiles.warps_n), tiles.warp_n)
         group = kb.div(lane, 4)
         pair = kb.mul(kb.rem(lane, 4), 2)
         self.lane_row = kb.rem(lane, 8)
@@ -442,6 +484,9 @@ class _MmaKernel:
         self._reduction_loop(steps)
         self._store_results()
         kb.add(TerminatorOp())
+        accumulators = tiles.fragments_m * tiles.fragments_n * C_FRAGMENT
+        if accumulators > MAX_ACCUMULATORS_FOR_TWO_BLOCKS:
+            self.launch.attributes[MIN_BLOCKS_ATTRIBUTE] = IntegerAttr(1, 32)
         return self.launch
 
     # -- the accumulators --------------------------------------------------
@@ -517,7 +562,8 @@ class _MmaKernel:
         rows, cols = extents
         chunks_per_row = cols // CHUNK
         total = rows * chunks_per_row
-        for first in range(0, total, THREADS):
+        threads = self.tiles.threads
+        for first in range(0, total, threads):
             chunk = builder.add_index(self.tid, first)
             assert not isinstance(chunk, int)
             row = builder.div(chunk, chunks_per_row)
@@ -534,7 +580,7 @@ class _MmaKernel:
                 tile,
                 builder.indices([stage, row, col]),
             )
-            if total - first >= THREADS:
+            if total - first >= threads:
                 builder.add(copy)
                 continue
             inside = arith.CmpiOp(chunk, builder.const(total), "ult")
@@ -647,7 +693,10 @@ class ConvertLinalgToMmaPass(ModulePass):
 
     Options: `block` = BM, BN, BK (the largest tiles; 128, 128, 32),
     `stages` (copy buffers, 2), `multiprocessors` (0: do not shrink tiles to
-    fill the device).
+    fill the device), `max-shared-bytes` (the workgroup memory a block may
+    use, dynamic shared memory included: the device's opt-in limit; fewer
+    stages, then a shorter BK, where the copy buffers would not fit),
+    `warps` (along M, along N: 2, 4).
     """
 
     name = "convert-linalg-to-mma"
@@ -655,6 +704,8 @@ class ConvertLinalgToMmaPass(ModulePass):
     block: tuple[int, ...] = (128, 128, 32)
     stages: int = 2
     multiprocessors: int = 0
+    max_shared_bytes: int = DEFAULT_MAX_SHARED_BYTES
+    warps: tuple[int, ...] = (2, 4)
 
     def _check_options(self) -> None:
         if len(self.block) != 3:
@@ -671,6 +722,17 @@ class ConvertLinalgToMmaPass(ModulePass):
             raise PassFailedException(
                 f"{PASS_NAME}: stages must be 2, 3 or 4, got {self.stages}"
             )
+        if len(self.warps) != 2 or any(
+            count not in (1, 2, 4, 8) for count in self.warps
+        ):
+            raise PassFailedException(
+                f"{PASS_NAME}: warps takes two counts (along M, along N), each "
+                f"1, 2, 4 or 8, got {list(self.warps)}"
+            )
+        if self.warps[0] * self.warps[1] * WARP_SIZE > MAX_THREADS:
+            raise PassFailedException(
+                f"{PASS_NAME}: {list(self.warps)} warps pass {MAX_THREADS} threads"
+            )
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         self._check_options()
@@ -678,7 +740,14 @@ class ConvertLinalgToMmaPass(ModulePass):
             shape = match_matmul(generic)
             if shape is None:
                 continue
-            tiles = choose_tiles(shape, self.block, self.stages, self.multiprocessors)
+            tiles = choose_tiles(
+                shape,
+                self.block,
+                self.stages,
+                self.warps,
+                self.multiprocessors,
+                self.max_shared_bytes,
+            )
             if tiles is None:
                 continue
             prologue = fusable_prologue(generic)

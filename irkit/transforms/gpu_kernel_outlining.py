@@ -34,6 +34,8 @@ Output, for each `gpu.launch` of `@f`, in order:
     NVVM kernel attribute for "keep `n` blocks of this kernel resident per
     multiprocessor" (the CUDA target prints `__launch_bounds__(threads, n)`,
     which caps the registers a thread may take at 65536 / (threads * n));
+    a launch carrying `nvvm.minctasm` itself (its builder knows how many
+    registers it needs) keeps its own;
   - a clone of every `memref.global` the kernel reads;
 - the launch becomes `gpu.launch_func @f_kernel::@f_kernel blocks in (...)
   threads in (...) args(...)` with the same sizes (and dynamic shared
@@ -371,13 +373,15 @@ def outline_kernels(module: ModuleOp, min_blocks_per_sm: int = 0) -> list[GpuMod
             continue
         insertion = InsertPoint.after(host)
         for launch in [op for op in host.walk() if isinstance(op, LaunchOp)]:
+            # A launch's own request (its builder knows its registers) wins.
+            resident = launch.attributes.get(MIN_BLOCKS_ATTRIBUTE)
+            if resident is None and min_blocks_per_sm:
+                resident = IntegerAttr(min_blocks_per_sm, 32)
             gpu_module = outline_launch(launch, module, host, insertion, taken)
-            if min_blocks_per_sm:
+            if resident is not None:
                 for kernel in gpu_module.body.block.ops:
                     if isinstance(kernel, FuncOp):
-                        kernel.attributes[MIN_BLOCKS_ATTRIBUTE] = IntegerAttr(
-                            min_blocks_per_sm, 32
-                        )
+                        kernel.attributes[MIN_BLOCKS_ATTRIBUTE] = resident
             insertion = InsertPoint.after(gpu_module)
             outlined.append(gpu_module)
         _erase_dead_host_ops(host)

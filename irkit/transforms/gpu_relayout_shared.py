@@ -67,7 +67,11 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import PassFailedException
 
 from irkit.analysis.kernel_indices import KernelIndices, Key, Linear
-from irkit.analysis.memory import DEFAULT_MAX_SHARED_BYTES, element_bytes
+from irkit.analysis.memory import (
+    DEFAULT_MAX_SHARED_BYTES,
+    element_bytes,
+    workgroup_layout,
+)
 from irkit.analysis.ranges import Interval, value_range
 from irkit.dialects import affine, gpu
 from irkit.dialects.scf import UNROLL_ATTRIBUTE, ForOp
@@ -301,15 +305,8 @@ class _Rewriter:
 
 def _workgroup_bytes(launch: gpu.LaunchOp) -> int | None:
     """The launch's workgroup memory, None if an element size is unknown."""
-    total = 0
-    for attribution in launch.workgroup_attributions:
-        memref_type = attribution.type
-        assert isinstance(memref_type, MemRefType)
-        size = element_bytes(memref_type.get_element_type())
-        if size is None:
-            return None
-        total += prod(memref_type.get_shape()) * size
-    return total
+    layout = workgroup_layout(launch.workgroup_attributions)
+    return None if layout is None else layout[1]
 
 
 def _rewrite(

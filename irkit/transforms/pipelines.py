@@ -38,10 +38,14 @@ GPU_MATMUL_CYCLIC = True
 ATTENTION_BLOCK: tuple[int, int, int, int] = (64, 32, 128, 16)
 ATTENTION_MAX_KEYS = 512
 # Tensor-core matmul blocks (`convert-linalg-to-mma`): 128x128 outputs, K
-# steps of 32, two copy buffers (37 KiB of workgroup memory, under the 48
-# KiB a block gets without opting in).
+# steps of 32, four copy buffers (74 KiB of dynamic shared memory; two, 37
+# KiB, where only the 48 KiB without opt-in are known), 2 x 2 warps of
+# 64x64 each: the fastest of the sweep of 2026-11-26 (H200, f16, 1024 to
+# 4096 cubed: 1.07x cuBLAS at 1024, 0.43x at 4096; 8 warps of 64x32 and two
+# stages gave 0.78x and 0.38x; docs/benchmarks.md).
 MMA_BLOCK: tuple[int, int, int] = (128, 128, 32)
-MMA_STAGES = 2
+MMA_STAGES = 4
+MMA_WARPS: tuple[int, int] = (2, 2)
 
 
 def _stage(name: str, **options: object) -> ModulePass:
@@ -204,6 +208,10 @@ class LowerToCudaPipeline(NamedPipeline):
     warp_size: int = 32
     max_threads_per_block: int = 1024
     max_shared_bytes: int = DEFAULT_MAX_SHARED_BYTES
+    # What a block may use with the opt-in for dynamic shared memory (227 KiB
+    # on the H100): the budget of kernels built for it (tensor-core copy
+    # pipelines); the others keep `max-shared-bytes`.
+    max_dynamic_shared_bytes: int = DEFAULT_MAX_SHARED_BYTES
     # 0 (no device to ask): every matmul keeps `matmul-block`. With the
     # device's count, a matmul whose grid leaves multiprocessors idle gets
     # smaller block tiles (`linalg-tile-for-gpu`).
@@ -219,10 +227,11 @@ class LowerToCudaPipeline(NamedPipeline):
     attention_max_keys: int = ATTENTION_MAX_KEYS
     # f16/bf16 matmuls into f32 on tensor cores (`convert-linalg-to-mma`),
     # in blocks of at most `mma-block` (BM, BN, BK), `mma-stages` copy
-    # buffers deep.
+    # buffers deep, `mma-warps` (along M, along N) warps a block.
     tensor_cores: bool = True
     mma_block: tuple[int, ...] = MMA_BLOCK
     mma_stages: int = MMA_STAGES
+    mma_warps: tuple[int, ...] = MMA_WARPS
 
     def stages(self) -> list[ModulePass]:
         stages = [_stage("convert-nn-to-linalg"), _stage("linalg-generalize-named-ops")]
@@ -272,7 +281,11 @@ class LowerToCudaPipeline(NamedPipeline):
                     "convert-linalg-to-mma",
                     block=self.mma_block,
                     stages=self.mma_stages,
+                    warps=self.mma_warps,
                     multiprocessors=self.multiprocessors,
+                    max_shared_bytes=max(
+                        self.max_shared_bytes, self.max_dynamic_shared_bytes
+                    ),
                 )
             )
         stages += [

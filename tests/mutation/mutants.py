@@ -407,4 +407,30 @@ MUTANTS: tuple[Mutant, ...] = (
         (MMA_PROPERTY,),
         "threads read tiles other threads copied with no barrier between",
     ),
+    Mutant(
+        "mma-warp-rows-divide-by-the-wrong-count",
+        MMA,
+        "        self.warp_m = kb.mul(kb.div(warp, tiles.warps_n), tiles.warp_m)",
+        "        self.warp_m = kb.mul(kb.div(warp, tiles.warps_m), tiles.warp_m)",
+        (MMA_PROPERTY,),
+        "a warp's row of the grid divides by the rows, not the columns: equal "
+        "on 2 x 2 warps, overlapping tiles on 4 x 1",
+    ),
+    Mutant(
+        "dynamic-shared-memory-not-asked-for",
+        "irkit/targets/launch_plan.py",
+        "            shared += dynamic_shared_bytes.get(kernel, 0)",
+        "            shared += 0",
+        ("tests/filecheck/targets/cuda/dynamic-shared.mlir",),
+        "a kernel whose buffers are dynamic shared memory launched with none",
+    ),
+    Mutant(
+        "workgroup-buffers-unaligned",
+        "irkit/analysis/memory.py",
+        "        total = -(-total // WORKGROUP_ALIGNMENT) * WORKGROUP_ALIGNMENT",
+        "        pass",
+        ("tests/filecheck/targets/cuda/dynamic-shared.mlir",),
+        "a buffer after an odd-sized one starts off a 16-byte boundary, where "
+        "16-byte loads and cp.async fault",
+    ),
 )

@@ -11,6 +11,7 @@ ordering shows as a wrong element, poison read, or a race.
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from xdsl.dialects.builtin import ModuleOp
@@ -117,3 +118,18 @@ def test_one_launch_of_mma_ops_replaces_the_matmul(text: str) -> None:
     assert names.count("gpu.launch") == 1
     assert "linalg.generic" not in names or names.count("linalg.generic") == 0
     assert {"mma.sync", "mma.ldmatrix", "mma.cp_async"} <= set(names)
+
+
+@pytest.mark.parametrize(
+    ("warps", "stages"),
+    [((2, 2), 4), ((4, 1), 3), ((1, 2), 2)],
+    ids=["2x2-warps-4-stages", "4x1-warps-3-stages", "1x2-warps"],
+)
+def test_other_warp_grids_keep_meaning(warps: tuple[int, int], stages: int) -> None:
+    """Other warp grids: 64x64 warp tiles (2 x 2 on 128x128 blocks, copy
+    loops of two rounds per thread), a column of four warps, and fewer warps
+    than copies need (each thread copies several chunks), with the budget of
+    dynamic shared memory so the deep pipelines are kept."""
+    grid = ConvertLinalgToMmaPass(warps=warps, stages=stages, max_shared_bytes=232448)
+    reach = check_pass(grid, half_matmuls().map(_bufferized), **TOLERANCE)
+    assert reach.changed == reach.examples

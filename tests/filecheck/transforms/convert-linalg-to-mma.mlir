@@ -1,9 +1,28 @@
 // RUN: irkit-opt %s --split-input-file -p 'linalg-generalize-named-ops,bufferize,convert-linalg-to-mma' | filecheck %s
+// RUN: irkit-opt %s --split-input-file -p 'linalg-generalize-named-ops,bufferize,convert-linalg-to-mma{warps=2,2 stages=4 max-shared-bytes=100000}' | filecheck %s --check-prefix=DEEP
+// RUN: irkit-opt %s --split-input-file -p 'linalg-generalize-named-ops,bufferize,convert-linalg-to-mma{warps=2,2 stages=4 max-shared-bytes=60000}' | filecheck %s --check-prefix=BUDGET
+// RUN: irkit-opt %s --split-input-file -p 'linalg-generalize-named-ops,bufferize,convert-linalg-to-mma{block=256,128,32 warps=2,4}' | filecheck %s --check-prefix=WIDE
 
 // A half-precision matmul into f32 with a zero fill: one launch of 256
 // threads per 128x128 tile, tiles copied by cp.async two buffers deep
 // (rows padded by 8), fragments by ldmatrix (B stored k-major: transposed),
 // products by mma.sync; the fill initialises the accumulators.
+
+// With 2 x 2 warps (128 threads) each warp owns a 64x64 tile: 32 products
+// of 16x8, 128 accumulators, so the launch asks for one resident block
+// (`nvvm.minctasm`, the full register file per thread). Four stages of
+// 128x40 and 32x136 halves take 75776 bytes: within a budget of 100000; a
+// budget of 60000 keeps three (56832 bytes). 256x128 tiles on 2 x 4 warps
+// are 128x32 per warp: 128 accumulators as well.
+// DEEP-LABEL: func.func @matmul
+// DEEP: threads(%tid, %{{.*}}, %{{.*}}) in (%{{.*}} = %threads, {{.*}} workgroup(%a_tiles : memref<4x128x40xf16, #gpu.address_space<workgroup>>, %b_tiles : memref<4x32x136xf16, #gpu.address_space<workgroup>>) private(%a_fragments : memref<32xf16, #gpu.address_space<private>>, %b_fragments : memref<32xf16, #gpu.address_space<private>>, %acc : memref<128xf32, #gpu.address_space<private>>)
+// DEEP: mma.cp_async_wait {pending = 2 : i64}
+// DEEP: } {nvvm.minctasm = 1 : i32}
+// BUDGET-LABEL: func.func @matmul
+// BUDGET: workgroup(%a_tiles : memref<3x128x40xf16, #gpu.address_space<workgroup>>, %b_tiles : memref<3x32x136xf16, #gpu.address_space<workgroup>>)
+// WIDE-LABEL: func.func @matmul
+// WIDE: private(%a_fragments : memref<64xf16, #gpu.address_space<private>>, %b_fragments : memref<16xf16, #gpu.address_space<private>>, %acc : memref<128xf32, #gpu.address_space<private>>)
+// WIDE: } {nvvm.minctasm = 1 : i32}
 
 // CHECK-LABEL: func.func @matmul
 // CHECK-NOT: linalg.generic

@@ -130,3 +130,23 @@ func.func @dynamic(%o: memref<4xf32> {irkit.output}, %n: index) {
   }
   return
 }
+
+// -----
+
+// A launch carrying its own residency hint (its builder knows the registers
+// it needs: `convert-linalg-to-mma` asks for one block of its widest tiles)
+// keeps it over the pass option's; without the option it is kept too.
+
+// CHECK-LABEL: func.func @own_hint
+// CHECK: gpu.func @own_hint_kernel(%{{.*}}) kernel attributes {gpu.known_block_size = array<i32: 64, 1, 1>, gpu.known_grid_size = array<i32: 1, 1, 1>, nvvm.minctasm = 1 : i32}
+// RESIDENT: gpu.func @own_hint_kernel(%{{.*}}) kernel attributes {gpu.known_block_size = array<i32: 64, 1, 1>, gpu.known_grid_size = array<i32: 1, 1, 1>, nvvm.minctasm = 1 : i32}
+func.func @own_hint(%out: memref<64xf32>) {
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c64, %sy = %c1, %sz = %c1) {
+    %one = arith.constant 1.0 : f32
+    memref.store %one, %out[%tx] : memref<64xf32>
+    gpu.terminator
+  } {nvvm.minctasm = 1 : i32}
+  return
+}
