@@ -31,8 +31,10 @@ from __future__ import annotations
 import argparse
 import copy
 import json
+import os
 import statistics
 import sys
+import tempfile
 import time
 import traceback
 from collections.abc import Callable
@@ -47,6 +49,7 @@ import triton.language as tl
 from programs import elementwise_chain, half_matmul, layer_norm, matmul, softmax
 
 import irkit
+from irkit.runtime.cache import CACHE_DIR_VARIABLE
 
 Tensor = torch.Tensor
 
@@ -369,6 +372,8 @@ def run_irkit(
 # --- the model corpus (benchmarks/models) ------------------------------------
 
 MODELS = Path(__file__).parent / "models"
+# Relative L2 error allowed to a float16 model (irkit's and PyTorch's alike).
+HALF_MODEL_RTOL = 2e-2
 
 
 def model_case(name: str, repeats: int) -> Case:
@@ -376,9 +381,9 @@ def model_case(name: str, repeats: int) -> Case:
     gets the exported function's arguments (inputs, then weights), PyTorch
     the module and its inputs, both on the GPU."""
     sys.path.insert(0, str(MODELS))
-    from zoo import WORKLOADS, build, export_arguments
+    from zoo import HALF_WORKLOADS, WORKLOADS, build, export_arguments
 
-    workload = WORKLOADS[name]
+    workload = {**WORKLOADS, **HALF_WORKLOADS}[name]
     module, inputs = build(workload)
     module = module.cuda()
     inputs = tuple(x.cuda() for x in inputs)
@@ -405,6 +410,9 @@ def model_case(name: str, repeats: int) -> Case:
         lambda *args: expected,
         {},
         (0.0, "model"),
+        # Against float64: float16's rounding of every intermediate, as in
+        # PyTorch's own float16 run.
+        rtol=1e-4 if workload.dtype == torch.float32 else HALF_MODEL_RTOL,
     )
     for peer_name, peer in (("torch eager", eager), ("torch.compile", compiled_module)):
         try:
@@ -498,6 +506,11 @@ MODEL_NAMES = (
     "attention_s512",
     "attention_s512_causal",
     "attention_s2048",
+    # float16 (tensor-core matmuls), beside PyTorch in float16
+    "gpt2_block_f16",
+    "llama_block_f16",
+    "mlp_m64_f16",
+    "attention_s128_causal_f16",
 )
 
 
@@ -573,11 +586,19 @@ def main() -> None:
         "--half-types", default="f16,bf16", help="element types of --half"
     )
     parser.add_argument(
+        "--cold-cache",
+        action="store_true",
+        help="compile with an empty irkit cache, so each 'irkit compile' note "
+        "is a cold compile (pipeline, printing and NVRTC)",
+    )
+    parser.add_argument(
         "--call-overhead",
         action="store_true",
         help="time calling examples/mlp.mlir on device tensors",
     )
     args = parser.parse_args()
+    if args.cold_cache:
+        os.environ[CACHE_DIR_VARIABLE] = tempfile.mkdtemp(prefix="irkit-cold-")
     torch.backends.cuda.matmul.allow_tf32 = False
     torch.backends.cudnn.allow_tf32 = False
     g = torch.Generator(device="cuda").manual_seed(0)

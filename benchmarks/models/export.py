@@ -276,6 +276,10 @@ def main(selected: list[str]) -> int:
         params = sum(a.numel() for a in args[len(real.inputs) :])
         smalls = [small]
         if name in zoo.HALF_PRECISION:
+            half = zoo.HALF_WORKLOADS[f"{name}_f16"]
+            half_text, _, _ = export(half)
+            (HERE / f"{half.name}.mlir").write_text(half_text)
+            print(f"ok {half.name}: real {len(half_text.encode())} B")
             smalls += [
                 zoo.SMALL_HALF_WORKLOADS[f"{name}_{suffix}"]
                 for suffix, _ in zoo.HALF_DTYPES.values()

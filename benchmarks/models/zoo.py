@@ -400,6 +400,13 @@ def in_half(workload: Workload, dtype: torch.dtype = torch.float16) -> Workload:
     )
 
 
+# The same at their real sizes, in float16: `benchmarks/models/<name>_f16.mlir`,
+# timed beside PyTorch in float16 by `benchmarks/gpu.py --models`.
+HALF_WORKLOADS = {
+    workload.name: workload
+    for workload in (in_half(WORKLOADS[name]) for name in HALF_PRECISION)
+}
+
 SMALL_HALF_WORKLOADS = {
     workload.name: workload
     for workload in (

@@ -25,7 +25,10 @@ A producer `P` is fused into the consumer `C` at input operand `%x = P#r` when
   `linalg.broadcast` or `linalg.copy`), since a copy has nothing to
   recompute: a matmul whose weight torch-mlir transposes first then reads
   the weight itself through the transposed map (MLIR's elementwise fusion
-  takes such a producer too);
+  takes such a producer too); and likewise when `P` only widens an input
+  for `r` (`arith.extf`, `extsi`, `extui` of it), as torch-mlir's
+  half-precision `torch.mm` widens each operand before an f32 matmul: the
+  matmul then reads the narrow operands and widens them in its body;
 - `%x` has no other use and `P`'s other results none at all (a value several
   users need stays materialised; multi-result producers fuse only in that case);
 - except for *generators* (`is_index_generator`): a `P` that reads no tensor
@@ -167,7 +170,13 @@ def fusable_producer(
     generator = is_index_generator(producer)
     if not (
         _is_permutation(_maps(consumer)[operand_index])
-        or (fold_copies and is_copy_of_input(producer, result_index))
+        or (
+            fold_copies
+            and (
+                is_copy_of_input(producer, result_index)
+                or is_widening_of_input(producer, result_index)
+            )
+        )
         or generator
     ):
         return None
@@ -243,6 +252,35 @@ def is_copy_of_input(producer: GenericOp, result_index: int) -> bool:
         return False
     element = yield_op.operands[result_index]
     return element in body.args[: len(producer.inputs)]
+
+
+# Conversions that change an element's type without losing anything.
+_WIDENING_OPS = frozenset({"arith.extf", "arith.extsi", "arith.extui"})
+
+
+def is_widening_of_input(producer: GenericOp, result_index: int) -> bool:
+    """Whether result `result_index` of `producer` is one of its inputs,
+    re-indexed and widened (`linalg.yield` of one `arith.extf`/`extsi`/
+    `extui` of an input's block argument): torch-mlir's half-precision
+    `torch.mm` widens both operands in generics of their own before an f32
+    matmul. Read through any map, such a result costs one conversion per
+    read, less than writing the wide tensor and reading it back; fused, the
+    matmul reads its half-precision operands and widens them in its body,
+    the form tensor-core kernels take (`convert-linalg-to-mma`)."""
+    body = producer.body.block
+    yield_op = body.last_op
+    conversion = body.first_op
+    if (
+        not isinstance(yield_op, upstream.YieldOp)
+        or conversion is None
+        or conversion.next_op is not yield_op
+        or conversion.name not in _WIDENING_OPS
+    ):
+        return False
+    return (
+        yield_op.operands[result_index] is conversion.results[0]
+        and conversion.operands[0] in body.args[: len(producer.inputs)]
+    )
 
 
 def _keeps_every_loop(

@@ -433,4 +433,25 @@ MUTANTS: tuple[Mutant, ...] = (
         "a buffer after an odd-sized one starts off a 16-byte boundary, where "
         "16-byte loads and cp.async fault",
     ),
+    Mutant(
+        "widened-operands-not-fused",
+        FUSE,
+        "                or is_widening_of_input(producer, result_index)",
+        "                or False",
+        (
+            "tests/properties/test_linalg_fuse_elementwise.py",
+            "tests/filecheck/transforms/linalg-fuse-elementwise.mlir",
+        ),
+        "a half-precision matmul's widened operands stay materialised in f32, "
+        "and the matmul never reaches the tensor cores",
+    ),
+    Mutant(
+        "any-single-op-counts-as-widening",
+        FUSE,
+        "        or conversion.name not in _WIDENING_OPS",
+        "        or conversion.name == \"linalg.yield\"",
+        ("tests/filecheck/transforms/linalg-fuse-elementwise.mlir",),
+        "a narrowing (or any one op) is fused into a matmul through a projected "
+        "map and recomputed for every read",
+    ),
 )

@@ -409,13 +409,35 @@ def _copy_into(
     draw: st.DrawFn, lines: list[str], args: list[str], name: str, dims: list[int]
 ) -> str:
     """A value `name` of shape `dims`: an argument, or a transposed or
-    broadcast copy of one (a named op, generalized by the test)."""
-    kind = draw(st.sampled_from(["argument", "transpose", "broadcast"]))
+    broadcast copy of one (a named op, generalized by the test), or a
+    half-precision one widened to f32 (`is_widening_of_input`), read
+    through a random permutation, as torch-mlir widens a half `torch.mm`'s
+    operands."""
+    kind = draw(st.sampled_from(["argument", "transpose", "broadcast", "widen"]))
     out = f"tensor<{_shape(dims)}xf32>"
     if kind == "argument":
         args.append(f"%{name}: {out}")
         return f"%{name}"
     lines.append(f"%{name}_e = tensor.empty() : {out}")
+    if kind == "widen":
+        half = draw(st.sampled_from(["f16", "bf16"]))
+        permutation = draw(st.permutations(range(len(dims))))
+        # The source's dimension j is read by loop permutation[j].
+        source = [dims[loop] for loop in permutation]
+        loops = ", ".join(f"d{i}" for i in range(len(dims)))
+        read = ", ".join(f"d{i}" for i in permutation)
+        source_type = f"tensor<{_shape(source)}x{half}>"
+        args.append(f"%{name}_src: {source_type}")
+        kinds = ", ".join(['"parallel"'] * len(dims))
+        lines.append(
+            f"%{name} = linalg.generic {{indexing_maps = [affine_map<({loops}) -> "
+            f"({read})>, affine_map<({loops}) -> ({loops})>], iterator_types = "
+            f"[{kinds}]}} ins(%{name}_src : {source_type}) outs(%{name}_e : {out}) "
+            f"{{\n^bb0(%in: {half}, %o: f32):\n"
+            f"  %w = arith.extf %in : {half} to f32\n"
+            f"  linalg.yield %w : f32\n}} -> {out}"
+        )
+        return f"%{name}"
     if kind == "transpose":
         permutation: list[int] = draw(st.permutations(range(len(dims))))
         source = [0] * len(dims)

@@ -447,6 +447,79 @@ func.func @transposed_weight(%x: tensor<2x3xf32>, %w: tensor<4x3xf32>, %acc: ten
 
 // -----
 
+// torch-mlir's half-precision torch.mm: each operand widened to f32 in a
+// generic of its own (the weight transposed on the way), then an f32
+// matmul. Both widenings fuse into the matmul through its projected maps:
+// it reads the f16 operands (the weight through the transposed map) and
+// widens them in its body, the form tensor-core kernels take.
+
+// CHECK-LABEL: func.func @widened_half_operands
+// CHECK:         linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x, %w : tensor<2x3xf16>, tensor<4x3xf16>) outs(%acc : tensor<2x4xf32>)
+// CHECK:           arith.extf %{{.*}} : f16 to f32
+// CHECK:           arith.extf %{{.*}} : f16 to f32
+// CHECK:           arith.mulf
+// CHECK-NOT:     linalg.generic
+func.func @widened_half_operands(%x: tensor<2x3xf16>, %w: tensor<4x3xf16>, %acc: tensor<2x4xf32>) -> tensor<2x4xf32> {
+  %ex = tensor.empty() : tensor<2x3xf32>
+  %xf = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<2x3xf16>) outs(%ex : tensor<2x3xf32>) {
+  ^bb0(%in: f16, %out: f32):
+    %w32 = arith.extf %in : f16 to f32
+    linalg.yield %w32 : f32
+  } -> tensor<2x3xf32>
+  %ew = tensor.empty() : tensor<3x4xf32>
+  %wf = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%w : tensor<4x3xf16>) outs(%ew : tensor<3x4xf32>) {
+  ^bb0(%in: f16, %out: f32):
+    %w32 = arith.extf %in : f16 to f32
+    linalg.yield %w32 : f32
+  } -> tensor<3x4xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%xf, %wf : tensor<2x3xf32>, tensor<3x4xf32>) outs(%acc : tensor<2x4xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %c, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<2x4xf32>
+  return %r : tensor<2x4xf32>
+}
+
+// -----
+
+// Kept: a narrowing (f32 to f16) read by a matmul K times per element is
+// not a widening; nor is a widening that also scales.
+
+// CHECK-LABEL: func.func @not_widenings_into_matmul
+// CHECK:         arith.truncf
+// CHECK:         linalg.yield
+// CHECK:         arith.extf
+// CHECK-NEXT:    arith.mulf
+// CHECK:         linalg.yield
+// CHECK:         linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<2x3xf16>, tensor<3x4xf32>)
+func.func @not_widenings_into_matmul(%x: tensor<2x3xf32>, %w: tensor<3x4xf16>, %acc: tensor<2x4xf32>) -> tensor<2x4xf32> {
+  %ex = tensor.empty() : tensor<2x3xf16>
+  %xh = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<2x3xf32>) outs(%ex : tensor<2x3xf16>) {
+  ^bb0(%in: f32, %out: f16):
+    %h = arith.truncf %in : f32 to f16
+    linalg.yield %h : f16
+  } -> tensor<2x3xf16>
+  %ew = tensor.empty() : tensor<3x4xf32>
+  %two = arith.constant 2.0 : f32
+  %wf = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%w : tensor<3x4xf16>) outs(%ew : tensor<3x4xf32>) {
+  ^bb0(%in: f16, %out: f32):
+    %w32 = arith.extf %in : f16 to f32
+    %scaled = arith.mulf %w32, %two : f32
+    linalg.yield %scaled : f32
+  } -> tensor<3x4xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%xh, %wf : tensor<2x3xf16>, tensor<3x4xf32>) outs(%acc : tensor<2x4xf32>) {
+  ^bb0(%a: f16, %b: f32, %c: f32):
+    %a32 = arith.extf %a : f16 to f32
+    %m = arith.mulf %a32, %b : f32
+    %s = arith.addf %c, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<2x4xf32>
+  return %r : tensor<2x4xf32>
+}
+
+// -----
+
 // Kept: a transpose that computes (negates) is read by the matmul K times
 // per element; fused, it would be recomputed N times.
 
