@@ -449,7 +449,7 @@ MUTANTS: tuple[Mutant, ...] = (
         "any-single-op-counts-as-widening",
         FUSE,
         "        or conversion.name not in _WIDENING_OPS",
-        "        or conversion.name == \"linalg.yield\"",
+        '        or conversion.name == "linalg.yield"',
         ("tests/filecheck/transforms/linalg-fuse-elementwise.mlir",),
         "a narrowing (or any one op) is fused into a matmul through a projected "
         "map and recomputed for every read",
