@@ -407,4 +407,30 @@ MUTANTS: tuple[Mutant, ...] = (
         (MMA_PROPERTY,),
         "threads read tiles other threads copied with no barrier between",
     ),
+    Mutant(
+        "init-built-in-output-though-read-later",
+        "irkit/transforms/bufferize.py",
+        "                if not self._read_after(init, self.position[op]):",
+        "                if True:",
+        ("tests/filecheck/transforms/bufferize.mlir",),
+        "an init read after its op is built in its result's output buffer: the "
+        "op is then refused in place, and the result leaves the output for a "
+        "temporary and is copied back (two copies where one is needed)",
+    ),
+    Mutant(
+        "accumulator-tile-past-max-elements",
+        "irkit/transforms/gpu_promote_accumulators.py",
+        "        if prod(shape) > self.max_elements:",
+        "        if False:",
+        ("tests/properties/test_gpu_promote_accumulators.py",),
+        "thread tiles larger than max-elements are promoted to private memory",
+    ),
+    Mutant(
+        "row-maxnumf-starts-at-plus-inf",
+        "irkit/analysis/row_groups.py",
+        '    "arith.maxnumf": float("-inf"),',
+        '    "arith.maxnumf": float("inf"),',
+        ("tests/properties/test_linalg_tile_rows_for_gpu.py",),
+        "a maxnumf row reduction's partials start at +inf (every row's max is +inf)",
+    ),
 )

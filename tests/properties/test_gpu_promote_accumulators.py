@@ -6,6 +6,7 @@ left alone)."""
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import strategies as st
 from xdsl.dialects.builtin import ModuleOp
 
@@ -38,6 +39,29 @@ def test_dividing_tiles_are_promoted() -> None:
     assert "#gpu.address_space<private>" not in before
     assert "private(%acc : memref<2x2xf32, #gpu.address_space<private>>)" in after
     assert "irkit.unroll" in after
+
+
+@pytest.mark.parametrize(
+    ("max_elements", "tile"), [(1, None), (3, "1x2"), (4, "2x2"), (64, "2x2")]
+)
+def test_tiles_past_max_elements_are_left_alone(
+    max_elements: int, tile: str | None
+) -> None:
+    # Each thread's whole tile is 2x2 = 4 elements, and one row of it 1x2
+    # (promoted around the K loop inside the loop over the thread's rows):
+    # under a budget of 3 only a row fits, under 1 nothing does; 4 takes the
+    # whole tile (the limit is inclusive).
+    module = matmul_module(8, 8, 4, "relu")
+    Pipeline.parse(UP_TO_PASS).run(make_context(), module)
+    before = str(module)
+    pass_ = GpuPromoteAccumulatorsPass(max_elements=max_elements)
+    after = str(assert_pass_preserves_semantics(pass_, module, trials=1))
+    if tile is None:
+        assert after == before
+    else:
+        assert f"private(%acc : memref<{tile}xf32, #gpu.address_space<private>>)" in (
+            after
+        )
 
 
 def test_partial_tiles_are_left_alone() -> None:
