@@ -60,11 +60,14 @@ def row_reduction_text(
     keepdims: bool = False,
     accumulator_first: bool = False,
     init: str | None = "0",
+    epilogue: bool = False,
 ) -> str:
     """`@main(%x: shape)`: every row of `%x` (dimension 0) reduced by
     `combiner` over the other dimensions, into an init filled with `init`
     (a literal of `element`), or into the function's second argument, the
-    output's old value, when `init` is None."""
+    output's old value, when `init` is None; with `epilogue`, the result is
+    then added to itself by an elementwise generic (a second op of the row
+    group, which `linalg-tile-rows` needs)."""
     rows, loops = shape[0], len(shape)
     dims = ", ".join(f"d{i}" for i in range(loops))
     out_shape = (rows, 1) if keepdims else (rows,)
@@ -93,8 +96,24 @@ def row_reduction_text(
         f"  %y = {combiner} {operands} : {element}",
         f"  linalg.yield %y : {element}",
         f"}} -> {out}",
-        f"func.return %r : {out}",
     ]
+    result = "%r"
+    if epilogue:
+        add = "arith.addf" if element.startswith("f") else "arith.addi"
+        out_dims = "d0, d1" if keepdims else "d0"
+        out_map = f"affine_map<({out_dims}) -> ({out_dims})>"
+        parallel = ", ".join(['"parallel"'] * len(out_shape))
+        lines += [
+            f"%e2 = tensor.empty() : {out}",
+            f"%s = linalg.generic {{indexing_maps = [{out_map}, {out_map}], "
+            f"iterator_types = [{parallel}]}} ins(%r : {out}) outs(%e2 : {out}) {{",
+            f"^bb0(%v: {element}, %unused: {element}):",
+            f"  %w = {add} %v, %v : {element}",
+            f"  linalg.yield %w : {element}",
+            f"}} -> {out}",
+        ]
+        result = "%s"
+    lines.append(f"func.return {result} : {out}")
     body = "\n  ".join(lines)
     return f"func.func @main({', '.join(arguments)}) -> {out} {{\n  {body}\n}}\n"
 
@@ -105,12 +124,15 @@ def row_reductions(
     combiners: dict[str, tuple[str, ...]] = ROW_COMBINERS,
     max_rows: int = 4,
     max_cols: int = 9,
+    *,
+    epilogue: bool | None = None,
 ) -> ModuleOp:
     """A bufferized row reduction by a combiner of `combiners` (per element
     type), over one or two reduced dimensions, with or without `keepdims`,
     the running value on either side of the combiner, starting from a drawn
     constant (not always the identity: the result must combine it once) or
-    from the output's old value."""
+    from the output's old value; then an elementwise op on the result when
+    `epilogue` says so (drawn when None)."""
     element = draw(st.sampled_from(sorted(combiners)))
     combiner = draw(st.sampled_from(combiners[element]))
     rows = draw(st.integers(1, max_rows))
@@ -123,6 +145,7 @@ def row_reductions(
         keepdims=draw(st.booleans()),
         accumulator_first=draw(st.booleans()),
         init=init,
+        epilogue=draw(st.booleans()) if epilogue is None else epilogue,
     )
     module = parse_module(text, make_context())
     Pipeline.parse("bufferize").run(make_context(), module)

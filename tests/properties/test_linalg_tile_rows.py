@@ -19,6 +19,7 @@ from irkit.pass_manager import Pipeline
 from irkit.testing import assert_pass_preserves_semantics, check_pass, nn_programs
 from irkit.testing.strategies import lowered
 from irkit.transforms.linalg_tile_rows import LinalgTileRowsPass
+from tests.properties.row_reductions import REFUSED_COMBINERS, row_reductions
 
 PASS = LinalgTileRowsPass()
 
@@ -32,6 +33,19 @@ def test_row_reductions_keep_meaning() -> None:
     check_pass(PASS, row_programs())
     # No stack at all: the intermediates stay in their buffers.
     check_pass(LinalgTileRowsPass(max_stack_bytes=0), row_programs())
+
+
+def test_every_reduction_kind_keeps_meaning() -> None:
+    # Every combiner the row-group analysis knows forms a group (of two ops,
+    # as this pass wants: the reduction and an elementwise op after it); the
+    # ones it refuses (no identity, or not associative) leave the program as
+    # it was.
+    reach = check_pass(PASS, row_reductions(epilogue=True))
+    assert reach.changed == reach.examples
+    refused = check_pass(
+        PASS, row_reductions(REFUSED_COMBINERS, epilogue=True), min_fired=0
+    )
+    assert refused.changed == 0
 
 
 def test_softmax_runs_row_by_row_on_the_stack() -> None:
