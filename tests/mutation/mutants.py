@@ -433,4 +433,28 @@ MUTANTS: tuple[Mutant, ...] = (
         ("tests/properties/test_linalg_tile_rows_for_gpu.py",),
         "a maxnumf row reduction's partials start at +inf (every row's max is +inf)",
     ),
+    Mutant(
+        "blocked-thread-tiles-overlap-by-one",
+        "irkit/transforms/gpu_promote_accumulators.py",
+        "            blocked = coefficient >= stride * size",
+        "            blocked = coefficient >= stride * size - 1",
+        (
+            "tests/properties/test_gpu_promote_accumulators.py",
+            "tests/filecheck/transforms/gpu-promote-accumulators.mlir",
+        ),
+        "blocked thread tiles that share their edge element are promoted: each "
+        "thread's copy out overwrites the other's update",
+    ),
+    Mutant(
+        "cyclic-thread-tiles-overlap-by-one",
+        "irkit/transforms/gpu_promote_accumulators.py",
+        "            cyclic = count is not None and stride >= coefficient * count",
+        "            cyclic = count is not None and stride >= coefficient * count - 1",
+        (
+            "tests/properties/test_gpu_promote_accumulators.py",
+            "tests/filecheck/transforms/gpu-promote-accumulators.mlir",
+        ),
+        "cyclic thread tiles a thread count minus one apart are promoted: the "
+        "last thread's first element is the first thread's second",
+    ),
 )
