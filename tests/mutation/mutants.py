@@ -33,6 +33,11 @@ ATTENTION_CHAIN = "irkit/analysis/attention.py"
 ATTENTION_PROPERTY = "tests/properties/test_linalg_fuse_attention.py"
 MMA = "irkit/transforms/convert_linalg_to_mma.py"
 MMA_PROPERTY = "tests/properties/test_convert_linalg_to_mma.py"
+TILE_FUSE = "irkit/transforms/linalg_tile_and_fuse.py"
+TILE_FUSE_PROPERTY = (
+    "tests/properties/test_linalg_tile_and_fuse.py"
+    "::test_fusion_never_passes_over_a_writer_of_what_it_reads"
+)
 
 MUTANTS: tuple[Mutant, ...] = (
     Mutant(
@@ -456,5 +461,23 @@ MUTANTS: tuple[Mutant, ...] = (
         ),
         "cyclic thread tiles a thread count minus one apart are promoted: the "
         "last thread's first element is the first thread's second",
+    ),
+    Mutant(
+        "fusion-over-a-writer-of-its-input",
+        TILE_FUSE,
+        "        if between.writes & effects.reads or between.touches(effects.writes):",
+        "        if between.touches(effects.writes):",
+        (TILE_FUSE_PROPERTY,),
+        "a producer or epilogue moves over an op that writes what it reads "
+        "(it reads the new contents before they are written, or the old after)",
+    ),
+    Mutant(
+        "unknown-effects-only-read",
+        TILE_FUSE,
+        "    return _Effects(touched, set(touched))",
+        "    return _Effects(touched, set())",
+        (TILE_FUSE_PROPERTY,),
+        "an op of unknown memory effects (a call, a loop of stores) is taken to "
+        "only read its buffers: fused ops move over it",
     ),
 )
