@@ -480,4 +480,15 @@ MUTANTS: tuple[Mutant, ...] = (
         "an op of unknown memory effects (a call, a loop of stores) is taken to "
         "only read its buffers: fused ops move over it",
     ),
+    Mutant(
+        "contraction-of-any-reduction",
+        "irkit/analysis/structured.py",
+        "        if not isinstance(multiply, multiply_type) or not isinstance(add, add_type):",
+        "        if not isinstance(multiply, multiply_type):",
+        (
+            "tests/properties/test_linalg_pad_contractions.py::test_only_sums_of_products_are_padded",
+        ),
+        "a product folded by max, min or mul is a contraction: zero padding "
+        "adds max(acc, 0) (or acc * 0) steps to it",
+    ),
 )
