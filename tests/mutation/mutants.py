@@ -34,6 +34,11 @@ ATTENTION_PROPERTY = "tests/properties/test_linalg_fuse_attention.py"
 MMA = "irkit/transforms/convert_linalg_to_mma.py"
 MMA_PROPERTY = "tests/properties/test_convert_linalg_to_mma.py"
 TILE_FUSE = "irkit/transforms/linalg_tile_and_fuse.py"
+HOIST = "irkit/transforms/scf_for_hoist_accumulators.py"
+HOIST_PROPERTY = (
+    "tests/properties/test_scf_for_hoist_accumulators.py"
+    "::test_accumulators_stay_in_memory_beside_unseen_effects"
+)
 TILE_FUSE_PROPERTY = (
     "tests/properties/test_linalg_tile_and_fuse.py"
     "::test_fusion_never_passes_over_a_writer_of_what_it_reads"
@@ -490,5 +495,23 @@ MUTANTS: tuple[Mutant, ...] = (
         ),
         "a product folded by max, min or mul is a contraction: zero padding "
         "adds max(acc, 0) (or acc * 0) steps to it",
+    ),
+    Mutant(
+        "hoisted-beside-a-call",
+        HOIST,
+        "    if not all(_memory_is_visible(op) for op in inner):\n        return []",
+        "    if False:\n        return []",
+        (HOIST_PROPERTY,),
+        "an accumulator is carried in registers across a call or copy that "
+        "writes it (its writes are lost, or it reads a stale value)",
+    ),
+    Mutant(
+        "hoisted-load-after-its-store",
+        HOIST,
+        "        if len(loads) != 1 or not loads[0].is_before_in_block(store):",
+        "        if len(loads) != 1:",
+        (HOIST_PROPERTY,),
+        "a load that follows the store of its element is hoisted: it reads "
+        "the previous iteration's value, not the one just stored",
     ),
 )
