@@ -514,4 +514,50 @@ MUTANTS: tuple[Mutant, ...] = (
         "a load that follows the store of its element is hoisted: it reads "
         "the previous iteration's value, not the one just stored",
     ),
+    Mutant(
+        "shared-tile-written-in-its-forall",
+        "irkit/transforms/gpu_promote_shared.py",
+        "        if not accesses or root_buffer(tile) in written:",
+        "        if not accesses:",
+        ("tests/filecheck/transforms/gpu-promote-shared.mlir",),
+        "a tile the same thread forall writes is staged in workgroup memory: "
+        "threads read the copy from before the forall, not the new values",
+    ),
+    Mutant(
+        "accumulator-beside-unknown-effects",
+        "irkit/transforms/gpu_promote_accumulators.py",
+        "            if loop.res or not _ops_are_visible(loop):",
+        "            if loop.res:",
+        ("tests/filecheck/transforms/gpu-promote-accumulators.mlir",),
+        "a tile is promoted across a loop holding an op whose memory effects "
+        "the pass does not see (a copy, a call)",
+    ),
+    Mutant(
+        "accumulator-of-a-zero-trip-loop",
+        "irkit/transforms/gpu_promote_accumulators.py",
+        "    if step <= 0 or upper <= lower:\n        return None  # may run zero times",
+        "    if step <= 0:\n        return None  # may run zero times",
+        ("tests/filecheck/transforms/gpu-promote-accumulators.mlir",),
+        "a loop that runs no iteration gains copies of the tile in and out",
+    ),
+    Mutant(
+        "collapse-by-the-inputs-order-only",
+        "irkit/transforms/linalg_collapse_dims.py",
+        "        _adjacent(map_, loop) for map_ in _maps(op)\n    )",
+        "        _adjacent(map_, loop) for map_ in _maps(op)[: len(op.inputs)]\n    )",
+        ("tests/filecheck/transforms/linalg-collapse-dims.mlir",),
+        "loops joined that a second output reads in another order: that "
+        "output's elements land transposed",
+    ),
+    Mutant(
+        "collapse-parallel-with-reduction",
+        "irkit/transforms/linalg_collapse_dims.py",
+        "    return kinds[loop].data == kinds[loop + 1].data and all(",
+        "    return all(",
+        ("tests/filecheck/transforms/linalg-collapse-dims.mlir",),
+        "a parallel loop joinable with a reduction loop: redundant, as the "
+        "output, which every eligible op has, reads a parallel loop and never "
+        "a reduction loop, so the two are never adjacent in its map",
+        equivalent=True,
+    ),
 )

@@ -291,6 +291,68 @@ func.func @cyclic_tiles_overlapping_by_one(%a: memref<6xf32>, %out: memref<12xf3
 
 // -----
 
+// Left alone: the loop also copies a buffer (an op that is not a load, a
+// store, a view or free of effects): the pass does not see what such an op
+// reads and writes, so it keeps the tile in memory.
+
+// CHECK-LABEL: func.func @unknown_effects_in_the_loop
+// CHECK-NOT:     private(
+func.func @unknown_effects_in_the_loop(%a: memref<6xf32>, %out: memref<8xf32> {irkit.output}) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %c6 = arith.constant 6 : index
+  %staging = memref.alloc() : memref<6xf32>
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c4, %sy = %c1, %sz = %c1) {
+    scf.for %k = %c0 to %c6 step %c1 {
+      %x = memref.load %a[%k] : memref<6xf32>
+      memref.copy %a, %staging : memref<6xf32> to memref<6xf32>
+      scf.for %j = %c0 to %c2 step %c1 {
+        %col = affine.apply affine_map<(d0, d1) -> (d0 * 2 + d1)>(%tx, %j)
+        %acc = memref.load %out[%col] : memref<8xf32>
+        %s = arith.addf %x, %acc : f32
+        memref.store %s, %out[%col] : memref<8xf32>
+      }
+    }
+    gpu.terminator
+  }
+  memref.dealloc %staging : memref<6xf32>
+  return
+}
+
+// -----
+
+// Left alone: a loop that runs no iteration would gain copies in and out
+// (work and writes the program does not do).
+
+// CHECK-LABEL: func.func @may_run_zero_times
+// CHECK-NOT:     private(
+func.func @may_run_zero_times(%a: memref<6xf32>, %out: memref<8xf32> {irkit.output}) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %c6 = arith.constant 6 : index
+  %staging = memref.alloc() : memref<6xf32>
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c4, %sy = %c1, %sz = %c1) {
+    scf.for %k = %c6 to %c6 step %c1 {
+      %x = memref.load %a[%k] : memref<6xf32>
+      scf.for %j = %c0 to %c2 step %c1 {
+        %col = affine.apply affine_map<(d0, d1) -> (d0 * 2 + d1)>(%tx, %j)
+        %acc = memref.load %out[%col] : memref<8xf32>
+        %s = arith.addf %x, %acc : f32
+        memref.store %s, %out[%col] : memref<8xf32>
+      }
+    }
+    gpu.terminator
+  }
+  memref.dealloc %staging : memref<6xf32>
+  return
+}
+
+// -----
+
 // A row reduction's per-thread partial in workgroup memory (as
 // linalg-tile-rows-for-gpu makes it): thread %tx accumulates its cyclic share
 // of row %bx into %partial[%tx + %r], where %r counts a loop every thread runs
