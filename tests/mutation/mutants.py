@@ -560,4 +560,16 @@ MUTANTS: tuple[Mutant, ...] = (
         "a reduction loop, so the two are never adjacent in its map",
         equivalent=True,
     ),
+    Mutant(
+        "row-group-joins-a-reader-of-other-rows",
+        "irkit/analysis/row_groups.py",
+        "    return not any(\n        may_alias(a, b) for a in _broadcast_reads(candidate) for b in written\n    )",
+        "    return True or not any(\n        may_alias(a, b) for a in _broadcast_reads(candidate) for b in written\n    )",
+        (
+            "tests/properties/test_linalg_tile_rows.py"
+            "::test_ops_reading_other_rows_results_stay_out_of_the_group",
+        ),
+        "an op reading, outside its row, what the group writes joins the "
+        "group: row 0 reads sums of rows not yet computed",
+    ),
 )
