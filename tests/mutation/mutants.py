@@ -33,6 +33,16 @@ ATTENTION_CHAIN = "irkit/analysis/attention.py"
 ATTENTION_PROPERTY = "tests/properties/test_linalg_fuse_attention.py"
 MMA = "irkit/transforms/convert_linalg_to_mma.py"
 MMA_PROPERTY = "tests/properties/test_convert_linalg_to_mma.py"
+TILE_FUSE = "irkit/transforms/linalg_tile_and_fuse.py"
+HOIST = "irkit/transforms/scf_for_hoist_accumulators.py"
+HOIST_PROPERTY = (
+    "tests/properties/test_scf_for_hoist_accumulators.py"
+    "::test_accumulators_stay_in_memory_beside_unseen_effects"
+)
+TILE_FUSE_PROPERTY = (
+    "tests/properties/test_linalg_tile_and_fuse.py"
+    "::test_fusion_never_passes_over_a_writer_of_what_it_reads"
+)
 
 MUTANTS: tuple[Mutant, ...] = (
     Mutant(
@@ -157,8 +167,8 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "any-producer-is-a-copy",
         FUSE,
-        "        or (fold_copies and is_copy_of_input(producer, result_index))",
-        "        or fold_copies",
+        "                is_copy_of_input(producer, result_index)\n",
+        "                True\n",
         ("tests/filecheck/transforms/linalg-fuse-elementwise.mlir",),
         "a computing transpose is recomputed inside the matmul",
     ),
@@ -453,5 +463,160 @@ MUTANTS: tuple[Mutant, ...] = (
         ("tests/filecheck/transforms/linalg-fuse-elementwise.mlir",),
         "a narrowing (or any one op) is fused into a matmul through a projected "
         "map and recomputed for every read",
+    ),
+    Mutant(
+        "init-built-in-output-though-read-later",
+        "irkit/transforms/bufferize.py",
+        "                if not self._read_after(init, self.position[op]):",
+        "                if True:",
+        ("tests/filecheck/transforms/bufferize.mlir",),
+        "an init read after its op is built in its result's output buffer: the "
+        "op is then refused in place, and the result leaves the output for a "
+        "temporary and is copied back (two copies where one is needed)",
+    ),
+    Mutant(
+        "accumulator-tile-past-max-elements",
+        "irkit/transforms/gpu_promote_accumulators.py",
+        "        if prod(shape) > self.max_elements:",
+        "        if False:",
+        ("tests/properties/test_gpu_promote_accumulators.py",),
+        "thread tiles larger than max-elements are promoted to private memory",
+    ),
+    Mutant(
+        "row-maxnumf-starts-at-plus-inf",
+        "irkit/analysis/row_groups.py",
+        '    "arith.maxnumf": float("-inf"),',
+        '    "arith.maxnumf": float("inf"),',
+        ("tests/properties/test_linalg_tile_rows_for_gpu.py",),
+        "a maxnumf row reduction's partials start at +inf (every row's max is +inf)",
+    ),
+    Mutant(
+        "blocked-thread-tiles-overlap-by-one",
+        "irkit/transforms/gpu_promote_accumulators.py",
+        "            blocked = coefficient >= stride * size",
+        "            blocked = coefficient >= stride * size - 1",
+        (
+            "tests/properties/test_gpu_promote_accumulators.py",
+            "tests/filecheck/transforms/gpu-promote-accumulators.mlir",
+        ),
+        "blocked thread tiles that share their edge element are promoted: each "
+        "thread's copy out overwrites the other's update",
+    ),
+    Mutant(
+        "cyclic-thread-tiles-overlap-by-one",
+        "irkit/transforms/gpu_promote_accumulators.py",
+        "            cyclic = count is not None and stride >= coefficient * count",
+        "            cyclic = count is not None and stride >= coefficient * count - 1",
+        (
+            "tests/properties/test_gpu_promote_accumulators.py",
+            "tests/filecheck/transforms/gpu-promote-accumulators.mlir",
+        ),
+        "cyclic thread tiles a thread count minus one apart are promoted: the "
+        "last thread's first element is the first thread's second",
+    ),
+    Mutant(
+        "fusion-over-a-writer-of-its-input",
+        TILE_FUSE,
+        "        if between.writes & effects.reads or between.touches(effects.writes):",
+        "        if between.touches(effects.writes):",
+        (TILE_FUSE_PROPERTY,),
+        "a producer or epilogue moves over an op that writes what it reads "
+        "(it reads the new contents before they are written, or the old after)",
+    ),
+    Mutant(
+        "unknown-effects-only-read",
+        TILE_FUSE,
+        "    return _Effects(touched, set(touched))",
+        "    return _Effects(touched, set())",
+        (TILE_FUSE_PROPERTY,),
+        "an op of unknown memory effects (a call, a loop of stores) is taken to "
+        "only read its buffers: fused ops move over it",
+    ),
+    Mutant(
+        "contraction-of-any-reduction",
+        "irkit/analysis/structured.py",
+        "        if not isinstance(multiply, multiply_type) or not isinstance(add, add_type):",
+        "        if not isinstance(multiply, multiply_type):",
+        (
+            "tests/properties/test_linalg_pad_contractions.py::test_only_sums_of_products_are_padded",
+        ),
+        "a product folded by max, min or mul is a contraction: zero padding "
+        "adds max(acc, 0) (or acc * 0) steps to it",
+    ),
+    Mutant(
+        "hoisted-beside-a-call",
+        HOIST,
+        "    if not all(_memory_is_visible(op) for op in inner):\n        return []",
+        "    if False:\n        return []",
+        (HOIST_PROPERTY,),
+        "an accumulator is carried in registers across a call or copy that "
+        "writes it (its writes are lost, or it reads a stale value)",
+    ),
+    Mutant(
+        "hoisted-load-after-its-store",
+        HOIST,
+        "        if len(loads) != 1 or not loads[0].is_before_in_block(store):",
+        "        if len(loads) != 1:",
+        (HOIST_PROPERTY,),
+        "a load that follows the store of its element is hoisted: it reads "
+        "the previous iteration's value, not the one just stored",
+    ),
+    Mutant(
+        "shared-tile-written-in-its-forall",
+        "irkit/transforms/gpu_promote_shared.py",
+        "        if not accesses or root_buffer(tile) in written:",
+        "        if not accesses:",
+        ("tests/filecheck/transforms/gpu-promote-shared.mlir",),
+        "a tile the same thread forall writes is staged in workgroup memory: "
+        "threads read the copy from before the forall, not the new values",
+    ),
+    Mutant(
+        "accumulator-beside-unknown-effects",
+        "irkit/transforms/gpu_promote_accumulators.py",
+        "            if loop.res or not _ops_are_visible(loop):",
+        "            if loop.res:",
+        ("tests/filecheck/transforms/gpu-promote-accumulators.mlir",),
+        "a tile is promoted across a loop holding an op whose memory effects "
+        "the pass does not see (a copy, a call)",
+    ),
+    Mutant(
+        "accumulator-of-a-zero-trip-loop",
+        "irkit/transforms/gpu_promote_accumulators.py",
+        "    if step <= 0 or upper <= lower:\n        return None  # may run zero times",
+        "    if step <= 0:\n        return None  # may run zero times",
+        ("tests/filecheck/transforms/gpu-promote-accumulators.mlir",),
+        "a loop that runs no iteration gains copies of the tile in and out",
+    ),
+    Mutant(
+        "collapse-by-the-inputs-order-only",
+        "irkit/transforms/linalg_collapse_dims.py",
+        "        _adjacent(map_, loop) for map_ in _maps(op)\n    )",
+        "        _adjacent(map_, loop) for map_ in _maps(op)[: len(op.inputs)]\n    )",
+        ("tests/filecheck/transforms/linalg-collapse-dims.mlir",),
+        "loops joined that a second output reads in another order: that "
+        "output's elements land transposed",
+    ),
+    Mutant(
+        "collapse-parallel-with-reduction",
+        "irkit/transforms/linalg_collapse_dims.py",
+        "    return kinds[loop].data == kinds[loop + 1].data and all(",
+        "    return all(",
+        ("tests/filecheck/transforms/linalg-collapse-dims.mlir",),
+        "a parallel loop joinable with a reduction loop: redundant, as the "
+        "output, which every eligible op has, reads a parallel loop and never "
+        "a reduction loop, so the two are never adjacent in its map",
+        equivalent=True,
+    ),
+    Mutant(
+        "row-group-joins-a-reader-of-other-rows",
+        "irkit/analysis/row_groups.py",
+        "    return not any(\n        may_alias(a, b) for a in _broadcast_reads(candidate) for b in written\n    )",
+        "    return True or not any(\n        may_alias(a, b) for a in _broadcast_reads(candidate) for b in written\n    )",
+        (
+            "tests/properties/test_linalg_tile_rows.py"
+            "::test_ops_reading_other_rows_results_stay_out_of_the_group",
+        ),
+        "an op reading, outside its row, what the group writes joins the "
+        "group: row 0 reads sums of rows not yet computed",
     ),
 )

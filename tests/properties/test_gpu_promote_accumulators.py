@@ -6,6 +6,7 @@ left alone)."""
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import strategies as st
 from xdsl.dialects.builtin import ModuleOp
 
@@ -38,6 +39,29 @@ def test_dividing_tiles_are_promoted() -> None:
     assert "#gpu.address_space<private>" not in before
     assert "private(%acc : memref<2x2xf32, #gpu.address_space<private>>)" in after
     assert "irkit.unroll" in after
+
+
+@pytest.mark.parametrize(
+    ("max_elements", "tile"), [(1, None), (3, "1x2"), (4, "2x2"), (64, "2x2")]
+)
+def test_tiles_past_max_elements_are_left_alone(
+    max_elements: int, tile: str | None
+) -> None:
+    # Each thread's whole tile is 2x2 = 4 elements, and one row of it 1x2
+    # (promoted around the K loop inside the loop over the thread's rows):
+    # under a budget of 3 only a row fits, under 1 nothing does; 4 takes the
+    # whole tile (the limit is inclusive).
+    module = matmul_module(8, 8, 4, "relu")
+    Pipeline.parse(UP_TO_PASS).run(make_context(), module)
+    before = str(module)
+    pass_ = GpuPromoteAccumulatorsPass(max_elements=max_elements)
+    after = str(assert_pass_preserves_semantics(pass_, module, trials=1))
+    if tile is None:
+        assert after == before
+    else:
+        assert f"private(%acc : memref<{tile}xf32, #gpu.address_space<private>>)" in (
+            after
+        )
 
 
 def test_partial_tiles_are_left_alone() -> None:
@@ -146,3 +170,100 @@ def test_row_partials_are_promoted() -> None:
     Pipeline([PASS]).run(make_context(), module)
     private = "memref<1xf32, #gpu.address_space<private>>"
     assert f"private(%acc : {private}, %acc_1 : {private})" in str(module)
+
+
+# --------------------------------------------------------------------------
+# Thread tiles: disjoint, overlapping, shared
+# --------------------------------------------------------------------------
+
+
+def thread_tile_text(threads: int, size: int, coefficient: int, stride: int) -> str:
+    """A kernel of `threads` threads where thread `t` accumulates into
+    `out[coefficient * t + stride * j]` for `j < size` over a K loop: blocked
+    tiles (coefficient >= stride * size), cyclic ones (stride >= coefficient *
+    threads), tiles that overlap (by one element at the edge, say) and a
+    shared element (coefficient 0)."""
+    extent = coefficient * (threads - 1) + stride * (size - 1) + 1
+    out = f"memref<{extent}xf32>"
+    return f"""
+func.func @main(%a: memref<3xf32>, %out: {out} {{irkit.output}}) {{
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %size = arith.constant {size} : index
+  %threads = arith.constant {threads} : index
+  %extent = arith.constant {extent} : index
+  %zero = arith.constant 0.0 : f32
+  scf.for %i = %c0 to %extent step %c1 {{
+    memref.store %zero, %out[%i] : {out}
+  }}
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %threads, %sy = %c1, %sz = %c1) {{
+    scf.for %k = %c0 to %c3 step %c1 {{
+      %x = memref.load %a[%k] : memref<3xf32>
+      scf.for %j = %c0 to %size step %c1 {{
+        %at = affine.apply affine_map<(d0, d1) -> (d0 * {coefficient} + d1 * {stride})>(%tx, %j)
+        %acc = memref.load %out[%at] : {out}
+        %s = arith.addf %x, %acc : f32
+        memref.store %s, %out[%at] : {out}
+      }}
+    }}
+    gpu.terminator
+  }}
+  return
+}}
+"""
+
+
+def _disjoint(threads: int, size: int, coefficient: int, stride: int) -> bool:
+    """Whether no two threads touch a common element (by enumeration)."""
+    owners: dict[int, int] = {}
+    for thread in range(threads):
+        for j in range(size):
+            element = coefficient * thread + stride * j
+            if owners.setdefault(element, thread) != thread:
+                return False
+    return True
+
+
+TILE_LAYOUTS = [
+    (threads, size, coefficient, stride)
+    for threads in (1, 2, 4)
+    for size in (1, 2, 3)
+    for coefficient in range(5)
+    for stride in (1, 2, 3)
+]
+
+
+def test_thread_tiles_are_promoted_exactly_as_the_contract_says() -> None:
+    # Every small layout: promoted when the tiles are blocked or cyclic,
+    # never when two threads share an element; the edge cases (off by one
+    # either way) are among them. (A thread id in the index must make the
+    # tiles blocked or cyclic even when the block has one thread: the pass
+    # does not use that the id is then always 0.)
+    for threads, size, coefficient, stride in TILE_LAYOUTS:
+        module = parse_module(
+            thread_tile_text(threads, size, coefficient, stride), make_context()
+        )
+        Pipeline([PASS]).run(make_context(), module)
+        promoted = "#gpu.address_space<private>" in str(module)
+        blocked = coefficient >= stride * size
+        cyclic = stride >= coefficient * threads
+        expected = (blocked or cyclic) if coefficient else threads == 1
+        layout = f"{threads=} {size=} {coefficient=} {stride=}"
+        assert promoted == expected, layout
+        assert not promoted or _disjoint(threads, size, coefficient, stride), layout
+
+
+# Layouts whose threads share no element: the others race on global memory
+# before the pass already (the grid emulator reports it), so only the
+# structural test above can hold the pass to refusing them.
+DISJOINT_LAYOUTS = [layout for layout in TILE_LAYOUTS if _disjoint(*layout)]
+
+
+def test_disjoint_thread_tiles_keep_meaning() -> None:
+    # On the grid emulator: promoted tiles (blocked, cyclic) and disjoint
+    # tiles the pass refuses (neither, as thread t owning 2t and 2t + 3).
+    layouts = st.sampled_from(DISJOINT_LAYOUTS)
+    programs = layouts.map(lambda layout: parse_module(thread_tile_text(*layout)))
+    reach = check_pass(PASS, programs, min_fired=5)
+    assert reach.changed < reach.examples  # refused layouts were drawn too

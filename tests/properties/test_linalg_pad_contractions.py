@@ -6,6 +6,7 @@ matmul's tiles are all full."""
 
 from __future__ import annotations
 
+from hypothesis import given
 from hypothesis import strategies as st
 from xdsl.dialects.builtin import ModuleOp
 
@@ -137,3 +138,79 @@ def test_in_place_padding_leaves_no_copy() -> None:
     # no padding), then the product's fill, the matmul and the bias in one.
     grids = str(tiled).count("#gpu.block<x>]}")
     assert grids == 4, str(tiled)
+
+
+# --------------------------------------------------------------------------
+# Reductions that are not sums of products
+# --------------------------------------------------------------------------
+
+# Per element type: the ops a body may combine two input elements with, and
+# the ops it may fold them into the accumulator with. Zero padding adds
+# `0 * 0 = 0` to a sum, and only to a sum is that nothing: `max(acc, 0)`,
+# `acc * 0` or `min(acc, 0)` would change the result, so only `mulf`/`addf`
+# (`muli`/`addi`) bodies may be padded.
+PRODUCTS = {
+    "f32": ("arith.mulf", "arith.addf", "arith.maximumf"),
+    "i32": ("arith.muli", "arith.addi", "arith.maxsi"),
+}
+COMBINERS = {
+    "f32": ("arith.addf", "arith.maximumf", "arith.minimumf", "arith.mulf"),
+    "i32": ("arith.addi", "arith.maxsi", "arith.minsi", "arith.muli"),
+}
+SUMS_OF_PRODUCTS = {("arith.mulf", "arith.addf"), ("arith.muli", "arith.addi")}
+
+
+def reduction_text(
+    m: int, n: int, k: int, element: str, product: str, combiner: str
+) -> str:
+    """`out[i, j] = combiner(out[i, j], product(a[i, k], b[k, j]))` over k, on
+    memrefs, from an output that starts as a copy of `%c` (not the
+    combiner's identity, so a padded step of `combiner(acc, 0)` shows)."""
+    a, b, c = (f"memref<{x}x{y}x{element}>" for x, y in ((m, k), (k, n), (m, n)))
+    maps = (
+        "affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, "
+        "affine_map<(d0, d1, d2) -> (d0, d1)>"
+    )
+    return f"""
+func.func @main(%a: {a}, %b: {b}, %c: {c}, %out: {c} {{irkit.output}}) {{
+  memref.copy %c, %out : {c} to {c}
+  linalg.generic {{indexing_maps = [{maps}], iterator_types = ["parallel", "parallel", "reduction"]}} ins(%a, %b : {a}, {b}) outs(%out : {c}) {{
+  ^bb0(%x: {element}, %y: {element}, %acc: {element}):
+    %p = {product} %x, %y : {element}
+    %s = {combiner} %acc, %p : {element}
+    linalg.yield %s : {element}
+  }}
+  return
+}}
+"""
+
+
+@st.composite
+def reductions(draw: st.DrawFn) -> tuple[str, bool]:
+    """A contraction-shaped reduction, and whether it is a sum of products.
+    Sums of products half the time, so both sides are drawn often."""
+    element = draw(st.sampled_from(sorted(PRODUCTS)))
+    m, n = draw(st.sampled_from([3, 4, 5])), draw(st.sampled_from([2, 4, 7]))
+    k = draw(st.sampled_from([1, 2, 3]))
+    if draw(st.booleans()):
+        product, combiner = PRODUCTS[element][0], COMBINERS[element][0]
+    else:
+        product = draw(st.sampled_from(PRODUCTS[element]))
+        combiner = draw(st.sampled_from(COMBINERS[element][1:]))
+    text = reduction_text(m, n, k, element, product, combiner)
+    return text, (product, combiner) in SUMS_OF_PRODUCTS
+
+
+def test_only_sums_of_products_are_padded() -> None:
+    padded = {True: 0, False: 0}
+
+    @given(reductions(), st.integers(0, 2**16))
+    def check(reduction: tuple[str, bool], seed: int) -> None:
+        text, is_sum = reduction
+        after = assert_pass_preserves_semantics(PASS, text, trials=1, seed=seed)
+        changed = str(after) != str(parse_module(text))
+        assert is_sum or not changed, "a reduction other than a sum was padded"
+        padded[is_sum] += changed
+
+    check()
+    assert padded[True] > 0  # not vacuous: sums of products were padded

@@ -5,6 +5,7 @@ any arithmetic), and through the whole `lower-to-c` pipeline."""
 
 from __future__ import annotations
 
+import pytest
 from test_linalg_tile_rows_for_gpu import (
     ADJACENT_LAYER_NORMS,
     FRONT_END,
@@ -19,6 +20,7 @@ from irkit.pass_manager import Pipeline
 from irkit.testing import assert_pass_preserves_semantics, check_pass, nn_programs
 from irkit.testing.strategies import lowered
 from irkit.transforms.linalg_tile_rows import LinalgTileRowsPass
+from tests.properties.row_reductions import REFUSED_COMBINERS, row_reductions
 
 PASS = LinalgTileRowsPass()
 
@@ -32,6 +34,19 @@ def test_row_reductions_keep_meaning() -> None:
     check_pass(PASS, row_programs())
     # No stack at all: the intermediates stay in their buffers.
     check_pass(LinalgTileRowsPass(max_stack_bytes=0), row_programs())
+
+
+def test_every_reduction_kind_keeps_meaning() -> None:
+    # Every combiner the row-group analysis knows forms a group (of two ops,
+    # as this pass wants: the reduction and an elementwise op after it); the
+    # ones it refuses (no identity, or not associative) leave the program as
+    # it was.
+    reach = check_pass(PASS, row_reductions(epilogue=True))
+    assert reach.changed == reach.examples
+    refused = check_pass(
+        PASS, row_reductions(REFUSED_COMBINERS, epilogue=True), min_fired=0
+    )
+    assert refused.changed == 0
 
 
 def test_softmax_runs_row_by_row_on_the_stack() -> None:
@@ -55,3 +70,38 @@ def test_adjacent_row_groups_keep_meaning() -> None:
     assert_pass_preserves_semantics(
         f"{FRONT_END},linalg-tile-rows", ADJACENT_LAYER_NORMS, trials=2
     )
+
+
+# Row sums of %x, then an op that reads those sums across rows (`%s[j]` in
+# row `i`): it needs every row's sum, so it may not join the reduction's
+# group (run a row at a time, row 0 would read sums not yet computed).
+SUMS_READ_ACROSS_ROWS = """
+func.func @main(%x: memref<4x4xf32>, %s: memref<4xf32> {irkit.output}, %y: memref<4x4xf32> {irkit.output}) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%s : memref<4xf32>)
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : memref<4x4xf32>) outs(%s : memref<4xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %r = arith.addf %in, %acc : f32
+    linalg.yield %r : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x, %s : memref<4x4xf32>, memref<4xf32>) outs(%y : memref<4x4xf32>) {
+  ^bb0(%in: f32, %sum: f32, %out: f32):
+    %r = arith.subf %in, %sum : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+"""
+
+
+@pytest.mark.parametrize(
+    "pass_", ["linalg-tile-rows", "linalg-tile-rows-for-gpu{reduction-block=2}"]
+)
+def test_ops_reading_other_rows_results_stay_out_of_the_group(pass_: str) -> None:
+    after = assert_pass_preserves_semantics(pass_, SUMS_READ_ACROSS_ROWS, trials=2)
+    # The reduction alone is no group for linalg-tile-rows (it needs two
+    # ops): untouched there; one kernel for the GPU pass. Either way the
+    # reader stays a top-level op after it.
+    block = next(op for op in after.walk() if op.name == "func.func").regions[0]
+    top = [op.name for op in block.block.ops]
+    assert top[-2] == "linalg.generic", top

@@ -18,6 +18,11 @@ from irkit.pass_manager import PassFailure, Pipeline
 from irkit.testing import assert_pass_preserves_semantics, check_pass, nn_programs
 from irkit.testing.strategies import lowered
 from irkit.transforms.linalg_tile_rows_for_gpu import LinalgTileRowsForGpuPass
+from tests.properties.row_reductions import (
+    REFUSED_COMBINERS,
+    ROW_COMBINERS,
+    row_reductions,
+)
 
 FRONT_END = (
     "convert-nn-to-linalg,linalg-generalize-named-ops,linalg-fuse-elementwise,bufferize"
@@ -90,6 +95,41 @@ def row_programs(draw: st.DrawFn) -> ModuleOp:
 def test_row_reductions_keep_meaning() -> None:
     for threads in (1, 4, 8, 0):  # 0: chosen per row length
         check_pass(LinalgTileRowsForGpuPass(reduction_block=threads), row_programs())
+
+
+EVERY_COMBINER = [
+    (element, combiner)
+    for element, combiners in ROW_COMBINERS.items()
+    for combiner in combiners
+]
+REFUSED = [
+    (element, combiner)
+    for element, combiners in REFUSED_COMBINERS.items()
+    for combiner in combiners
+]
+
+
+@pytest.mark.parametrize(("element", "combiner"), EVERY_COMBINER)
+def test_every_reduction_kind_keeps_meaning(element: str, combiner: str) -> None:
+    # Each kind on its own, so that each one's identity is reached: the
+    # partials start from it, and a wrong one (maxnumf from +inf) shows on
+    # every row. Every drawn program is a row group, so each must change.
+    programs = row_reductions({element: (combiner,)})
+    for threads in (4, 1):
+        reach = check_pass(LinalgTileRowsForGpuPass(reduction_block=threads), programs)
+        assert reach.changed == reach.examples
+
+
+@pytest.mark.parametrize(("element", "combiner"), REFUSED)
+def test_unknown_reduction_kinds_are_left_alone(element: str, combiner: str) -> None:
+    # No identity to start partials from (or no reassociation): not a row
+    # reduction, and nothing else in the program makes a group.
+    reach = check_pass(
+        LinalgTileRowsForGpuPass(reduction_block=4),
+        row_reductions({element: (combiner,)}),
+        min_fired=0,
+    )
+    assert reach.changed == 0
 
 
 def test_row_groups_keep_meaning_on_the_grid_emulator() -> None:

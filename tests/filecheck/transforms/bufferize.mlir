@@ -106,6 +106,48 @@ func.func @init_used_later(%a: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>, 
 // -----
 
 #id = affine_map<(d0) -> (d0)>
+// The init %0 flows into output 0 (through %1's outs) but is read after %1
+// (by %2): it is built in a buffer of its own and copied into output 0 once,
+// for %1 to update there. Built in output 0 instead (the destination taken
+// without looking at later reads), it would have to leave for a temporary
+// when %1 is refused in place, and come back at the end: two copies.
+func.func @init_read_after_its_result(%a: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  %e = tensor.empty() : tensor<4xf32>
+  %0 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
+      ins(%a : tensor<4xf32>) outs(%e : tensor<4xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %y = arith.negf %x : f32
+    linalg.yield %y : f32
+  } -> tensor<4xf32>
+  %1 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
+      ins(%a : tensor<4xf32>) outs(%0 : tensor<4xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %y = arith.addf %x, %o : f32
+    linalg.yield %y : f32
+  } -> tensor<4xf32>
+  %2 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
+      ins(%0 : tensor<4xf32>) outs(%e : tensor<4xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %y = arith.mulf %x, %x : f32
+    linalg.yield %y : f32
+  } -> tensor<4xf32>
+  return %1, %2 : tensor<4xf32>, tensor<4xf32>
+}
+
+// CHECK-LABEL: func.func @init_read_after_its_result
+// CHECK-SAME:    %[[OUT0:[a-z0-9_]+]]: memref<4xf32> {irkit.output}, %[[OUT1:[a-z0-9_]+]]: memref<4xf32> {irkit.output}
+// CHECK:         %[[TMP:.*]] = memref.alloc() : memref<4xf32>
+// CHECK-NEXT:    linalg.generic {{.*}} outs(%[[TMP]] : memref<4xf32>)
+// CHECK:         memref.copy{{[^%]*}}%[[TMP]], %[[OUT0]]
+// CHECK-NEXT:    linalg.generic {{.*}} outs(%[[OUT0]] : memref<4xf32>)
+// CHECK:         linalg.generic {{.*}} ins(%[[TMP]] : memref<4xf32>) outs(%[[OUT1]] : memref<4xf32>)
+// CHECK-NOT:     memref.copy
+// CHECK:         memref.dealloc %[[TMP]]
+// CHECK-NEXT:    func.return
+
+// -----
+
+#id = affine_map<(d0) -> (d0)>
 // Inputs are never written: an argument used as init is copied into the output first.
 func.func @argument_init(%a: tensor<4xf32>) -> tensor<4xf32> {
   %0 = linalg.generic {indexing_maps = [#id], iterator_types = ["parallel"]}

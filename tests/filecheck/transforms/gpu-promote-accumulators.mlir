@@ -233,6 +233,126 @@ func.func @overlapping_strided_tiles(%a: memref<6xf32>, %out: memref<8xf32> {irk
 
 // -----
 
+// Left alone: blocked tiles of 3 elements 2 apart (thread t owns 2t, 2t + 1,
+// 2t + 2): thread 0's last element is thread 1's first. 2 >= 3 fails the
+// blocked test by one.
+
+// CHECK-LABEL: func.func @blocked_tiles_overlapping_by_one
+// CHECK-NOT:     private(
+func.func @blocked_tiles_overlapping_by_one(%a: memref<6xf32>, %out: memref<12xf32> {irkit.output}) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  %c6 = arith.constant 6 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c4, %sy = %c1, %sz = %c1) {
+    scf.for %k = %c0 to %c6 step %c1 {
+      %x = memref.load %a[%k] : memref<6xf32>
+      scf.for %j = %c0 to %c3 step %c1 {
+        %col = affine.apply affine_map<(d0, d1) -> (d0 * 2 + d1)>(%tx, %j)
+        %acc = memref.load %out[%col] : memref<12xf32>
+        %s = arith.addf %x, %acc : f32
+        memref.store %s, %out[%col] : memref<12xf32>
+      }
+    }
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+// Left alone: cyclic tiles of 4 threads 3 apart (thread t owns t, t + 3):
+// thread 0's second element is thread 3's first. A stride of 3 fails the
+// cyclic test (stride >= 4 threads) by one.
+
+// CHECK-LABEL: func.func @cyclic_tiles_overlapping_by_one
+// CHECK-NOT:     private(
+func.func @cyclic_tiles_overlapping_by_one(%a: memref<6xf32>, %out: memref<12xf32> {irkit.output}) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %c6 = arith.constant 6 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c4, %sy = %c1, %sz = %c1) {
+    scf.for %k = %c0 to %c6 step %c1 {
+      %x = memref.load %a[%k] : memref<6xf32>
+      scf.for %j = %c0 to %c2 step %c1 {
+        %col = affine.apply affine_map<(d0, d1) -> (d0 + d1 * 3)>(%tx, %j)
+        %acc = memref.load %out[%col] : memref<12xf32>
+        %s = arith.addf %x, %acc : f32
+        memref.store %s, %out[%col] : memref<12xf32>
+      }
+    }
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+// Left alone: the loop also copies a buffer (an op that is not a load, a
+// store, a view or free of effects): the pass does not see what such an op
+// reads and writes, so it keeps the tile in memory.
+
+// CHECK-LABEL: func.func @unknown_effects_in_the_loop
+// CHECK-NOT:     private(
+func.func @unknown_effects_in_the_loop(%a: memref<6xf32>, %out: memref<8xf32> {irkit.output}) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %c6 = arith.constant 6 : index
+  %staging = memref.alloc() : memref<6xf32>
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c4, %sy = %c1, %sz = %c1) {
+    scf.for %k = %c0 to %c6 step %c1 {
+      %x = memref.load %a[%k] : memref<6xf32>
+      memref.copy %a, %staging : memref<6xf32> to memref<6xf32>
+      scf.for %j = %c0 to %c2 step %c1 {
+        %col = affine.apply affine_map<(d0, d1) -> (d0 * 2 + d1)>(%tx, %j)
+        %acc = memref.load %out[%col] : memref<8xf32>
+        %s = arith.addf %x, %acc : f32
+        memref.store %s, %out[%col] : memref<8xf32>
+      }
+    }
+    gpu.terminator
+  }
+  memref.dealloc %staging : memref<6xf32>
+  return
+}
+
+// -----
+
+// Left alone: a loop that runs no iteration would gain copies in and out
+// (work and writes the program does not do).
+
+// CHECK-LABEL: func.func @may_run_zero_times
+// CHECK-NOT:     private(
+func.func @may_run_zero_times(%a: memref<6xf32>, %out: memref<8xf32> {irkit.output}) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %c6 = arith.constant 6 : index
+  %staging = memref.alloc() : memref<6xf32>
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c4, %sy = %c1, %sz = %c1) {
+    scf.for %k = %c6 to %c6 step %c1 {
+      %x = memref.load %a[%k] : memref<6xf32>
+      scf.for %j = %c0 to %c2 step %c1 {
+        %col = affine.apply affine_map<(d0, d1) -> (d0 * 2 + d1)>(%tx, %j)
+        %acc = memref.load %out[%col] : memref<8xf32>
+        %s = arith.addf %x, %acc : f32
+        memref.store %s, %out[%col] : memref<8xf32>
+      }
+    }
+    gpu.terminator
+  }
+  memref.dealloc %staging : memref<6xf32>
+  return
+}
+
+// -----
+
 // A row reduction's per-thread partial in workgroup memory (as
 // linalg-tile-rows-for-gpu makes it): thread %tx accumulates its cyclic share
 // of row %bx into %partial[%tx + %r], where %r counts a loop every thread runs

@@ -273,3 +273,51 @@ func.func @window_shape(%x: memref<6xf32>, %o: memref<4xf32> {irkit.output}) {
   memref.dealloc %w : memref<3xf32>
   return
 }
+
+// -----
+
+// Left alone: every thread reads the whole row tile %to of %o (a reused
+// tile), but the same thread forall also writes that buffer, through
+// another view of it (each thread its own element): a copy in workgroup
+// memory would hold the values from before the forall, not the ones other
+// threads write during it.
+
+// CHECK-LABEL: func.func @written_in_the_forall
+// CHECK-NOT:   workgroup
+func.func @written_in_the_forall(%o: memref<8xf32> {irkit.output}) {
+  scf.forall (%i) = (0) to (8) step (4) {
+    %to = memref.subview %o[%i] [4] [1] : memref<8xf32> to memref<4xf32, strided<[1], offset: ?>>
+    %tw = memref.subview %o[%i] [4] [1] : memref<8xf32> to memref<4xf32, strided<[1], offset: ?>>
+    scf.forall (%t) in (4) {
+      %xo = memref.subview %tw[%t] [1] [1] : memref<4xf32, strided<[1], offset: ?>> to memref<1xf32, strided<[1], offset: ?>>
+      linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%to : memref<4xf32, strided<[1], offset: ?>>) outs(%xo : memref<1xf32, strided<[1], offset: ?>>) {
+      ^bb0(%x: f32, %acc: f32):
+        %s = arith.addf %x, %acc : f32
+        linalg.yield %s : f32
+      }
+    } {mapping = [#gpu.thread<x>]}
+  } {mapping = [#gpu.block<x>]}
+  return
+}
+
+// -----
+
+// The same reads of a tile of another buffer: promoted.
+
+// CHECK-LABEL: func.func @read_only_in_the_forall
+// CHECK:       memref.alloc() : memref<5xf32, #gpu.address_space<workgroup>>
+func.func @read_only_in_the_forall(%a: memref<8xf32>, %o: memref<8xf32> {irkit.output}) {
+  scf.forall (%i) = (0) to (8) step (4) {
+    %ta = memref.subview %a[%i] [4] [1] : memref<8xf32> to memref<4xf32, strided<[1], offset: ?>>
+    %to = memref.subview %o[%i] [4] [1] : memref<8xf32> to memref<4xf32, strided<[1], offset: ?>>
+    scf.forall (%t) in (4) {
+      %xo = memref.subview %to[%t] [1] [1] : memref<4xf32, strided<[1], offset: ?>> to memref<1xf32, strided<[1], offset: ?>>
+      linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%ta : memref<4xf32, strided<[1], offset: ?>>) outs(%xo : memref<1xf32, strided<[1], offset: ?>>) {
+      ^bb0(%x: f32, %acc: f32):
+        %s = arith.addf %x, %acc : f32
+        linalg.yield %s : f32
+      }
+    } {mapping = [#gpu.thread<x>]}
+  } {mapping = [#gpu.block<x>]}
+  return
+}

@@ -175,3 +175,46 @@ func.func @diagonal(%x: tensor<3x2x3xf32>, %init: tensor<2x3xf32>) -> tensor<2x3
   %f = tensor.expand_shape %c [[0, 1]] output_shape [2, 3] : tensor<6xf32> into tensor<2x3xf32>
   return %f : tensor<2x3xf32>
 }
+
+// -----
+
+// Left alone: rows of an expand_shape, but the op's second output reads the
+// two row loops swapped (3x2, not 2x3), so they are not one loop for every
+// operand: the first output's order alone must not decide.
+
+// CHECK-LABEL: func.func @second_output_transposed
+// CHECK:         %[[X:.*]] = tensor.expand_shape
+// CHECK-NEXT:    tensor.empty
+// CHECK-NEXT:    tensor.empty
+// CHECK-NEXT:    linalg.generic {{.*}} ins(%[[X]] : tensor<2x3x4xf32>)
+// CHECK-NOT:     tensor.collapse_shape
+func.func @second_output_transposed(%flat: tensor<6x4xf32>) -> (tensor<2x3x4xf32>, tensor<3x2x4xf32>) {
+  %x = tensor.expand_shape %flat [[0, 1], [2]] output_shape [2, 3, 4] : tensor<6x4xf32> into tensor<2x3x4xf32>
+  %e1 = tensor.empty() : tensor<2x3x4xf32>
+  %e2 = tensor.empty() : tensor<3x2x4xf32>
+  %r:2 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d1, d0, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%x : tensor<2x3x4xf32>) outs(%e1, %e2 : tensor<2x3x4xf32>, tensor<3x2x4xf32>) {
+  ^bb0(%in: f32, %o1: f32, %o2: f32):
+    %n = arith.negf %in : f32
+    linalg.yield %n, %in : f32, f32
+  } -> (tensor<2x3x4xf32>, tensor<3x2x4xf32>)
+  return %r#0, %r#1 : tensor<2x3x4xf32>, tensor<3x2x4xf32>
+}
+
+// -----
+
+// Both outputs read the row loops in order: the op runs over 6 rows of 4.
+
+// CHECK-LABEL: func.func @both_outputs_in_order
+// CHECK-NOT:     tensor.expand_shape %flat
+// CHECK:         linalg.generic {{.*}} ins(%flat : tensor<6x4xf32>) outs(%{{.*}}, %{{.*}} : tensor<6x4xf32>, tensor<6x4xf32>)
+func.func @both_outputs_in_order(%flat: tensor<6x4xf32>) -> (tensor<2x3x4xf32>, tensor<2x3x4xf32>) {
+  %x = tensor.expand_shape %flat [[0, 1], [2]] output_shape [2, 3, 4] : tensor<6x4xf32> into tensor<2x3x4xf32>
+  %e1 = tensor.empty() : tensor<2x3x4xf32>
+  %e2 = tensor.empty() : tensor<2x3x4xf32>
+  %r:2 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%x : tensor<2x3x4xf32>) outs(%e1, %e2 : tensor<2x3x4xf32>, tensor<2x3x4xf32>) {
+  ^bb0(%in: f32, %o1: f32, %o2: f32):
+    %n = arith.negf %in : f32
+    linalg.yield %n, %in : f32, f32
+  } -> (tensor<2x3x4xf32>, tensor<2x3x4xf32>)
+  return %r#0, %r#1 : tensor<2x3x4xf32>, tensor<2x3x4xf32>
+}
