@@ -13,6 +13,8 @@ docs/frontends.md is the user's page.
 
 from __future__ import annotations
 
+from irkit.frontends.torch.backend import IrkitFallbackWarning, dynamo_backend
+from irkit.frontends.torch.compiler import TorchCompiledFunction, compile
 from irkit.frontends.torch.emitter import TorchImportError, UnsupportedOperatorError
 from irkit.frontends.torch.importer import (
     ImportedProgram,
@@ -23,8 +25,12 @@ from irkit.frontends.torch.importer import (
 
 __all__ = [
     "ImportedProgram",
+    "IrkitFallbackWarning",
+    "TorchCompiledFunction",
     "TorchImportError",
     "UnsupportedOperatorError",
+    "compile",
+    "dynamo_backend",
     "import_exported_program",
     "import_module",
     "supported_operators",

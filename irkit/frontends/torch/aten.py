@@ -28,10 +28,18 @@ from __future__ import annotations
 import math
 import operator
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, cast
 
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import IndexType, f32, i1, i32, i64
+from xdsl.dialects.builtin import (
+    Float32Type,
+    IndexType,
+    IntegerType,
+    f32,
+    i1,
+    i32,
+    i64,
+)
 from xdsl.dialects.tensor import ExtractOp
 from xdsl.ir import Attribute, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap
@@ -80,7 +88,7 @@ class Unavailable:
 
 def _axes(dims: Any, rank: int) -> list[int]:
     """A reduction's dims (None or [] is every axis), normalised."""
-    if dims is None:
+    if dims is None or (isinstance(dims, list | tuple) and not dims):
         return list(range(rank))
     if isinstance(dims, int):
         dims = [dims]
@@ -155,7 +163,7 @@ def _channels_view(emit: Emitter, value: Any, rank: int, element: Attribute) -> 
 def _read_results(emit: Emitter) -> set[int]:
     """Which results of the current multi-result node the graph reads."""
     return {
-        int(user.args[1])
+        int(cast(int, user.args[1]))
         for user in emit.current.users
         if user.target is operator.getitem
     }
@@ -891,20 +899,18 @@ def convert_arange(emit: Emitter) -> SSAValue:
         position = linalg.IndexOp(0).result
         count = arith.IndexCastOp(position, i64).result
         if is_float(element):
-            scale = arith.ConstantOp(_attr(step, element)).result
-            offset = arith.ConstantOp(_attr(start, element)).result
-            value = arith.SIToFPOp(count, element).result
-            return arith.AddfOp(arith.MulfOp(value, scale), offset).result
-        scale = arith.ConstantOp(_attr(step, i64)).result
-        offset = arith.ConstantOp(_attr(start, i64)).result
+            scale = arith.ConstantOp(scalar_attr(step, element)).result
+            offset = arith.ConstantOp(scalar_attr(start, element)).result
+            real = arith.SIToFPOp(count, cast(Float32Type, element)).result
+            return arith.AddfOp(arith.MulfOp(real, scale), offset).result
+        scale = arith.ConstantOp(scalar_attr(step, i64)).result
+        offset = arith.ConstantOp(scalar_attr(start, i64)).result
         value = arith.AddiOp(arith.MuliOp(count, scale), offset).result
-        return value if element == i64 else arith.TruncIOp(value, element).result
+        if element == i64:
+            return value
+        return arith.TruncIOp(value, cast(IntegerType, element)).result
 
     return emit.generic([], (length,), element, body)
-
-
-def _attr(value: float, element: Attribute) -> Attribute:
-    return scalar_attr(value, element)
 
 
 # ---------------------------------------------------------------------------

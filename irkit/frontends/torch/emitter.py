@@ -33,7 +33,9 @@ from xdsl.dialects.builtin import (
     Float16Type,
     Float32Type,
     Float64Type,
+    FloatAttr,
     IntAttr,
+    IntegerAttr,
     IntegerType,
     StringAttr,
     TensorType,
@@ -188,7 +190,8 @@ def dense(
         items = [float(value) for value in values]
     else:
         items = [int(value) for value in values]
-    return DenseIntOrFPElementsAttr.from_list(TensorType(element, shape), items)
+    tensor_type = TensorType(cast(Float32Type, element), shape)
+    return DenseIntOrFPElementsAttr.from_list(tensor_type, items)
 
 
 @dataclass
@@ -392,10 +395,8 @@ class Emitter:
         return self.cast(self.add(named).results[0], element)
 
 
-def scalar_attr(value: float, element: Attribute) -> Attribute:
+def scalar_attr(value: float, element: Attribute) -> FloatAttr | IntegerAttr:
     """An `arith.constant` attribute of `element` holding `value`."""
-    from xdsl.dialects.builtin import FloatAttr, IntegerAttr
-
     if is_float(element):
         return FloatAttr(float(value), cast(Float32Type, element))
     return IntegerAttr(int(value), cast(IntegerType, element))
