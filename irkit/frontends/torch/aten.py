@@ -660,17 +660,10 @@ def convert_layer_norm(emit: Emitter) -> tuple[Any, ...]:
     return tuple(results)
 
 
-@converts(
-    "aten._native_batch_norm_legit_no_training.default",
-    "aten.native_batch_norm.default",
-    "aten._native_batch_norm_legit.default",
-)
+@converts("aten._native_batch_norm_legit_no_training.default")
 def convert_batch_norm(emit: Emitter) -> tuple[Any, ...]:
     """Inference batch norm: (x - mean) * rsqrt(var + eps) * weight + bias,
     with the running statistics, per channel (dim 1)."""
-    name = str(emit.current.target)
-    if not name.endswith("no_training.default") and emit.argument(5, "training"):
-        raise emit.fail("batch norm in training mode (call module.eval() first)")
     element = emit.result_element(0)
     value = emit.wide(emit.tensor(emit.argument(0, "input")))
     compute, rank = element_of(value), len(shape_of(value))
@@ -680,7 +673,7 @@ def convert_batch_norm(emit: Emitter) -> tuple[Any, ...]:
     variance = _channels_view(emit, emit.argument(4, "running_var"), rank, compute)
     if mean is None or variance is None:
         raise emit.fail("batch norm without running statistics")
-    eps = float(emit.argument(7 if "no_training" not in name else 6, "eps"))
+    eps = float(emit.argument(6, "eps"))
     shifted = emit.add(nn.AddOp(variance, emit.tensor(eps, compute))).result
     scale = emit.add(nn.RsqrtOp(shifted)).result
     if weight is not None:
@@ -706,7 +699,6 @@ def convert_batch_norm(emit: Emitter) -> tuple[Any, ...]:
     "aten.squeeze.default",
     "aten.unsqueeze.default",
     "aten.flatten.using_ints",
-    "aten.view_copy.default",
 )
 def convert_reshape(emit: Emitter) -> SSAValue:
     """Every reshape to the shape PyTorch recorded."""
@@ -715,10 +707,9 @@ def convert_reshape(emit: Emitter) -> SSAValue:
 
 @converts(
     "aten.clone.default",
-    "aten.alias.default",
     "aten.detach.default",
     "aten.lift_fresh_copy.default",
-    "aten.contiguous.default",
+    "aten.detach_.default",
     "aten._to_copy.default",
     "aten.to.dtype",
     "aten.type_as.default",
@@ -752,7 +743,7 @@ def convert_transpose(emit: Emitter) -> SSAValue:
     return emit.add(nn.TransposeOp(value, perm)).result
 
 
-@converts("aten.expand.default", "aten.expand_copy.default")
+@converts("aten.expand.default")
 def convert_expand(emit: Emitter) -> SSAValue:
     value = emit.tensor(emit.argument(0, "self"))
     shape = emit.result_shape()
@@ -771,7 +762,7 @@ def _bounds(start: Any, end: Any, size: int) -> tuple[int, int]:
     return first, min(max(last, first), size)
 
 
-@converts("aten.slice.Tensor", "aten.slice_copy.Tensor")
+@converts("aten.slice.Tensor")
 def convert_slice(emit: Emitter) -> SSAValue:
     value = emit.tensor(emit.argument(0, "self"))
     shape = shape_of(value)
@@ -799,7 +790,7 @@ def _select(emit: Emitter, value: SSAValue, axis: int, index: int) -> SSAValue:
     return emit.reshape(part, shape[:axis] + shape[axis + 1 :])
 
 
-@converts("aten.select.int", "aten.select_copy.int")
+@converts("aten.select.int")
 def convert_select(emit: Emitter) -> SSAValue:
     value = emit.tensor(emit.argument(0, "self"))
     axis = int(emit.argument(1, "dim")) % len(shape_of(value))
@@ -870,13 +861,9 @@ def convert_full(emit: Emitter) -> SSAValue:
     "aten.zeros.default",
     "aten.zeros_like.default",
     "aten.new_zeros.default",
-    "aten.empty.memory_format",
-    "aten.empty_like.default",
-    "aten.new_empty.default",
-    "aten.empty_strided.default",
 )
 def convert_zeros(emit: Emitter) -> SSAValue:
-    """Zeros (PyTorch leaves `empty` uninitialised: zeros are one choice)."""
+    """Tensors of zeros."""
     return emit.constant(0, emit.result_shape(), emit.result_element())
 
 
@@ -1035,21 +1022,15 @@ def convert_adaptive_avg_pool2d(emit: Emitter) -> SSAValue:
 # ---------------------------------------------------------------------------
 
 
-@converts("aten.dropout.default", "aten.native_dropout.default")
+@converts("aten.dropout.default")
 def convert_dropout(emit: Emitter) -> Any:
     value = emit.tensor(emit.argument(0, "input"))
     if emit.argument(2, "train"):
         raise emit.fail("dropout in training mode (call module.eval() first)")
-    if str(emit.current.target).startswith("aten.native_dropout"):
-        return value, emit.constant(True, shape_of(value), i1)
     return value
 
 
-@converts(
-    "aten._assert_tensor_metadata.default",
-    "aten._assert_scalar.default",
-    "aten.sym_constrain_range_for_size.default",
-)
+@converts("aten._assert_tensor_metadata.default")
 def convert_assertion(emit: Emitter) -> None:
     """Checks PyTorch's tracer records; shapes are static here, so none."""
     return None

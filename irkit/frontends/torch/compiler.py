@@ -86,17 +86,16 @@ def export(fn_or_module: Any, example_inputs: Sequence[Any]) -> Any:
     module = fn_or_module
     if not isinstance(module, torch.nn.Module):
         if not callable(fn_or_module):
-            raise TorchImportError(
-                f"expected an nn.Module or a function, got {type(fn_or_module).__name__}"
-            )
-        module = _FunctionModule(fn_or_module)
+            what = type(fn_or_module).__name__
+            raise TorchImportError(f"expected an nn.Module or a function, got {what}")
+        module = _function_module(fn_or_module)
     try:
         return torch.export.export(module, tuple(example_inputs))
     except Exception as error:  # PyTorch's own failure, reported as ours
         raise TorchImportError(f"torch.export.export failed: {error}") from error
 
 
-def _FunctionModule(function: Any) -> Any:  # noqa: N802 (a class, built lazily)
+def _function_module(function: Any) -> Any:
     """An `nn.Module` whose forward is `function` (torch imported lazily)."""
     import torch
 

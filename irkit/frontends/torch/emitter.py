@@ -18,9 +18,11 @@ from __future__ import annotations
 
 import linecache
 import math
+import os
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from xdsl.builder import ImplicitBuilder
@@ -70,6 +72,7 @@ ELEMENT_TYPES: dict[str, Attribute] = {
     "bool": i1,
 }
 HALF_TYPES = (Float16Type, BFloat16Type)
+_IRKIT_DIRECTORY = str(Path(__file__).resolve().parents[2]) + os.sep
 _FRAME = re.compile(r'File "(?P<file>[^"]+)", line (?P<line>\d+)')
 
 
@@ -100,7 +103,13 @@ def node_location(node: Node) -> SourceLocation | None:
     trace = node.meta.get("stack_trace")
     if not isinstance(trace, str):
         return None
-    frames = list(_FRAME.finditer(trace))
+    # PyTorch records the `forward` frames of the module call stack; the
+    # frame of irkit's own wrapper around a plain function is not the user's.
+    frames = [
+        frame
+        for frame in _FRAME.finditer(trace)
+        if not frame.group("file").startswith(_IRKIT_DIRECTORY)
+    ]
     if not frames:
         return None
     last = frames[-1]
