@@ -17,7 +17,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from irkit.diagnostics import InputError
-from irkit.frontends.torch.emitter import TorchImportError
+from irkit.frontends.torch.emitter import (
+    TorchImportError,
+    pytorch_internal_notes_silenced,
+)
 from irkit.frontends.torch.importer import ImportedProgram, import_exported_program
 
 
@@ -90,7 +93,8 @@ def export(fn_or_module: Any, example_inputs: Sequence[Any]) -> Any:
             raise TorchImportError(f"expected an nn.Module or a function, got {what}")
         module = _function_module(fn_or_module)
     try:
-        return torch.export.export(module, tuple(example_inputs))
+        with pytorch_internal_notes_silenced():
+            return torch.export.export(module, tuple(example_inputs))
     except Exception as error:  # PyTorch's own failure, reported as ours
         raise TorchImportError(f"torch.export.export failed: {error}") from error
 

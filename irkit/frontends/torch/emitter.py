@@ -20,7 +20,9 @@ import linecache
 import math
 import os
 import re
-from collections.abc import Callable, Sequence
+import warnings
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar, cast
@@ -95,6 +97,20 @@ class UnsupportedOperatorError(TorchImportError):
     ) -> None:
         super().__init__(message, location, source_line=source_line)
         self.operator = operator
+
+
+@contextmanager
+def pytorch_internal_notes_silenced() -> Iterator[None]:
+    """Silence the deprecation note PyTorch 2.13's export emits about its own
+    pytree internals (`isinstance(treespec, LeafSpec)`), which users cannot act
+    on; every other warning passes."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings(
+            "ignore",
+            message=r".*isinstance\(treespec, LeafSpec\)",
+            category=FutureWarning,
+        )
+        yield
 
 
 def node_location(node: Node) -> SourceLocation | None:

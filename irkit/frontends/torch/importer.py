@@ -43,6 +43,7 @@ from irkit.frontends.torch.emitter import (
     dense,
     element_type_of,
     located_error,
+    pytorch_internal_notes_silenced,
     target_name,
     unsupported,
 )
@@ -101,7 +102,9 @@ def import_exported_program(
 
     if decompose:
         try:
-            program = program.run_decompositions(torch.export.default_decompositions())
+            with pytorch_internal_notes_silenced():
+                table = torch.export.default_decompositions()
+                program = program.run_decompositions(table)
         except Exception as error:  # PyTorch's own failure, reported as ours
             raise TorchImportError(
                 f"decomposing to core ATen failed: {error}"
@@ -135,7 +138,8 @@ def import_module(
     import torch
 
     try:
-        program = torch.export.export(module, tuple(example_inputs))
+        with pytorch_internal_notes_silenced():
+            program = torch.export.export(module, tuple(example_inputs))
     except Exception as error:
         raise TorchImportError(f"torch.export.export failed: {error}") from error
     return import_exported_program(
