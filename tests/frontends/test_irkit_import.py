@@ -113,3 +113,22 @@ def test_never_overwrites_the_input(saved: dict[str, Path]) -> None:
     assert result.returncode == 1
     assert "refusing to overwrite the input" in result.stderr
     assert saved["net"].read_bytes() == before
+
+
+def test_importing_irkit_does_not_import_torch() -> None:
+    """PyTorch is an optional extra: irkit, its PyTorch frontend and
+    irkit-import load without importing it (only calls do)."""
+    command = (
+        "import sys, irkit, irkit.torch, irkit.tools.irkit_import; "
+        "print('torch' in sys.modules)"
+    )
+    path = os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])
+    result = subprocess.run(
+        [sys.executable, "-c", command],
+        env={**os.environ, "PYTHONPATH": path},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "False"
