@@ -125,3 +125,19 @@ def test_wrong_input_count_is_an_input_error() -> None:
     with pytest.raises(irkit.InputError, match="expected 1 input tensors"):
         compiled(*inputs, *inputs)
     assert np.all(np.isfinite(compiled(*inputs).numpy()))
+
+
+def test_llama_block_through_lower_to_cuda_on_the_grid_emulator() -> None:
+    """The CUDA pipeline on an imported program, run by the grid emulator (no
+    GPU needed). The LLaMA block's RMSNorm imports `x ** 2` as `x * x`, whose
+    fused sum of squares once crashed `linalg-fuse-attention`'s matcher."""
+    from irkit.runtime import lower
+
+    module, inputs = zoo.build(zoo.SMALL_WORKLOADS["llama_block"])
+    imported = irkit.torch.import_module(module, *inputs)
+    lowered = imported.module.clone()
+    lower(lowered, "lower-to-cuda", target="cuda")
+    arrays = [as_host_array(t) for t in (*inputs, *imported.parameters)]
+    (got,) = irkit.interpret(lowered, "main", *arrays)
+    with torch.no_grad():
+        _assert_close(module(*inputs), got)
