@@ -344,6 +344,8 @@ def _same(a: RowLoops, b: RowLoops, reason: str) -> None:
 
 def _match_from(values: GenericOp) -> AttentionChain:
     _require(is_contraction(values) and not values.res, "not a contraction")
+    # A sum of squares (`out + x * x`, one input) is a contraction too.
+    _require(len(values.inputs) == 2, "not a contraction of two operands")
     key_loop = _one_reduction(values)
     _require(not _uses_index(values), "values use linalg.index")
     maps = _maps(values)
