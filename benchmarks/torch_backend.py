@@ -1,0 +1,210 @@
+"""PyTorch modules through irkit's PyTorch frontend on the GPU, beside eager
+and `torch.compile`, in one run.
+
+    python benchmarks/torch_backend.py [--models gpt2_block,llama_block,resnet18]
+        [--repeats 20] [--json OUT.json]
+
+Each module is what a PyTorch user has (`benchmarks/models/zoo.py`'s GPT-2
+and LLaMA blocks at their real sizes; ResNet-18 as torchvision defines it,
+written out here, batch 1 at 224x224, eval mode), on CUDA tensors, f32 with
+TF32 off, called as a user calls it, `f(x)`:
+
+- `torch eager`: the module under `torch.no_grad()`;
+- `torch.compile`: Inductor, the default backend;
+- `backend=irkit`: `torch.compile(module, backend=...)` with irkit's dynamo
+  backend (`irkit.frontends.torch.dynamo_backend`; by name, "irkit", once
+  irkit is installed with its entry point);
+- `irkit.torch.compile`: the module exported, imported without torch-mlir,
+  lowered and compiled by irkit (parameters bound).
+
+Every result is checked against float64 eager before timing (relative L2
+error <= 1e-4). Prints a table of times and speeds relative to eager, the
+compile times, and writes the raw numbers with `--json`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import json
+import sys
+import time
+import traceback
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import torch
+from torch import Tensor, nn
+
+sys.path.insert(0, str(Path(__file__).parent))
+sys.path.insert(0, str(Path(__file__).parent / "models"))
+from gpu import median_ms, relative_error
+from zoo import WORKLOADS, build
+
+import irkit.torch as irkit_torch
+from irkit.frontends.torch import dynamo_backend
+
+RTOL = 1e-4
+
+
+class BasicBlock(nn.Module):
+    """torchvision's ResNet basic block: two 3x3 convolutions with batch
+    norm, ReLU, and the residual (through a 1x1 convolution when it
+    downsamples)."""
+
+    def __init__(self, inputs: int, outputs: int, stride: int) -> None:
+        super().__init__()
+        self.conv1 = nn.Conv2d(inputs, outputs, 3, stride, 1, bias=False)
+        self.bn1 = nn.BatchNorm2d(outputs)
+        self.conv2 = nn.Conv2d(outputs, outputs, 3, 1, 1, bias=False)
+        self.bn2 = nn.BatchNorm2d(outputs)
+        self.downsample: nn.Module | None = None
+        if stride != 1 or inputs != outputs:
+            self.downsample = nn.Sequential(
+                nn.Conv2d(inputs, outputs, 1, stride, bias=False),
+                nn.BatchNorm2d(outputs),
+            )
+
+    def forward(self, x: Tensor) -> Tensor:
+        out = torch.relu(self.bn1(self.conv1(x)))
+        out = self.bn2(self.conv2(out))
+        identity = x if self.downsample is None else self.downsample(x)
+        return torch.relu(out + identity)
+
+
+class ResNet18(nn.Module):
+    """torchvision's `resnet18` (stem, four stages of two basic blocks,
+    global average pooling, a 1000-way classifier)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.conv1 = nn.Conv2d(3, 64, 7, 2, 3, bias=False)
+        self.bn1 = nn.BatchNorm2d(64)
+        self.maxpool = nn.MaxPool2d(3, 2, 1)
+        stages: list[nn.Module] = []
+        channels = 64
+        for outputs, stride in ((64, 1), (128, 2), (256, 2), (512, 2)):
+            stages.append(
+                nn.Sequential(
+                    BasicBlock(channels, outputs, stride),
+                    BasicBlock(outputs, outputs, 1),
+                )
+            )
+            channels = outputs
+        self.layers = nn.Sequential(*stages)
+        self.avgpool = nn.AdaptiveAvgPool2d(1)
+        self.fc = nn.Linear(512, 1000)
+
+    def forward(self, x: Tensor) -> Tensor:
+        x = self.maxpool(torch.relu(self.bn1(self.conv1(x))))
+        x = self.avgpool(self.layers(x))
+        return self.fc(torch.flatten(x, 1))
+
+
+def model(name: str) -> tuple[nn.Module, tuple[Tensor, ...]]:
+    if name == "resnet18":
+        torch.manual_seed(0)
+        module = ResNet18().eval()
+        with torch.no_grad():  # running statistics that are not 0 and 1
+            for child in module.modules():
+                if isinstance(child, nn.BatchNorm2d):
+                    child.running_mean.uniform_(-0.1, 0.1)
+                    child.running_var.uniform_(0.5, 1.5)
+        return module, (torch.randn(1, 3, 224, 224),)
+    return build(WORKLOADS[name])
+
+
+def run(name: str, repeats: int) -> dict[str, Any]:
+    module, inputs = model(name)
+    module = module.cuda()
+    inputs = tuple(x.cuda() for x in inputs)
+    reference = copy.deepcopy(module).double()
+    with torch.no_grad():
+        expected = reference(*(x.double() for x in inputs))
+    del reference
+    row: dict[str, Any] = {"name": name, "ms": {}, "compile_s": {}, "notes": []}
+
+    def eager(*args: Tensor) -> Tensor:
+        with torch.no_grad():
+            return module(*args)
+
+    makers: dict[str, Callable[[], Callable[..., Tensor]]] = {
+        "torch eager": lambda: eager,
+        "torch.compile": lambda: torch.compile(module, dynamic=False),
+        "backend=irkit": lambda: torch.compile(
+            module, backend=dynamo_backend, dynamic=False
+        ),
+        "irkit.torch.compile": lambda: irkit_torch.compile(module, *inputs),
+    }
+    for peer, make in makers.items():
+        try:
+            started = time.perf_counter()
+            function = make()
+            with torch.no_grad():
+                result = function(*inputs)  # compiles, for the lazy ones
+            torch.cuda.synchronize()
+            row["compile_s"][peer] = time.perf_counter() - started
+            error = relative_error(result, expected)
+            if not error <= RTOL:
+                raise AssertionError(f"relative L2 error {error:.3g}")
+
+            def call(f: Callable[..., Tensor] = function) -> Tensor:
+                with torch.no_grad():
+                    return f(*inputs)
+
+            row["ms"][peer] = median_ms(call, repeats)
+        except Exception as error:  # one peer failing must not end the run
+            row["notes"].append(f"{peer}: {type(error).__name__}: {error}")
+            traceback.print_exc()
+        torch.cuda.empty_cache()
+    return row
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--models", default="gpt2_block,llama_block,resnet18")
+    parser.add_argument("--repeats", type=int, default=20)
+    parser.add_argument("--json", help="write the raw numbers to this file")
+    args = parser.parse_args()
+    torch.backends.cuda.matmul.allow_tf32 = False
+    torch.backends.cudnn.allow_tf32 = False
+    rows = [run(name, args.repeats) for name in args.models.split(",") if name]
+    peers = ("torch eager", "torch.compile", "backend=irkit", "irkit.torch.compile")
+    print(f"\nDevice: {torch.cuda.get_device_name()}; torch {torch.__version__}\n")
+    print(
+        "| model | "
+        + " | ".join(f"{peer} (ms)" for peer in peers)
+        + " | backend=irkit / eager speed | backend=irkit / torch.compile speed"
+        " | irkit.torch.compile / eager speed |"
+    )
+    print("|---" * (len(peers) + 4) + "|")
+    for row in rows:
+        ms = row["ms"]
+
+        def cell(peer: str, times: dict[str, float] = ms) -> str:
+            return f"{times[peer]:.3f}" if peer in times else "-"
+
+        def speed(fast: str, slow: str, times: dict[str, float] = ms) -> str:
+            if fast in times and slow in times:
+                return f"{times[slow] / times[fast]:.2f}"
+            return "-"
+
+        print(
+            f"| {row['name']} | "
+            + " | ".join(cell(peer) for peer in peers)
+            + f" | {speed('backend=irkit', 'torch eager')}"
+            f" | {speed('backend=irkit', 'torch.compile')}"
+            f" | {speed('irkit.torch.compile', 'torch eager')} |"
+        )
+    for row in rows:
+        compiles = ", ".join(f"{k} {v:.1f} s" for k, v in row["compile_s"].items())
+        print(f"- {row['name']}: first call (compile) {compiles}")
+        for note in row["notes"]:
+            print(f"  - {note}")
+    if args.json:
+        Path(args.json).write_text(json.dumps(rows, indent=1))
+
+
+if __name__ == "__main__":
+    main()
