@@ -16,6 +16,7 @@ from xdsl.passes import ModulePass
 # `convert_nn_to_linalg.py`), so the registry cannot disagree with the tree.
 _PASSES: dict[str, str] = {
     "convert-nn-to-linalg": "ConvertNnToLinalgPass",
+    "linalg-conv-to-im2col": "LinalgConvToIm2colPass",
     "linalg-generalize-named-ops": "LinalgGeneralizeNamedOpsPass",
     "linalg-fuse-elementwise": "LinalgFuseElementwisePass",
     "linalg-collapse-dims": "LinalgCollapseDimsPass",

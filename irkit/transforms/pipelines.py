@@ -229,12 +229,18 @@ class LowerToCudaPipeline(NamedPipeline):
     # in blocks of at most `mma-block` (BM, BN, BK), `mma-stages` copy
     # buffers deep, `mma-warps` (along M, along N) warps a block.
     tensor_cores: bool = True
+    # 2-D convolutions as an im2col gather and a batch of matmuls
+    # (`linalg-conv-to-im2col`), which the matmul path then tiles.
+    im2col: bool = True
     mma_block: tuple[int, ...] = MMA_BLOCK
     mma_stages: int = MMA_STAGES
     mma_warps: tuple[int, ...] = MMA_WARPS
 
     def stages(self) -> list[ModulePass]:
-        stages = [_stage("convert-nn-to-linalg"), _stage("linalg-generalize-named-ops")]
+        stages = [_stage("convert-nn-to-linalg")]
+        if self.im2col:
+            stages.append(_stage("linalg-conv-to-im2col"))
+        stages.append(_stage("linalg-generalize-named-ops"))
         stages += _tensor_stages(
             fuse=self.fuse, collapse=self.collapse, fold_copies=True
         )

@@ -619,4 +619,21 @@ MUTANTS: tuple[Mutant, ...] = (
         "an op reading, outside its row, what the group writes joins the "
         "group: row 0 reads sums of rows not yet computed",
     ),
+    Mutant(
+        "im2col-tap-row-ignores-the-kernel-width",
+        "irkit/transforms/linalg_conv_to_im2col.py",
+        "    tap_row = ib.rem(ib.div(k, kw_extent), kh_extent)",
+        "    tap_row = ib.rem(k, kh_extent)",
+        ("tests/properties/test_linalg_conv_to_im2col.py",),
+        "the kernel row of a column is taken from k without dividing out the "
+        "kernel's width: wrong taps wherever KW > 1",
+    ),
+    Mutant(
+        "im2col-dilation-ignored",
+        "irkit/transforms/linalg_conv_to_im2col.py",
+        "    row = ib.window(out_row, shape.strides[0], tap_row, shape.dilations[0])",
+        "    row = ib.window(out_row, shape.strides[0], tap_row, 1)",
+        ("tests/properties/test_linalg_conv_to_im2col.py",),
+        "a dilated convolution's rows are gathered as if undilated",
+    ),
 )

@@ -1,0 +1,265 @@
+"""`linalg-conv-to-im2col`: 2-D convolutions as a gather and a matmul.
+
+MLIR's `transform.structured.convert_conv2d_to_img2col`
+(`mlir/lib/Dialect/Linalg/Transforms/ConvertConv2DToImg2Col.cpp`), for
+`linalg.conv_2d_nchw_fchw` on tensors, as torch-mlir and `nn.conv2d` write
+convolutions (the padding already a `tensor.pad` of the input):
+
+```mlir
+%y = linalg.conv_2d_nchw_fchw {strides = [sh, sw], dilations = [dh, dw]}
+    ins(%x, %w : tensor<NxCxHxW>, tensor<FxCxKHxKW>) outs(%init : tensor<NxFxOHxOW>)
+```
+
+becomes
+
+```mlir
+// the im2col gather: col[n, k, p] = x[n, c, oh*sh + kh*dh, ow*sw + kw*dw]
+// with k = (c, kh, kw) and p = (oh, ow) in row-major order
+%col = linalg.generic {maps = [(n, k, p) -> (n, k, p)], all parallel}
+    outs(%empty : tensor<N x C*KH*KW x OH*OW>) {
+  linalg.index 0, 1, 2; k and p split by divui/remui; tensor.extract %x[...]
+}
+%w2 = tensor.collapse_shape %w [[0], [1, 2, 3]] : tensor<F x C*KH*KW>
+%c = tensor.collapse_shape %init [[0], [1], [2, 3]] : tensor<N x F x OH*OW>
+%m = linalg.generic {maps = [(n, f, p, k) -> (n, k, p), (n, f, p, k) -> (f, k),
+                             (n, f, p, k) -> (n, f, p)],
+                     [parallel, parallel, parallel, reduction]}
+    ins(%col, %w2) outs(%c) { the convolution's own body }
+%y = tensor.expand_shape %m [[0], [1], [2, 3]] : tensor<NxFxOHxOW>
+```
+
+Why: a convolution's window maps (`d2 * sh + d5 * dh`) are compound, so the
+GPU tiling (`linalg-tile-for-gpu`) can tile neither its output rows nor its
+columns, and each thread ran a whole output plane (a ResNet-18 took a
+second on the GPU). As a batch of matmuls (`F x K` weights times `K x P`
+columns, the batch `N` on the grid), it takes the matmul path: register
+and shared-memory tiles in f32, tensor cores in f16 and bf16
+(`convert-linalg-to-mma`, the columns read k-major). The gather is one
+elementwise kernel over `N * K * P` elements whose neighbouring threads read
+neighbouring input columns (stride 1): the cost is writing and reading the
+columns once, `KH * KW` times the input's size.
+
+**Contract.** Rewrites every `linalg.conv_2d_nchw_fchw` on tensors of static
+shapes; nothing else (other layouts, depthwise and grouped convolutions,
+memrefs, dynamic shapes are left alone). Preserves every output element
+exactly: each is the same sum of the same products, in the same order
+(`c`, then `kh`, then `kw`, the named op's loop order), with the op's body
+(and so its operand conversions) unchanged.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import cast
+
+from xdsl.context import Context
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import (
+    AffineMapAttr,
+    ArrayAttr,
+    DenseIntOrFPElementsAttr,
+    IndexType,
+    IntegerAttr,
+    ModuleOp,
+    TensorType,
+)
+from xdsl.dialects.linalg.attrs import IteratorType, IteratorTypeAttr
+from xdsl.dialects.linalg.ops import IndexOp
+from xdsl.dialects.linalg.ops import YieldOp as LinalgYieldOp
+from xdsl.dialects.tensor import ExtractOp
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.ir.affine import AffineMap
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import (
+    PatternRewriter,
+    PatternRewriteWalker,
+    RewritePattern,
+    op_type_rewrite_pattern,
+)
+
+from irkit.dialects import tensor
+from irkit.dialects.linalg import Conv2DNchwFchwOp, GenericOp
+from irkit.transforms.utils.reshapes import collapse_op, collapsed_type, expand_op
+
+PASS_NAME = "linalg-conv-to-im2col"
+
+
+def _window_values(attribute: Attribute | None) -> tuple[int, int]:
+    """A strides or dilations attribute's two values (1, 1 when absent)."""
+    if attribute is None:
+        return (1, 1)
+    assert isinstance(attribute, DenseIntOrFPElementsAttr)
+    first, second = (int(value) for value in attribute.get_values())
+    return (first, second)
+
+
+@dataclass(frozen=True)
+class _ConvShape:
+    """The extents of one NCHW/FCHW convolution."""
+
+    batch: int
+    channels: int
+    filters: int
+    kernel: tuple[int, int]
+    output: tuple[int, int]
+    strides: tuple[int, int]
+    dilations: tuple[int, int]
+
+    @property
+    def reduction(self) -> int:  # K = C * KH * KW
+        return self.channels * self.kernel[0] * self.kernel[1]
+
+    @property
+    def pixels(self) -> int:  # P = OH * OW
+        return self.output[0] * self.output[1]
+
+
+def _static_tensor(value: SSAValue) -> TensorType[Attribute] | None:
+    value_type = value.type
+    if isinstance(value_type, TensorType) and value_type.has_static_shape():
+        return cast(TensorType[Attribute], value_type)
+    return None
+
+
+def _attribute(op: Operation, name: str) -> Attribute | None:
+    """A property or attribute of `op` (xDSL keeps window sizes in either)."""
+    return op.properties.get(name) or op.attributes.get(name)
+
+
+def conv_shape(op: Conv2DNchwFchwOp) -> _ConvShape | None:
+    """The convolution's extents, when every operand is a static tensor."""
+    if len(op.inputs) != 2 or len(op.outputs) != 1 or len(op.results) != 1:
+        return None
+    types = [_static_tensor(v) for v in (*op.inputs, *op.outputs)]
+    if any(t is None for t in types):
+        return None
+    x, w, out = (cast(TensorType[Attribute], t).get_shape() for t in types)
+    return _ConvShape(
+        batch=out[0],
+        channels=x[1],
+        filters=w[0],
+        kernel=(w[2], w[3]),
+        output=(out[2], out[3]),
+        strides=_window_values(_attribute(op, "strides")),
+        dilations=_window_values(_attribute(op, "dilations")),
+    )
+
+
+class _IndexBuilder:
+    """Index arithmetic appended to one block."""
+
+    def __init__(self, block: Block) -> None:
+        self.block = block
+
+    def add(self, op: Operation) -> SSAValue:
+        self.block.add_op(op)
+        return op.results[0]
+
+    def constant(self, value: int) -> SSAValue:
+        return self.add(arith.ConstantOp(IntegerAttr(value, IndexType())))
+
+    def div(self, value: SSAValue, by: int) -> SSAValue:
+        return value if by == 1 else self.add(arith.DivUIOp(value, self.constant(by)))
+
+    def rem(self, value: SSAValue, by: int) -> SSAValue:
+        return self.add(arith.RemUIOp(value, self.constant(by)))
+
+    def window(
+        self, output: SSAValue, stride: int, tap: SSAValue, dilation: int
+    ) -> SSAValue:
+        """`output * stride + tap * dilation`: an input row or column."""
+        return self.add(
+            arith.AddiOp(self.scaled(output, stride), self.scaled(tap, dilation))
+        )
+
+    def scaled(self, value: SSAValue, factor: int) -> SSAValue:
+        if factor == 1:
+            return value
+        return self.add(arith.MuliOp(value, self.constant(factor)))
+
+
+def _gather(
+    x: SSAValue, shape: _ConvShape, element: Attribute
+) -> tuple[tensor.EmptyOp, GenericOp]:
+    """The im2col generic, `col[n, k, p]` from `x` (see the module doc), and
+    the empty tensor it fills."""
+    col_type = TensorType(element, [shape.batch, shape.reduction, shape.pixels])
+    empty = tensor.EmptyOp([], col_type)
+    body = Block(arg_types=[element])
+    ib = _IndexBuilder(body)
+    n, k, p = (ib.add(IndexOp(dim)) for dim in range(3))
+    kh_extent, kw_extent = shape.kernel
+    channel = ib.div(k, kh_extent * kw_extent)
+    tap_row = ib.rem(ib.div(k, kw_extent), kh_extent)
+    tap_column = ib.rem(k, kw_extent)
+    out_row = ib.div(p, shape.output[1])
+    out_column = ib.rem(p, shape.output[1])
+    row = ib.window(out_row, shape.strides[0], tap_row, shape.dilations[0])
+    column = ib.window(out_column, shape.strides[1], tap_column, shape.dilations[1])
+    value = ib.add(ExtractOp(x, [n, channel, row, column], element))
+    body.add_op(LinalgYieldOp(value))
+    identity = AffineMapAttr(AffineMap.identity(3))
+    gather = GenericOp(
+        [],
+        [empty.tensor],
+        Region(body),
+        ArrayAttr([identity]),
+        ArrayAttr([IteratorTypeAttr(IteratorType.PARALLEL)] * 3),
+        [col_type],
+    )
+    return empty, gather
+
+
+class ConvToIm2col(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(
+        self, op: Conv2DNchwFchwOp, rewriter: PatternRewriter
+    ) -> None:
+        shape = conv_shape(op)
+        if shape is None:
+            return
+        x, w = op.inputs
+        (init,) = op.outputs
+        x_type = cast(TensorType[Attribute], x.type)
+        w_type = cast(TensorType[Attribute], w.type)
+        init_type = cast(TensorType[Attribute], init.type)
+        columns_empty, columns = _gather(x, shape, x_type.get_element_type())
+        rewriter.insert_op([columns_empty, columns])
+        weights_groups = [[0], [1, 2, 3]]
+        weights = collapse_op(w, weights_groups, collapsed_type(w_type, weights_groups))
+        output_groups = [[0], [1], [2, 3]]
+        flat_type = collapsed_type(init_type, output_groups)
+        flat_init = collapse_op(init, output_groups, flat_type)
+        rewriter.insert_op([weights, flat_init])
+        loops = 4  # n, f, p, k
+        maps = [
+            AffineMap.from_callable(lambda n, f, p, k: (n, k, p)),
+            AffineMap.from_callable(lambda n, f, p, k: (f, k)),
+            AffineMap.from_callable(lambda n, f, p, k: (n, f, p)),
+        ]
+        assert all(m.num_dims == loops for m in maps)
+        product = GenericOp(
+            [columns.results[0], weights.result],
+            [flat_init.result],
+            rewriter.move_region_contents_to_new_regions(op.regions[0]),
+            ArrayAttr([AffineMapAttr(m) for m in maps]),
+            ArrayAttr(
+                [IteratorTypeAttr(IteratorType.PARALLEL)] * 3
+                + [IteratorTypeAttr(IteratorType.REDUCTION)]
+            ),
+            [flat_type],
+        )
+        rewriter.insert_op(product)
+        result = expand_op(product.results[0], output_groups, init_type)
+        rewriter.replace_matched_op(result)
+
+
+@dataclass(frozen=True)
+class LinalgConvToIm2colPass(ModulePass):
+    """2-D NCHW convolutions as an im2col gather and a batch of matmuls (see
+    the module doc)."""
+
+    name = PASS_NAME
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        PatternRewriteWalker(ConvToIm2col(), apply_recursively=False).rewrite_module(op)

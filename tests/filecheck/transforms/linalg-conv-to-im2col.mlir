@@ -1,0 +1,52 @@
+// RUN: irkit-opt %s --split-input-file -p linalg-conv-to-im2col --check-semantics | filecheck %s
+
+// A strided, dilated convolution: the im2col gather reads the input at
+// (oh * 2 + kh, ow * 2 + kw * 2) for k = (c, kh, kw) and p = (oh, ow); the
+// weights and the init are collapsed to (F, K) and (N, F, P), and a batch
+// of matmuls with the convolution's body computes the result.
+
+// CHECK-LABEL: func.func @strided
+// CHECK:         %[[EMPTY:.*]] = tensor.empty() : tensor<2x18x20xf32>
+// CHECK:         %[[COL:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} outs(%[[EMPTY]] : tensor<2x18x20xf32>)
+// CHECK:           arith.divui
+// CHECK:           arith.muli
+// CHECK:           tensor.extract %x[
+// CHECK:         %[[W:.*]] = tensor.collapse_shape %w {{\[}}[0], [1, 2, 3]] : tensor<4x3x3x2xf32> into tensor<4x18xf32>
+// CHECK:         %[[INIT:.*]] = tensor.collapse_shape %init {{\[}}[0], [1], [2, 3]] : tensor<2x4x4x5xf32> into tensor<2x4x20xf32>
+// CHECK:         %[[MM:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%[[COL]], %[[W]] : tensor<2x18x20xf32>, tensor<4x18xf32>) outs(%[[INIT]] : tensor<2x4x20xf32>)
+// CHECK:         tensor.expand_shape %[[MM]] {{\[}}[0], [1], [2, 3]] output_shape [2, 4, 4, 5]
+// CHECK-NOT:     linalg.conv_2d_nchw_fchw
+func.func @strided(%x: tensor<2x3x9x11xf32>, %w: tensor<4x3x3x2xf32>, %init: tensor<2x4x4x5xf32>) -> tensor<2x4x4x5xf32> {
+  %y = linalg.conv_2d_nchw_fchw {dilations = dense<[1, 2]> : vector<2xi64>, strides = dense<2> : vector<2xi64>} ins(%x, %w : tensor<2x3x9x11xf32>, tensor<4x3x3x2xf32>) outs(%init : tensor<2x4x4x5xf32>) -> tensor<2x4x4x5xf32>
+  return %y : tensor<2x4x4x5xf32>
+}
+
+// -----
+
+// Half-precision operands into an f32 accumulator: the gather moves f16
+// elements, and the matmul keeps the convolution's body, which widens them.
+
+// CHECK-LABEL: func.func @half
+// CHECK:         linalg.generic {{.*}} outs(%{{.*}} : tensor<1x9x16xf16>)
+// CHECK:         linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x9x16xf16>, tensor<2x9xf16>) outs(%{{.*}} : tensor<1x2x16xf32>)
+// CHECK:           arith.extf
+// CHECK:           arith.extf
+// CHECK:           arith.mulf
+func.func @half(%x: tensor<1x1x6x6xf16>, %w: tensor<2x1x3x3xf16>, %init: tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32> {
+  %y = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %w : tensor<1x1x6x6xf16>, tensor<2x1x3x3xf16>) outs(%init : tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
+  return %y : tensor<1x2x4x4xf32>
+}
+
+// -----
+
+// Left alone: a convolution on buffers, and one in another layout.
+
+// CHECK-LABEL: func.func @left_alone
+// CHECK:         linalg.conv_2d_nchw_fchw
+// CHECK:         linalg.conv_2d_nhwc_hwcf
+// CHECK-NOT:     tensor.extract
+func.func @left_alone(%x: memref<1x1x4x4xf32>, %w: memref<1x1x3x3xf32>, %out: memref<1x1x2x2xf32>, %y: tensor<1x4x4x1xf32>, %v: tensor<3x3x1x1xf32>, %init: tensor<1x2x2x1xf32>) -> tensor<1x2x2x1xf32> {
+  linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %w : memref<1x1x4x4xf32>, memref<1x1x3x3xf32>) outs(%out : memref<1x1x2x2xf32>)
+  %r = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%y, %v : tensor<1x4x4x1xf32>, tensor<3x3x1x1xf32>) outs(%init : tensor<1x2x2x1xf32>) -> tensor<1x2x2x1xf32>
+  return %r : tensor<1x2x2x1xf32>
+}

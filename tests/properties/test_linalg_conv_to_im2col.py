@@ -1,0 +1,91 @@
+"""`linalg-conv-to-im2col` keeps meaning and fires on every convolution.
+
+Hypothesis draws `linalg.conv_2d_nchw_fchw` on tensors as torch-mlir writes
+them: batch, channels, filters, a kernel of 1 to 3 taps each way (not
+square), strides and dilations of 1 or 2 each way, output sizes of 1 to 4,
+the input sized to fit exactly, f32 or half-precision operands into an f32
+accumulator, and an init that is an argument or a zero fill. The rewrite
+(an im2col gather and a batch of matmuls) must change every program and
+give the same results: each output is the same sum of the same products in
+the same order. A planted wrong tap, stride or dilation shows as a wrong
+element. Then the rewritten program goes through `lower-to-cuda` on the
+grid emulator, the path the pass was built for.
+"""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from irkit.context import make_context
+from irkit.parsing import parse_module
+from irkit.testing import check_pass
+from irkit.transforms.linalg_conv_to_im2col import LinalgConvToIm2colPass
+
+PASS = LinalgConvToIm2colPass()
+# f32 sums in the same order: exact; half operands widened exactly.
+TOLERANCE = {"rtol": 1e-6, "atol": 1e-6}
+
+
+@st.composite
+def convolutions(draw: st.DrawFn) -> str:
+    n = draw(st.integers(1, 2))
+    c = draw(st.integers(1, 3))
+    f = draw(st.integers(1, 3))
+    kh, kw = draw(st.integers(1, 3)), draw(st.integers(1, 3))
+    sh, sw = draw(st.integers(1, 2)), draw(st.integers(1, 2))
+    dh, dw = draw(st.integers(1, 2)), draw(st.integers(1, 2))
+    oh, ow = draw(st.integers(1, 4)), draw(st.integers(1, 4))
+    h, w = (oh - 1) * sh + (kh - 1) * dh + 1, (ow - 1) * sw + (kw - 1) * dw + 1
+    element = draw(st.sampled_from(["f32", "f16", "bf16"]))
+    x_type = f"tensor<{n}x{c}x{h}x{w}x{element}>"
+    w_type = f"tensor<{f}x{c}x{kh}x{kw}x{element}>"
+    out_type = f"tensor<{n}x{f}x{oh}x{ow}xf32>"
+    args = [f"%x: {x_type}", f"%w: {w_type}"]
+    lines = []
+    if draw(st.booleans()):
+        lines += [
+            "%zero = arith.constant 0.0 : f32",
+            f"%e = tensor.empty() : {out_type}",
+            f"%init = linalg.fill ins(%zero : f32) outs(%e : {out_type}) -> {out_type}",
+        ]
+    else:
+        args.append(f"%init: {out_type}")
+    lines.append(
+        "%y = linalg.conv_2d_nchw_fchw {dilations = dense<"
+        f"[{dh}, {dw}]> : vector<2xi64>, strides = dense<[{sh}, {sw}]> : "
+        f"vector<2xi64>}} ins(%x, %w : {x_type}, {w_type}) outs(%init : {out_type})"
+        f" -> {out_type}"
+    )
+    body = "\n  ".join(lines)
+    return (
+        f"func.func @main({', '.join(args)}) -> {out_type} {{\n  {body}\n"
+        f"  return %y : {out_type}\n}}\n"
+    )
+
+
+def test_convolutions_become_gathers_and_matmuls() -> None:
+    reach = check_pass(PASS, convolutions().map(parse_module), **TOLERANCE)
+    assert reach.changed == reach.examples
+
+
+@given(convolutions())
+def test_no_convolution_is_left(text: str) -> None:
+    module = parse_module(text)
+    PASS.apply(make_context(), module)
+    names = [op.name for op in module.walk()]
+    assert "linalg.conv_2d_nchw_fchw" not in names
+    assert names.count("linalg.generic") == 2
+    assert "tensor.extract" in names
+
+
+def test_lowered_for_cuda_on_the_grid_emulator() -> None:
+    """`lower-to-cuda` (which runs the pass), small tiles so that partial
+    ones occur, every stage checked on its own, the kernels on the grid
+    emulator."""
+    check_pass(
+        "lower-to-cuda{matmul-block=4,2,3 matmul-thread=2,2 elementwise-block=4}",
+        convolutions().map(parse_module),
+        rtol=1e-4,
+        atol=1e-4,
+    )
