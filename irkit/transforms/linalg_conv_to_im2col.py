@@ -251,7 +251,7 @@ class ConvToIm2col(RewritePattern):
         )
         rewriter.insert_op(product)
         result = expand_op(product.results[0], output_groups, init_type)
-        rewriter.replace_matched_op(result)
+        rewriter.replace_op(op, result)
 
 
 @dataclass(frozen=True)
