@@ -18,6 +18,7 @@ _PASSES: dict[str, str] = {
     "convert-nn-to-linalg": "ConvertNnToLinalgPass",
     "linalg-conv-to-im2col": "LinalgConvToIm2colPass",
     "linalg-generalize-named-ops": "LinalgGeneralizeNamedOpsPass",
+    "linalg-extract-windows": "LinalgExtractWindowsPass",
     "linalg-fuse-elementwise": "LinalgFuseElementwisePass",
     "linalg-collapse-dims": "LinalgCollapseDimsPass",
     "linalg-fold-unit-extent-dims": "LinalgFoldUnitExtentDimsPass",

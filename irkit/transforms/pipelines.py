@@ -232,6 +232,10 @@ class LowerToCudaPipeline(NamedPipeline):
     # 2-D convolutions as an im2col gather and a batch of matmuls
     # (`linalg-conv-to-im2col`), which the matmul path then tiles.
     im2col: bool = True
+    # Window reads (pooling, depthwise convolutions) as `tensor.extract` in
+    # the body (`linalg-extract-windows`), so their output rows and columns
+    # tile over threads.
+    extract_windows: bool = True
     mma_block: tuple[int, ...] = MMA_BLOCK
     mma_stages: int = MMA_STAGES
     mma_warps: tuple[int, ...] = MMA_WARPS
@@ -241,6 +245,8 @@ class LowerToCudaPipeline(NamedPipeline):
         if self.im2col:
             stages.append(_stage("linalg-conv-to-im2col"))
         stages.append(_stage("linalg-generalize-named-ops"))
+        if self.extract_windows:
+            stages.append(_stage("linalg-extract-windows"))
         stages += _tensor_stages(
             fuse=self.fuse, collapse=self.collapse, fold_copies=True
         )

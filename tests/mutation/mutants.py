@@ -636,4 +636,21 @@ MUTANTS: tuple[Mutant, ...] = (
         ("tests/properties/test_linalg_conv_to_im2col.py",),
         "a dilated convolution's rows are gathered as if undilated",
     ),
+    Mutant(
+        "window-sum-multiplied",
+        "irkit/transforms/linalg_extract_windows.py",
+        "            return self._insert(arith.AddiOp(lhs, rhs))",
+        "            return self._insert(arith.MuliOp(lhs, rhs))",
+        ("tests/properties/test_linalg_extract_windows.py",),
+        "a window's row is the product of output row and tap, not their sum",
+    ),
+    Mutant(
+        "window-extracted-though-its-loop-is-lost",
+        "irkit/transforms/linalg_extract_windows.py",
+        "        if read_bare != set(range(loops)):",
+        "        if False:",
+        ("tests/filecheck/transforms/linalg-extract-windows.mlir",),
+        "a window operand that alone reads a loop bare is removed: the loop's "
+        "extent is lost and the op no longer verifies",
+    ),
 )
