@@ -398,9 +398,8 @@ def _pack_tile(matmul: Matmul, tiled: GenericOp, mr: int, nr: int) -> None:
     element_type = cast(MemRefType[Attribute], tiled.inputs[0].type).get_element_type()
     element = element_bytes(element_type) or 4
     total = packed_elements(lhs_shape, rhs_shape, element)
-    # Both panels in one stack buffer: with two, gcc 12 keeps the
-    # micro-kernel's accumulators in memory (its loop invariant motion gives
-    # up), with one it keeps them in registers (docs/passes/linalg-pack-operands.md).
+    # Both panels in one stack buffer, so that one budget (MAX_STACK_BYTES)
+    # bounds the cache tile and the rhs panel lies right after the lhs one.
     packed = memref.AllocaOp.get(element_type, alignment=PACK_ALIGNMENT, shape=[total])
     packed.memref.name_hint = "packed"
     Rewriter.insert_op(packed, at)
