@@ -11,6 +11,8 @@ MLIR answers these in `Dialect/Linalg/Utils/Utils.cpp` and the
 - `is_tileable_map`: a projected permutation (constant-0 results allowed),
   the maps `linalg-tile` can tile;
 - `is_contraction`: a matmul-class op (`out + a * b` over a reduction);
+  `is_register_tile`: one marked `REGISTER_TILE_ATTR`, already a register
+  tile (`linalg-pack-operands`' micro-kernels);
 - `loop_dimensions` / `operand_loop_ranges`: which operand dimension gives
   each loop its range, and the static ranges;
 - `is_fill`: a generic that reads no tensor nor loop index (a fill);
@@ -242,6 +244,18 @@ def is_contraction(generic: GenericOp) -> bool:
         and all(is_tileable_map(attr.data) for attr in generic.indexing_maps)
         and _is_multiply_accumulate(generic)
     )
+
+
+# The unit attribute marking a contraction as a register tile: a pass that
+# sized it for the vector registers (`linalg-pack-operands`) tells the tiling
+# passes to leave it whole and `linalg-promote-accumulator` to keep its output
+# in registers (MLIR's transformation markers, `LinalgTransformationFilter`).
+REGISTER_TILE_ATTR = "irkit.register_tile"
+
+
+def is_register_tile(op: Operation) -> bool:
+    """Whether `op` carries `REGISTER_TILE_ATTR`."""
+    return REGISTER_TILE_ATTR in op.attributes
 
 
 def shaped_inputs(op: GenericOp) -> list[SSAValue]:

@@ -51,6 +51,7 @@ from irkit.runtime.arguments import (
 )
 from irkit.runtime.cache import ArtifactCache, cache_key
 from irkit.runtime.frameworks import as_host_array, host_result
+from irkit.targets.target import AVX2, CpuHardware
 
 if TYPE_CHECKING:
     from irkit.runtime.tuning import TuningResult
@@ -127,6 +128,37 @@ def _host_identity() -> str:
     picked = sorted({line for line in lines if line.split(":")[0].strip() in wanted})
     digest = hashlib.sha256("\n".join(picked).encode()).hexdigest()[:16]
     return f"{platform.machine()} {digest}"
+
+
+def vector_unit(flags: set[str], machine: str) -> CpuHardware:
+    """The vector unit `-march=native` code uses, from the CPU's feature
+    flags (`/proc/cpuinfo`): AVX-512 (thirty-two 512-bit registers), AVX2
+    or AVX (sixteen 256-bit), SSE2 (sixteen 128-bit), AArch64's NEON
+    (thirty-two 128-bit); AVX2 when nothing is known."""
+    if "avx512f" in flags:
+        return CpuHardware("x86-64 AVX-512", 512, 32)
+    if "avx2" in flags or "avx" in flags:
+        return AVX2
+    if machine in ("aarch64", "arm64"):
+        return CpuHardware("AArch64 NEON", 128, 32)
+    if "sse2" in flags:
+        return CpuHardware("x86-64 SSE2", 128, 16)
+    return AVX2
+
+
+@functools.cache
+def host_hardware() -> CpuHardware:
+    """This machine's `CpuHardware` (the C target's `hardware` hook)."""
+    try:
+        lines = Path("/proc/cpuinfo").read_text(errors="replace").splitlines()
+    except OSError:
+        return AVX2
+    flags: set[str] = set()
+    for line in lines:
+        key, _, value = line.partition(":")
+        if key.strip() in ("flags", "Features"):
+            flags |= set(value.split())
+    return vector_unit(flags, platform.machine())
 
 
 def _run(command: Sequence[str], **kwargs: Any) -> subprocess.CompletedProcess[str]:

@@ -23,6 +23,7 @@ import numpy as np
 from xdsl.dialects.builtin import (
     ArrayAttr,
     IndexType,
+    IntegerAttr,
     MemRefType,
     NoneAttr,
 )
@@ -123,7 +124,14 @@ def _alloca(emitter: CStyleEmitter, op: Operation) -> None:
             f"for the stack (limit {MAX_STACK_BYTES})",
         )
     name = emitter.fresh_name(op.results[0].name_hint or "buffer")
-    emitter.writer.line(f"{emitter.type_name(key)} {name}[{max(count, 1)}];")
+    # MLIR's `alignment` (bytes): packed matmul panels start on a cache line.
+    alignment = op.properties.get("alignment")
+    aligned = (
+        f" __attribute__((aligned({alignment.value.data})))"
+        if isinstance(alignment, IntegerAttr)
+        else ""
+    )
+    emitter.writer.line(f"{emitter.type_name(key)} {name}[{max(count, 1)}]{aligned};")
     _bind_allocation(emitter, op, name, key, sizes)
 
 

@@ -53,6 +53,11 @@ C = Target(
     emit=emit_c,
     source=lambda unit: unit.source,
     loader="irkit.runtime.cpu:load_function",
+    hardware="irkit.runtime.cpu:host_hardware",
+    hardware_options=(
+        ("vector-bits", "vector_bits"),
+        ("vector-registers", "vector_registers"),
+    ),
 )
 
 CUDA = Target(

@@ -57,6 +57,22 @@ H100 = GpuHardware(
 )
 
 
+@dataclass(frozen=True)
+class CpuHardware:
+    """The host CPU's vector unit, as the C compiler builds for it
+    (`-march=native`): what sizes the matmul micro-kernel's register tile
+    (`linalg-pack-operands`). Read from the host (`Target.hardware`)."""
+
+    name: str
+    vector_bits: int  # the widest vector registers the compiler uses
+    vector_registers: int  # how many of them
+
+
+# What the C target assumes when the host cannot be asked: x86-64 with AVX2
+# (sixteen 256-bit registers), as on every x86 server since 2013.
+AVX2 = CpuHardware(name="x86-64 AVX2", vector_bits=256, vector_registers=16)
+
+
 def resolve(reference: str) -> Any:
     """The object a `"module:attribute"` reference names (imported now)."""
     module, _, attribute = reference.partition(":")
@@ -87,12 +103,13 @@ class Target:
     # () -> what compiled code and tuning choices depend on besides the
     # program (the GPU's architecture; the C build keys its own machine).
     machine: str | None = None
-    # () -> GpuHardware of the device (or the default device's).
+    # () -> GpuHardware of the device (or the default device's), or the
+    # host CPU's CpuHardware.
     hardware: str | None = None
     uses_graphs: bool = False  # takes the `graphs` option of irkit.compile
     # Options of the target's pipeline that carry the device's facts:
-    # (option name, `GpuHardware` field). Passes read hardware facts from
-    # these options, never from constants of their own.
+    # (option name, `GpuHardware` or `CpuHardware` field). Passes read
+    # hardware facts from these options, never from constants of their own.
     hardware_options: tuple[tuple[str, str], ...] = ()
 
     def load(self, unit: Any, symbol: str, **options: Any) -> Any:
@@ -107,7 +124,7 @@ class Target:
     def machine_identity(self) -> list[str]:
         return [] if self.machine is None else list(resolve(self.machine)())
 
-    def hardware_facts(self) -> GpuHardware | None:
+    def hardware_facts(self) -> GpuHardware | CpuHardware | None:
         return None if self.hardware is None else resolve(self.hardware)()
 
     def with_hardware(self, pipeline: str) -> str:

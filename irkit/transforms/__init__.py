@@ -31,6 +31,7 @@ _PASSES: dict[str, str] = {
     "scf-for-hoist-accumulators": "ScfForHoistAccumulatorsPass",
     "linalg-tile-contractions": "LinalgTileContractionsPass",
     "linalg-promote-accumulator": "LinalgPromoteAccumulatorPass",
+    "linalg-pack-operands": "LinalgPackOperandsPass",
     "scf-for-unroll": "ScfForUnrollPass",
     "fold-memref-alias-ops": "FoldMemrefAliasOpsPass",
     "affine-fold-min-max": "AffineFoldMinMaxPass",

@@ -31,7 +31,10 @@ Output: each contraction whose output has a static shape of at most
 (`irkit.analysis.aliasing.may_alias`), computes into a
 fresh `memref.alloca` of that shape with the identity layout, copied in
 before and out after, as above. An output larger than `max-elements` or of
-dynamic shape (a partial tile) is left in place.
+dynamic shape (a partial tile) is left in place. A contraction marked
+`irkit.register_tile` (`irkit.analysis.structured.is_register_tile`: the
+pass that marked it sized its output for the registers) is promoted
+whatever its size.
 
 Preserves: every value and its accumulation order (bit-identical results);
 the output buffer holds the same elements afterwards.
@@ -50,7 +53,11 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import PassFailedException
 
 from irkit.analysis.aliasing import may_alias
-from irkit.analysis.structured import is_contraction, require_buffers
+from irkit.analysis.structured import (
+    is_contraction,
+    is_register_tile,
+    require_buffers,
+)
 from irkit.dialects import memref
 
 PASS_NAME = "linalg-promote-accumulator"
@@ -65,7 +72,7 @@ def promotable_output_type(generic: GenericOp, max_elements: int) -> MemRefType 
     output_type = output.type
     if not isinstance(output_type, MemRefType) or not output_type.has_static_shape():
         return None
-    if prod(output_type.get_shape()) > max_elements:
+    if prod(output_type.get_shape()) > max_elements and not is_register_tile(generic):
         return None
     if any(
         isinstance(value.type, MemRefType) and may_alias(value, output)

@@ -23,6 +23,9 @@ permutation indexing maps, and the body `out + a * b` (`arith.mulf` then
 their transposed forms. Convolutions (window maps `d0 + d2`) are not
 contractions here, since `linalg-tile` cannot tile them.
 
+A contraction marked `irkit.register_tile` (`linalg-pack-operands`'
+micro-kernels, sized for the registers) is left whole.
+
 Preserves: what `linalg-tile` preserves; with one tiled reduction loop the
 accumulation order of every element is unchanged.
 """
@@ -37,7 +40,11 @@ from xdsl.dialects.linalg.ops import GenericOp
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import PassFailedException
 
-from irkit.analysis.structured import is_contraction, require_buffers
+from irkit.analysis.structured import (
+    is_contraction,
+    is_register_tile,
+    require_buffers,
+)
 from irkit.transforms.utils.tiling import tile_linalg_op
 
 PASS_NAME = "linalg-tile-contractions"
@@ -48,7 +55,9 @@ def tile_contractions(module: ModuleOp, tile_sizes: tuple[int, ...]) -> None:
     if any(size < 0 for size in tile_sizes):
         raise PassFailedException(f"{PASS_NAME}: tile sizes must be >= 0")
     targets = [
-        op for op in module.walk() if isinstance(op, GenericOp) and is_contraction(op)
+        op
+        for op in module.walk()
+        if isinstance(op, GenericOp) and is_contraction(op) and not is_register_tile(op)
     ]
     for generic in targets:
         require_buffers(generic, PASS_NAME)

@@ -45,6 +45,11 @@ ATTENTION_MAX_KEYS = 512
 # stages gave 0.78x and 0.38x; docs/benchmarks.md).
 MMA_BLOCK: tuple[int, int, int] = (128, 128, 32)
 MMA_STAGES = 4
+# `lower-to-c` packs matmul operands only for vector units at least this
+# wide (AVX-512): 0.56x NumPy/OpenBLAS at 1024^3 against 0.30x unpacked
+# on the project's VM, where AVX2-sized micro-kernels measured slower
+# (docs/benchmarks.md).
+PACK_MIN_VECTOR_BITS = 512
 MMA_WARPS: tuple[int, int] = (2, 2)
 
 
@@ -97,7 +102,12 @@ class LowerToCPipeline(NamedPipeline):
     `collapse=false`: rows of any rank become one row loop), `bufferize`;
     `linalg-tile-rows` (unless `rows=false`: a softmax, layer_norm or reduction
     with its neighbours runs row by row in one OpenMP loop); then, unless
-    `tile=false`, matmul-class ops are tiled twice by `linalg-tile-contractions`
+    `tile=false`: `linalg-pack-operands` (unless `pack=false`: static
+    matmuls as packed operand panels in cache tiles of `pack-tile-sizes`
+    and register micro-kernels sized from `vector-bits` and
+    `vector-registers`, peeled so that any shape takes it), and the other
+    matmul-class ops (and the peeled tails) are tiled twice by
+    `linalg-tile-contractions`
     (cache tiles of `matmul-tile-sizes`, the outer parallel tile loop an
     `scf.parallel` that OpenMP runs, then register tiles of
     `register-tile-sizes`) and `linalg-promote-accumulator` moves each register
@@ -121,6 +131,18 @@ class LowerToCPipeline(NamedPipeline):
     hoist: bool = True
     matmul_tile_sizes: tuple[int, ...] = (64, 256, 64)
     register_tile_sizes: tuple[int, ...] = (4, 16, 0)
+    # Static 2-D matmuls: packed panels and register micro-kernels
+    # (`linalg-pack-operands`), cache tiles of `pack-tile-sizes` (MC, NC,
+    # KC); the register tile is sized from the vector unit, whose facts
+    # `irkit.compile` fills in from the host (`CpuHardware`). Only with
+    # vectors of at least `PACK_MIN_VECTOR_BITS`: the AVX2-sized (6x16)
+    # micro-kernel was slower than the unpacked tiles where it was measured
+    # (gcc spills its accumulators), and the defaults here, which
+    # `irkit-opt` uses without host facts, are AVX2's.
+    pack: bool = True
+    pack_tile_sizes: tuple[int, ...] = (112, 128, 64)
+    vector_bits: int = 256
+    vector_registers: int = 16
 
     def stages(self) -> list[ModulePass]:
         stages = [_stage("convert-nn-to-linalg"), _stage("linalg-generalize-named-ops")]
@@ -131,6 +153,15 @@ class LowerToCPipeline(NamedPipeline):
         if self.rows:
             stages.append(_stage("linalg-tile-rows"))
         if self.tile:
+            if self.pack and self.vector_bits >= PACK_MIN_VECTOR_BITS:
+                stages.append(
+                    _stage(
+                        "linalg-pack-operands",
+                        cache_tile_sizes=self.pack_tile_sizes,
+                        vector_bits=self.vector_bits,
+                        vector_registers=self.vector_registers,
+                    )
+                )
             stages += [
                 _stage("linalg-tile-contractions", tile_sizes=self.matmul_tile_sizes),
                 _stage("linalg-tile-contractions", tile_sizes=self.register_tile_sizes),

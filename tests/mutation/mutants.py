@@ -653,4 +653,36 @@ MUTANTS: tuple[Mutant, ...] = (
         "a window operand that alone reads a loop bare is removed: the loop's "
         "extent is lost and the op no longer verifies",
     ),
+    Mutant(
+        "packed-k-remainder-dropped",
+        "irkit/transforms/linalg_pack_operands.py",
+        "            for depth in segments(matmul.depth, kc, 1):",
+        "            for depth in segments(matmul.depth, kc, 1)[:1]:",
+        (
+            "tests/properties/test_linalg_pack_operands.py",
+            "tests/filecheck/transforms/linalg-pack-operands.mlir",
+        ),
+        "the K steps that no whole cache-tile step covers are never computed",
+    ),
+    Mutant(
+        "lhs-panel-read-untransposed",
+        "irkit/transforms/linalg_pack_operands.py",
+        "    read = (d0, d2, d1) if outer_first else (d1, d0, d2)",
+        "    read = (d0, d1, d2) if outer_first else (d1, d0, d2)",
+        (
+            "tests/properties/test_linalg_pack_operands.py",
+            "tests/filecheck/transforms/linalg-pack-operands.mlir",
+        ),
+        "a row-major tile is copied into its micro-panels without the "
+        "transposition to K-major: the kernel reads rows as K steps",
+    ),
+    Mutant(
+        "register-tile-tiled-again",
+        "irkit/transforms/linalg_tile_contractions.py",
+        "        if isinstance(op, GenericOp) and is_contraction(op) and not is_register_tile(op)",
+        "        if isinstance(op, GenericOp) and is_contraction(op)",
+        ("tests/filecheck/transforms/linalg-tile-contractions.mlir",),
+        "a micro-kernel sized for the registers is tiled again by the "
+        "contraction tiling",
+    ),
 )

@@ -14,7 +14,7 @@ from irkit.pass_manager import Pipeline
 from irkit.runtime.program_cache import LOADED
 from irkit.runtime.tuning import CANDIDATES
 from irkit.targets import registry
-from irkit.targets.target import H100, GpuHardware
+from irkit.targets.target import AVX2, H100, CpuHardware, GpuHardware
 
 MLP = (Path(__file__).parents[2] / "examples" / "mlp.mlir").read_text()
 
@@ -43,7 +43,23 @@ def test_the_cuda_target_knows_its_hardware_without_a_device() -> None:
     if irkit.runtime.cuda.gpu_unavailable_reason() is not None:
         assert facts == H100
     assert facts.warp_size == 32
-    assert registry.C.hardware_facts() is None
+    host = registry.C.hardware_facts()
+    assert isinstance(host, CpuHardware)
+    assert host.vector_bits >= 128
+    assert host.vector_registers >= 16
+
+
+def test_the_hosts_vector_unit_comes_from_its_feature_flags() -> None:
+    from irkit.runtime.cpu import vector_unit
+
+    assert vector_unit({"avx2", "avx512f"}, "x86_64").vector_bits == 512
+    assert vector_unit({"avx2", "fma"}, "x86_64") == AVX2
+    assert vector_unit(set(), "aarch64").vector_registers == 32
+    assert vector_unit(set(), "unknown") == AVX2
+    filled = registry.C.with_hardware("lower-to-c")
+    assert "vector-bits=" in filled
+    assert "vector-registers=" in filled
+    Pipeline.parse(filled)
 
 
 def test_a_new_target_is_one_registry_entry(
@@ -82,4 +98,6 @@ def test_the_devices_facts_fill_the_targets_pipeline() -> None:
     assert tuned.startswith("lower-to-cuda{warp-size=16 reduction-block=128 ")
     assert "warp-size=32" not in tuned
     assert registry.CUDA.with_hardware("bufferize,cse") == "bufferize,cse"
-    assert registry.C.with_hardware("lower-to-c") == "lower-to-c"
+    assert registry.C.with_hardware(
+        "lower-to-c{vector-bits=256 vector-registers=16}"
+    ) == ("lower-to-c{vector-bits=256 vector-registers=16}")

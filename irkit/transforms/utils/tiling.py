@@ -13,7 +13,9 @@ restrictions they state.
 - `tile_loop_order`, `effective_tile_sizes`: which loops a tiling makes
   concurrent or sequential, and the sizes it actually uses;
 - `tile_subview`, `box_subview`, `offset_indices`: the pieces a fusion or a
-  GPU tiling rebuilds ops with.
+  GPU tiling rebuilds ops with;
+- `register_tile_shape`: the rows and columns of a CPU register tile for a
+  vector unit.
 """
 
 from __future__ import annotations
@@ -671,3 +673,20 @@ def tile_linalg_op(
     if generic is not op:
         Rewriter.replace_op(op, generic)
     return tile_generic(generic, tile_sizes, parallel_kind)
+
+
+def register_tile_shape(
+    element_bits: int, vector_bits: int, vector_registers: int
+) -> tuple[int, int]:
+    """(MR, NR): the output tile a matmul micro-kernel keeps in registers.
+
+    NR is two vectors of the element type, so that each row's two
+    accumulators and the two vectors of the rhs row they multiply hide the
+    multiply-add latency (4 cycles on znver3 and Skylake, two pipes: eight
+    independent chains are needed); MR is as many rows as fit beside the two
+    rhs vectors and the one broadcast lhs element: 6 x 16 for f32 on AVX2's
+    sixteen 256-bit registers (BLIS's and OpenBLAS' Haswell/Zen kernels),
+    14 x 32 on AVX-512's thirty-two.
+    """
+    lanes = max(vector_bits // max(element_bits, 1), 1)
+    return max((vector_registers - 3) // 2, 1), 2 * lanes

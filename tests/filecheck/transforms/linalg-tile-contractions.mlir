@@ -44,3 +44,23 @@ func.func @others(%a: memref<8x16xf32>, %x: memref<6xf32>, %k: memref<3xf32>, %c
   }
   return
 }
+
+// -----
+
+// A contraction marked `irkit.register_tile` (a micro-kernel of
+// `linalg-pack-operands`, sized for the registers) is left whole.
+
+// CHECK-LABEL: func.func @register_tile
+// CHECK-NOT:     scf.parallel
+// CHECK-NOT:     scf.for
+// CHECK:         linalg.generic
+// CHECK-SAME:      attrs = {irkit.register_tile}
+func.func @register_tile(%a: memref<8x4xf32>, %b: memref<4x16xf32>, %c: memref<8x16xf32> {irkit.output}) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"], irkit.register_tile} ins(%a, %b : memref<8x4xf32>, memref<4x16xf32>) outs(%c : memref<8x16xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
