@@ -890,9 +890,17 @@ def convert_arange(emit: Emitter) -> SSAValue:
             offset = arith.ConstantOp(scalar_attr(start, element)).result
             real = arith.SIToFPOp(count, cast(Float32Type, element)).result
             return arith.AddfOp(arith.MulfOp(real, scale), offset).result
-        scale = arith.ConstantOp(scalar_attr(step, i64)).result
-        offset = arith.ConstantOp(scalar_attr(start, i64)).result
-        value = arith.AddiOp(arith.MuliOp(count, scale), offset).result
+        # No `* 1` and `+ 0` (as torch-mlir's canonicalised arange): a causal
+        # mask of two aranges then stays within the few integer ops that
+        # linalg-fuse-elementwise recomputes in its consumer (a generator)
+        # instead of materialising the mask in a kernel of its own.
+        value = count
+        if step != 1:
+            scale = arith.ConstantOp(scalar_attr(step, i64)).result
+            value = arith.MuliOp(value, scale).result
+        if start != 0:
+            offset = arith.ConstantOp(scalar_attr(start, i64)).result
+            value = arith.AddiOp(value, offset).result
         if element == i64:
             return value
         return arith.TruncIOp(value, cast(IntegerType, element)).result
