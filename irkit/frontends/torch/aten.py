@@ -257,9 +257,7 @@ def _square(emit: Emitter, base: SSAValue) -> SSAValue:
             return arith.MulfOp(arguments[0], arguments[0]).result
         return arith.MuliOp(arguments[0], arguments[0]).result
 
-    return emit.generic(
-        [(base, AffineMap.identity(len(shape)))], shape, element, body
-    )
+    return emit.generic([(base, AffineMap.identity(len(shape)))], shape, element, body)
 
 
 @converts("aten.pow.Tensor_Tensor", "aten.pow.Scalar")
@@ -912,7 +910,7 @@ def convert_arange(emit: Emitter) -> SSAValue:
         # mask of two aranges then stays within the few integer ops that
         # linalg-fuse-elementwise recomputes in its consumer (a generator)
         # instead of materialising the mask in a kernel of its own.
-        value = count
+        value: SSAValue = count
         if step != 1:
             scale = arith.ConstantOp(scalar_attr(step, i64)).result
             value = arith.MuliOp(value, scale).result
