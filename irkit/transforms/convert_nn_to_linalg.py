@@ -253,9 +253,9 @@ class _Emitter:
         return self.emit(arith.ConstantOp(attr)).result
 
     def empty(self, shape: Sequence[int], element_type: Attribute) -> SSAValue:
-        return self.emit(
-            upstream_tensor.EmptyOp([], TensorType(element_type, shape))
-        ).tensor
+        # irkit's `tensor.empty` (the op the parser builds), not xDSL's base
+        # class: the reshape folds of the passes after this one match it.
+        return self.emit(tensor.EmptyOp([], TensorType(element_type, shape))).tensor
 
     def filled(
         self, shape: Sequence[int], element_type: Attribute, value: float

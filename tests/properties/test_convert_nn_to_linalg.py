@@ -18,7 +18,10 @@ from typing import Any
 import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.linalg.abstract_ops import NamedOperation
 
+from irkit.context import make_context
 from irkit.testing import assert_pass_preserves_semantics
 from irkit.transforms.convert_nn_to_linalg import ConvertNnToLinalgPass
 
@@ -100,6 +103,23 @@ def check(
         atol=atol,
     )
     assert not [op.name for op in lowered.walk() if op.dialect_name() == "nn"]
+    assert_parser_classes(lowered)
+
+
+def assert_parser_classes(module: ModuleOp) -> None:
+    """Every op the pass builds is of the class irkit's context registers for
+    its name, the one the parser builds: the passes after it match those
+    classes (a `tensor.empty` of xDSL's base class escaped the reshape folds
+    of linalg-collapse-dims). The bodies that xDSL's named linalg ops build
+    for themselves (`linalg.yield` in a `linalg.fill`) are the parser's too."""
+    context = make_context()
+    strays = [
+        f"{op.name} ({type(op).__module__}.{type(op).__name__})"
+        for op in module.walk()
+        if type(op) is not context.get_optional_op(op.name)
+        and not isinstance(op.parent_op(), NamedOperation)
+    ]
+    assert not strays, f"ops the parser would not build: {strays}"
 
 
 def sum_tolerance(element: str, terms: int) -> dict[str, float | None]:

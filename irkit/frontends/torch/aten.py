@@ -234,7 +234,7 @@ def convert_pow_scalar(emit: Emitter) -> SSAValue:
     if exponent == 1:
         return base
     if exponent == 2:
-        return emit.add(nn.MulOp(base, base)).result
+        return _square(emit, base)
     if exponent == 0.5 and is_float(element):
         return emit.add(nn.SqrtOp(base)).result
     if exponent == -0.5 and is_float(element):
@@ -242,6 +242,22 @@ def convert_pow_scalar(emit: Emitter) -> SSAValue:
     if not is_float(element):
         raise emit.fail("integer powers other than 1 and 2 are not supported yet")
     return emit.add(nn.PowOp(base, emit.tensor(exponent, element))).result
+
+
+def _square(emit: Emitter, base: SSAValue) -> SSAValue:
+    """`base * base` reading `base` once: a generic with one operand (as
+    torch-mlir's `powf(x, 2)`), not `nn.mul(x, x)`, whose two operands stay
+    two loads of each element once fused into a reduction (RMSNorm's sum of
+    squares)."""
+    element = element_of(base)
+    shape = shape_of(base)
+
+    def body(arguments: Sequence[SSAValue]) -> SSAValue:
+        if is_float(element):
+            return arith.MulfOp(arguments[0], arguments[0]).result
+        return arith.MuliOp(arguments[0], arguments[0]).result
+
+    return emit.generic([(base, AffineMap.identity(len(shape)))], shape, element, body)
 
 
 @converts("aten.pow.Tensor_Tensor", "aten.pow.Scalar")
@@ -890,9 +906,17 @@ def convert_arange(emit: Emitter) -> SSAValue:
             offset = arith.ConstantOp(scalar_attr(start, element)).result
             real = arith.SIToFPOp(count, cast(Float32Type, element)).result
             return arith.AddfOp(arith.MulfOp(real, scale), offset).result
-        scale = arith.ConstantOp(scalar_attr(step, i64)).result
-        offset = arith.ConstantOp(scalar_attr(start, i64)).result
-        value = arith.AddiOp(arith.MuliOp(count, scale), offset).result
+        # No `* 1` and `+ 0` (as torch-mlir's canonicalised arange): a causal
+        # mask of two aranges then stays within the few integer ops that
+        # linalg-fuse-elementwise recomputes in its consumer (a generator)
+        # instead of materialising the mask in a kernel of its own.
+        value: SSAValue = count
+        if step != 1:
+            scale = arith.ConstantOp(scalar_attr(step, i64)).result
+            value = arith.MuliOp(value, scale).result
+        if start != 0:
+            offset = arith.ConstantOp(scalar_attr(start, i64)).result
+            value = arith.AddiOp(value, offset).result
         if element == i64:
             return value
         return arith.TruncIOp(value, cast(IntegerType, element)).result
