@@ -28,8 +28,9 @@ window. (Convolutions take `linalg-conv-to-im2col` before this, in
 `lower-to-cuda`: a matmul beats a direct window loop.)
 
 **Contract.** Rewrites a `linalg.generic` on tensors (results present)
-whose input map has a result built of loops and constants by `+` and `*`
-by a constant (what windows are), when the operand is a ranked tensor and
+whose input map has a window result (two loops or more combined: `oh * 2 +
+kh`), every result built of loops and constants by `+` and `*` by a
+constant, when the operand is a ranked tensor and
 every loop is still read bare by some remaining operand (otherwise the
 loop's extent would be lost). Each such input becomes a `tensor.extract`
 at the start of the body; nothing else changes. Preserves every result
@@ -92,13 +93,15 @@ def _is_window_expr(expr: AffineExpr) -> bool:
 
 
 def _is_window_map(indexing_map: AffineMap) -> bool:
-    """A map with a compound result that is a window expression (and no
-    result of another kind)."""
+    """A map with a window result, one that combines two loops or more (an
+    output position and a tap: `oh * 2 + kh`), every result built of loops
+    and constants by `+` and `*` by a constant. A broadcast's constant
+    result or a slice's offset (`d1 + 768`) is not a window: the tiling
+    takes those as they are."""
     return (
         indexing_map.num_symbols == 0
-        and any(not isinstance(e, AffineDimExpr) for e in indexing_map.results)
         and all(_is_window_expr(e) for e in indexing_map.results)
-        and not all(isinstance(e, AffineConstantExpr) for e in indexing_map.results)
+        and any(len(e.used_dims()) >= 2 for e in indexing_map.results)
     )
 
 

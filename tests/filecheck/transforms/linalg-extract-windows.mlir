@@ -64,3 +64,24 @@ func.func @left_alone(%a: tensor<4xf32>, %b: tensor<6x4xf32>, %o: tensor<4xf32>,
   }
   return %r, %s, %t : tensor<4xf32>, tensor<3xf32>, tensor<2xf32>
 }
+
+// -----
+
+// Not windows: a broadcast's constant result and a slice's offset read
+// one loop each; the tiling takes them as they are.
+
+// CHECK-LABEL: func.func @not_windows
+// CHECK-NOT:     tensor.extract
+// CHECK:         ins(%a : tensor<1x4xf32>)
+// CHECK:         ins(%b : tensor<8x4xf32>)
+func.func @not_windows(%a: tensor<1x4xf32>, %b: tensor<8x4xf32>, %o: tensor<3x4xf32>) -> (tensor<3x4xf32>, tensor<3x4xf32>) {
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%a : tensor<1x4xf32>) outs(%o : tensor<3x4xf32>) {
+  ^bb0(%x: f32, %y: f32):
+    linalg.yield %x : f32
+  } -> tensor<3x4xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0 + 5, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%b : tensor<8x4xf32>) outs(%o : tensor<3x4xf32>) {
+  ^bb0(%x: f32, %y: f32):
+    linalg.yield %x : f32
+  } -> tensor<3x4xf32>
+  return %r, %s : tensor<3x4xf32>, tensor<3x4xf32>
+}
