@@ -28,6 +28,12 @@ becomes
 %y = tensor.expand_shape %m [[0], [1], [2, 3]] : tensor<NxFxOHxOW>
 ```
 
+A zero (or any constant) `tensor.pad` of the input's rows and columns, as
+torch-mlir and `nn.conv2d` write a padded convolution, is folded into the
+gather: it reads the unpadded input at clamped indices and selects the
+padding value outside it (`arith.cmpi`, `arith.select`), so no padded copy
+of the input is made; the pad is erased when nothing else reads it.
+
 Why: a convolution's window maps (`d2 * sh + d5 * dh`) are compound, so the
 GPU tiling (`linalg-tile-for-gpu`) can tile neither its output rows nor its
 columns, and each thread ran a whole output plane (a ResNet-18 took a
@@ -172,17 +178,71 @@ class _IndexBuilder:
             arith.AddiOp(self.scaled(output, stride), self.scaled(tap, dilation))
         )
 
+    def inside(
+        self, padded: SSAValue, low: int, extent: int
+    ) -> tuple[SSAValue, SSAValue]:
+        """Whether position `padded` of a padded dimension falls in the
+        source (`low <= padded < low + extent`), and the source position,
+        clamped into `[0, extent)` so the read stays in bounds either way."""
+        position = self.add(arith.SubiOp(padded, self.constant(low)))
+        zero = self.constant(0)
+        last = self.constant(extent - 1)
+        not_before = self.add(arith.CmpiOp(position, zero, "sge"))
+        not_after = self.add(arith.CmpiOp(position, last, "sle"))
+        inside = self.add(arith.AndIOp(not_before, not_after))
+        clamped = self.add(arith.MinSIOp(self.add(arith.MaxSIOp(position, zero)), last))
+        return inside, clamped
+
     def scaled(self, value: SSAValue, factor: int) -> SSAValue:
         if factor == 1:
             return value
         return self.add(arith.MuliOp(value, self.constant(factor)))
 
 
+@dataclass(frozen=True)
+class _Padding:
+    """A `tensor.pad` of the input by a constant, on the spatial dimensions
+    only: the gather reads its source and predicates the border."""
+
+    source: SSAValue
+    low: tuple[int, int]
+    extent: tuple[int, int]  # the source's rows and columns
+    value: SSAValue
+
+
+def spatial_padding(x: SSAValue) -> _Padding | None:
+    """`x`'s padding when `x` is a `tensor.pad` of static sizes, by a value
+    defined outside it, of the last two dimensions only."""
+    pad = x.owner
+    if not isinstance(pad, tensor.PadOp) or pad.low or pad.high:
+        return None  # dynamic sizes
+    low = [int(v) for v in pad.static_low.get_values()]
+    high = [int(v) for v in pad.static_high.get_values()]
+    if any(low[:2]) or any(high[:2]):
+        return None
+    yielded = pad.region.block.last_op
+    if yielded is None or len(yielded.operands) != 1:
+        return None
+    value = yielded.operands[0]
+    block = pad.region.block
+    owner = value.owner
+    inner = isinstance(owner, Operation) and owner.parent_block() is block
+    if owner is block or inner:
+        return None  # computed from the indices: not one value
+    source = _static_tensor(pad.source)
+    if source is None:
+        return None
+    rows, columns = source.get_shape()[2:]
+    return _Padding(pad.source, (low[2], low[3]), (rows, columns), value)
+
+
 def _gather(
     x: SSAValue, shape: _ConvShape, element: Attribute
 ) -> tuple[tensor.EmptyOp, GenericOp]:
     """The im2col generic, `col[n, k, p]` from `x` (see the module doc), and
-    the empty tensor it fills."""
+    the empty tensor it fills. When `x` pads its source by a constant, the
+    gather reads the source, clamped into its bounds, and selects the
+    padding value outside them: no padded copy is made."""
     col_type = TensorType(element, [shape.batch, shape.reduction, shape.pixels])
     empty = tensor.EmptyOp([], col_type)
     body = Block(arg_types=[element])
@@ -196,7 +256,15 @@ def _gather(
     out_column = ib.rem(p, shape.output[1])
     row = ib.window(out_row, shape.strides[0], tap_row, shape.dilations[0])
     column = ib.window(out_column, shape.strides[1], tap_column, shape.dilations[1])
-    value = ib.add(ExtractOp(x, [n, channel, row, column], element))
+    padding = spatial_padding(x)
+    if padding is None:
+        value = ib.add(ExtractOp(x, [n, channel, row, column], element))
+    else:
+        inside_row, row = ib.inside(row, padding.low[0], padding.extent[0])
+        inside_column, column = ib.inside(column, padding.low[1], padding.extent[1])
+        read = ib.add(ExtractOp(padding.source, [n, channel, row, column], element))
+        inside = ib.add(arith.AndIOp(inside_row, inside_column))
+        value = ib.add(arith.SelectOp(inside, read, padding.value))
     body.add_op(LinalgYieldOp(value))
     identity = AffineMapAttr(AffineMap.identity(3))
     gather = GenericOp(
@@ -252,6 +320,9 @@ class ConvToIm2col(RewritePattern):
         rewriter.insert_op(product)
         result = expand_op(product.results[0], output_groups, init_type)
         rewriter.replace_op(op, result)
+        pad = x.owner
+        if isinstance(pad, tensor.PadOp) and not pad.result.uses:
+            rewriter.erase_op(pad)
 
 
 @dataclass(frozen=True)

@@ -685,4 +685,27 @@ MUTANTS: tuple[Mutant, ...] = (
         "a micro-kernel sized for the registers is tiled again by the "
         "contraction tiling",
     ),
+    Mutant(
+        "im2col-padding-drops-the-last-row",
+        "irkit/transforms/linalg_conv_to_im2col.py",
+        '        not_after = self.add(arith.CmpiOp(position, last, "sle"))',
+        '        not_after = self.add(arith.CmpiOp(position, last, "slt"))',
+        (
+            "tests/properties/test_linalg_conv_to_im2col.py",
+            "tests/filecheck/transforms/linalg-conv-to-im2col.mlir",
+        ),
+        "the source's last row and column read as padding",
+    ),
+    Mutant(
+        "im2col-padding-reads-unclamped",
+        "irkit/transforms/linalg_conv_to_im2col.py",
+        "        return inside, clamped",
+        "        return inside, position",
+        (
+            "tests/properties/test_linalg_conv_to_im2col.py",
+            "tests/filecheck/transforms/linalg-conv-to-im2col.mlir",
+        ),
+        "the gather reads outside the source where the padding is selected "
+        "(an out-of-bounds load on the GPU)",
+    ),
 )

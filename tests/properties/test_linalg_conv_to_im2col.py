@@ -3,8 +3,10 @@
 Hypothesis draws `linalg.conv_2d_nchw_fchw` on tensors as torch-mlir writes
 them: batch, channels, filters, a kernel of 1 to 3 taps each way (not
 square), strides and dilations of 1 or 2 each way, output sizes of 1 to 4,
-the input sized to fit exactly, f32 or half-precision operands into an f32
-accumulator, and an init that is an argument or a zero fill. The rewrite
+the input sized to fit exactly (sometimes a `tensor.pad` of a smaller
+source by a constant, which the gather folds), f32 or half-precision
+operands into an f32 accumulator, and an init that is an argument or a zero
+fill. The rewrite
 (an im2col gather and a batch of matmuls) must change every program and
 give the same results: each output is the same sum of the same products in
 the same order. A planted wrong tap, stride or dilation shows as a wrong
@@ -41,8 +43,26 @@ def convolutions(draw: st.DrawFn) -> str:
     x_type = f"tensor<{n}x{c}x{h}x{w}x{element}>"
     w_type = f"tensor<{f}x{c}x{kh}x{kw}x{element}>"
     out_type = f"tensor<{n}x{f}x{oh}x{ow}xf32>"
-    args = [f"%x: {x_type}", f"%w: {w_type}"]
     lines = []
+    # Padded as torch-mlir pads (`tensor.pad` of the rows and columns by a
+    # constant), up to 2 on each side, the source no smaller than 1x1.
+    pads = [draw(st.integers(0, min(2, size - 1))) for size in (h, h, w, w)]
+    low_h, high_h, low_w, high_w = pads
+    if draw(st.booleans()) and any(pads) and low_h + high_h < h and low_w + high_w < w:
+        source_type = (
+            f"tensor<{n}x{c}x{h - low_h - high_h}x{w - low_w - high_w}x{element}>"
+        )
+        value = draw(st.sampled_from(["0.0", "-1.5"]))
+        args = [f"%source: {source_type}", f"%w: {w_type}"]
+        lines += [
+            f"%pad_value = arith.constant {value} : {element}",
+            f"%x = tensor.pad %source low[0, 0, {low_h}, {low_w}] high[0, 0, "
+            f"{high_h}, {high_w}] {{\n^bb0(%i: index, %j: index, %k: index, %l: "
+            f"index):\n  tensor.yield %pad_value : {element}\n}} : {source_type} "
+            f"to {x_type}",
+        ]
+    else:
+        args = [f"%x: {x_type}", f"%w: {w_type}"]
     if draw(st.booleans()):
         lines += [
             "%zero = arith.constant 0.0 : f32",
@@ -77,6 +97,9 @@ def test_no_convolution_is_left(text: str) -> None:
     assert "linalg.conv_2d_nchw_fchw" not in names
     assert names.count("linalg.generic") == 2
     assert "tensor.extract" in names
+    # A padded input is read through the gather's predicate: no copy left.
+    assert "tensor.pad" not in names
+    assert ("arith.select" in names) == ("tensor.pad" in text)
 
 
 def test_lowered_for_cuda_on_the_grid_emulator() -> None:

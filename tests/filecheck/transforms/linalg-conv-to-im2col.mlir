@@ -39,6 +39,46 @@ func.func @half(%x: tensor<1x1x6x6xf16>, %w: tensor<2x1x3x3xf16>, %init: tensor<
 
 // -----
 
+// A zero-padded input (torch-mlir's padding=1): the gather reads the
+// unpadded source at clamped indices and selects the pad value outside it;
+// the pad is erased. A pad whose value depends on the position, or that
+// pads the channels, stays (the gather reads the padded tensor).
+
+// CHECK-LABEL: func.func @padded
+// CHECK-NOT:     tensor.pad
+// CHECK:         %[[ROW:.*]] = arith.subi %{{.*}}, %{{.*}} : index
+// CHECK:         arith.cmpi sge, %[[ROW]]
+// CHECK:         arith.cmpi sle, %[[ROW]]
+// CHECK:         arith.maxsi %[[ROW]]
+// CHECK:         arith.minsi
+// CHECK:         %[[READ:.*]] = tensor.extract %source[
+// CHECK:         arith.select %{{.*}}, %[[READ]], %zero : f32
+func.func @padded(%source: tensor<1x2x4x4xf32>, %w: tensor<3x2x3x3xf32>, %init: tensor<1x3x4x4xf32>) -> tensor<1x3x4x4xf32> {
+  %zero = arith.constant 0.0 : f32
+  %x = tensor.pad %source low[0, 0, 1, 1] high[0, 0, 1, 1] {
+  ^bb0(%i: index, %j: index, %k: index, %l: index):
+    tensor.yield %zero : f32
+  } : tensor<1x2x4x4xf32> to tensor<1x2x6x6xf32>
+  %y = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %w : tensor<1x2x6x6xf32>, tensor<3x2x3x3xf32>) outs(%init : tensor<1x3x4x4xf32>) -> tensor<1x3x4x4xf32>
+  return %y : tensor<1x3x4x4xf32>
+}
+
+// CHECK-LABEL: func.func @padded_channels
+// CHECK:         tensor.pad
+// CHECK:         tensor.extract %x[
+// CHECK-NOT:     arith.select
+func.func @padded_channels(%source: tensor<1x1x6x6xf32>, %w: tensor<3x2x3x3xf32>, %init: tensor<1x3x4x4xf32>) -> tensor<1x3x4x4xf32> {
+  %zero = arith.constant 0.0 : f32
+  %x = tensor.pad %source low[0, 1, 0, 0] high[0, 0, 0, 0] {
+  ^bb0(%i: index, %j: index, %k: index, %l: index):
+    tensor.yield %zero : f32
+  } : tensor<1x1x6x6xf32> to tensor<1x2x6x6xf32>
+  %y = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %w : tensor<1x2x6x6xf32>, tensor<3x2x3x3xf32>) outs(%init : tensor<1x3x4x4xf32>) -> tensor<1x3x4x4xf32>
+  return %y : tensor<1x3x4x4xf32>
+}
+
+// -----
+
 // Left alone: a convolution on buffers, and one in another layout.
 
 // CHECK-LABEL: func.func @left_alone
