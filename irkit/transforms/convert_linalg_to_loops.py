@@ -45,7 +45,7 @@ and order of everything outside linalg ops.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from xdsl.context import Context
@@ -63,12 +63,7 @@ from xdsl.dialects.linalg.ops import YieldOp as LinalgYieldOp
 from xdsl.dialects.scf import YieldOp
 from xdsl.ir import Block, Operation, OpResult, Region, SSAValue
 from xdsl.ir.affine import (
-    AffineBinaryOpExpr,
-    AffineBinaryOpKind,
-    AffineConstantExpr,
     AffineDimExpr,
-    AffineExpr,
-    AffineMap,
 )
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
@@ -88,6 +83,7 @@ from irkit.analysis.structured import (
 )
 from irkit.diagnostics import op_error
 from irkit.dialects.scf import ForOp, ParallelOp, ReduceOp
+from irkit.transforms.utils.affine_index import AffineIndexEmitter
 from irkit.transforms.utils.generalization import (
     generalize_named_op,
     is_named_linalg_op,
@@ -207,108 +203,6 @@ def accumulates_on_stack(computation: StructuredComputation) -> bool:
     )
 
 
-# An index value under construction: a folded constant or an SSA value.
-_IndexTerm = int | SSAValue
-
-
-def _fold(kind: AffineBinaryOpKind, lhs: int, rhs: int) -> int:
-    match kind:
-        case AffineBinaryOpKind.Add:
-            return lhs + rhs
-        case AffineBinaryOpKind.Mul:
-            return lhs * rhs
-        case AffineBinaryOpKind.FloorDiv:
-            return lhs // rhs
-        case AffineBinaryOpKind.CeilDiv:
-            return -(-lhs // rhs)
-        case AffineBinaryOpKind.Mod:
-            return lhs % rhs  # Python's % is affine's: non-negative for rhs > 0
-
-
-class AffineIndexEmitter:
-    """Emits affine expressions over loop variables as `arith` ops on `index`.
-
-    Constants are folded (`d0 * 1 + 0` is `d0`); each distinct expression is
-    computed once per emitter. `mod` becomes `a - floordiv(a, c) * c`, so only
-    `addi`, `subi`, `muli`, `floordivsi` and `ceildivsi` appear.
-    """
-
-    def __init__(
-        self,
-        loop_values: Sequence[SSAValue],
-        constants: _IndexConstants,
-        emit: Callable[[Operation], None],
-    ) -> None:
-        self._loop_values = loop_values
-        self._constants = constants
-        self._emit = emit
-        self._memo: dict[AffineExpr, _IndexTerm] = {}
-
-    def indices(self, indexing_map: AffineMap) -> list[SSAValue]:
-        return [self.value(expr) for expr in indexing_map.results]
-
-    def value(self, expr: AffineExpr) -> SSAValue:
-        term = self._term(expr)
-        return self._constants.get(term) if isinstance(term, int) else term
-
-    def _term(self, expr: AffineExpr) -> _IndexTerm:
-        if expr in self._memo:
-            return self._memo[expr]
-        term: _IndexTerm
-        if isinstance(expr, AffineDimExpr):
-            term = self._loop_values[expr.position]
-        elif isinstance(expr, AffineConstantExpr):
-            term = expr.value
-        elif isinstance(expr, AffineBinaryOpExpr):
-            term = self._binary(expr.kind, self._term(expr.lhs), self._term(expr.rhs))
-        else:  # symbols: linalg indexing maps have none
-            raise ValueError(f"unsupported affine expression {expr}")
-        self._memo[expr] = term
-        return term
-
-    def _binary(
-        self, kind: AffineBinaryOpKind, lhs: _IndexTerm, rhs: _IndexTerm
-    ) -> _IndexTerm:
-        if isinstance(lhs, int) and isinstance(rhs, int):
-            return _fold(kind, lhs, rhs)
-        match kind:
-            case AffineBinaryOpKind.Add:
-                if lhs == 0 or rhs == 0:
-                    return rhs if lhs == 0 else lhs
-                return self._op(arith.AddiOp, lhs, rhs)
-            case AffineBinaryOpKind.Mul:
-                if lhs == 0 or rhs == 0:
-                    return 0
-                if lhs == 1 or rhs == 1:
-                    return rhs if lhs == 1 else lhs
-                return self._op(arith.MuliOp, lhs, rhs)
-            case AffineBinaryOpKind.FloorDiv | AffineBinaryOpKind.CeilDiv if rhs == 1:
-                return lhs
-            case AffineBinaryOpKind.FloorDiv:
-                return self._op(arith.FloorDivSIOp, lhs, rhs)
-            case AffineBinaryOpKind.CeilDiv:
-                return self._op(arith.CeilDivSIOp, lhs, rhs)
-            case AffineBinaryOpKind.Mod:
-                if rhs == 1:
-                    return 0
-                quotient = self._op(arith.FloorDivSIOp, lhs, rhs)
-                return self._op(
-                    arith.SubiOp, lhs, self._op(arith.MuliOp, quotient, rhs)
-                )
-
-    def _op(
-        self,
-        cls: type[arith.SignlessIntegerBinaryOperation],
-        lhs: _IndexTerm,
-        rhs: _IndexTerm,
-    ) -> SSAValue:
-        lhs_value = self._constants.get(lhs) if isinstance(lhs, int) else lhs
-        rhs_value = self._constants.get(rhs) if isinstance(rhs, int) else rhs
-        op = cls(lhs_value, rhs_value)
-        self._emit(op)
-        return op.result
-
-
 # --------------------------------------------------------------------------
 # The lowering
 # --------------------------------------------------------------------------
@@ -400,7 +294,7 @@ def lower_to_loops(
         else:
             Rewriter.insert_op(new_op, insertion)
 
-    indices = AffineIndexEmitter(loops, constants, emit)
+    indices = AffineIndexEmitter(loops, constants.get, emit)
     mapping: dict[SSAValue, SSAValue] = {}
     body = computation.body
     for operand, indexing_map, argument in zip(

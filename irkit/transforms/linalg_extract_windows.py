@@ -73,6 +73,7 @@ from xdsl.pattern_rewriter import (
 )
 
 from irkit.dialects.linalg import GenericOp
+from irkit.transforms.utils.affine_index import AffineIndexEmitter
 
 PASS_NAME = "linalg-extract-windows"
 
@@ -109,28 +110,25 @@ def _bare_loops(indexing_map: AffineMap) -> set[int]:
     return {e.position for e in indexing_map.results if isinstance(e, AffineDimExpr)}
 
 
-class _IndexEmitter:
-    """Evaluates affine expressions of the loop indices with `arith` ops,
-    inserted before one op of the body."""
+def _index_emitter(body: Block, before: Operation, loops: int) -> AffineIndexEmitter:
+    """An emitter of index arithmetic over the body's `linalg.index` values,
+    every op it needs (the indices and constants too) inserted before
+    `before`."""
 
-    def __init__(self, body: Block, before: Operation, loops: int) -> None:
-        self.body, self.before = body, before
-        self.loops = [self._insert(IndexOp(dim)) for dim in range(loops)]
+    def insert(op: Operation) -> None:
+        body.insert_op_before(op, before)
 
-    def _insert(self, op: Operation) -> SSAValue:
-        self.body.insert_op_before(op, self.before)
-        return op.results[0]
+    def constant(value: int) -> SSAValue:
+        op = arith.ConstantOp(IntegerAttr(value, IndexType()))
+        insert(op)
+        return op.result
 
-    def emit(self, expr: AffineExpr) -> SSAValue:
-        if isinstance(expr, AffineDimExpr):
-            return self.loops[expr.position]
-        if isinstance(expr, AffineConstantExpr):
-            return self._insert(arith.ConstantOp(IntegerAttr(expr.value, IndexType())))
-        assert isinstance(expr, AffineBinaryOpExpr)
-        lhs, rhs = self.emit(expr.lhs), self.emit(expr.rhs)
-        if expr.kind == AffineBinaryOpKind.Add:
-            return self._insert(arith.AddiOp(lhs, rhs))
-        return self._insert(arith.MuliOp(lhs, rhs))
+    indices: list[SSAValue] = []
+    for dim in range(loops):
+        index = IndexOp(dim)
+        insert(index)
+        indices.append(index.result)
+    return AffineIndexEmitter(indices, constant, insert)
 
 
 class ExtractWindows(RewritePattern):
@@ -159,10 +157,10 @@ class ExtractWindows(RewritePattern):
         block = body.block
         first = block.first_op
         assert first is not None
-        emitter = _IndexEmitter(block, first, loops)
+        emitter = _index_emitter(block, first, loops)
         for index in windows:
             value = inputs[index]
-            indices = [emitter.emit(expr) for expr in maps[index].results]
+            indices = emitter.indices(maps[index])
             element = block.args[index].type
             extract = ExtractOp(value, indices, element)
             block.insert_op_before(extract, first)

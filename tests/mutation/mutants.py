@@ -637,12 +637,12 @@ MUTANTS: tuple[Mutant, ...] = (
         "a dilated convolution's rows are gathered as if undilated",
     ),
     Mutant(
-        "window-sum-multiplied",
+        "window-read-at-the-output-position",
         "irkit/transforms/linalg_extract_windows.py",
-        "            return self._insert(arith.AddiOp(lhs, rhs))",
-        "            return self._insert(arith.MuliOp(lhs, rhs))",
+        "            indices = emitter.indices(maps[index])",
+        "            indices = emitter.indices(maps[-1])",
         ("tests/properties/test_linalg_extract_windows.py",),
-        "a window's row is the product of output row and tap, not their sum",
+        "the input is read at the output's position, not through its window",
     ),
     Mutant(
         "window-extracted-though-its-loop-is-lost",
