@@ -539,7 +539,7 @@ def _conv_registry(small: bool) -> list[Workload]:
         bottleneck = (16, 4, 8)
         stem = (8, 16)
         mobilenet = (4, 6, 8)
-        resnet = ((1, 1), (32, 3)), 3, 10, 16
+        resnet = ((1, 1), (32, 2)), 3, 10, 16
     else:
         batch = 8
         basic = [(64, 64, 56), (64, 128, 56), (128, 256, 28), (256, 512, 14)]
