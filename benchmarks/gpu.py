@@ -513,6 +513,7 @@ MODEL_NAMES = (
     "resnet_basic_s3",
     "resnet_basic_s4",
     "resnet_bottleneck_s1",
+    "resnext_bottleneck_s1",
     "resnet_stem",
     "mobilenet_v2_block",
     "resnet18_b1",

@@ -231,11 +231,12 @@ passed in.
 Conv nets written out as torchvision writes them (NCHW, eval mode, the same
 module and state-dict names): ResNet-18's basic block at its four stages (the
 first block of each; stages 2 to 4 with the 1x1 stride-2 downsample), a
-ResNet-50 bottleneck block, the ResNet stem, a MobileNet-v2 inverted-residual
-block (depthwise 3x3, `groups` = channels, which torch-mlir exports as
+ResNet-50 bottleneck block, a ResNeXt-50 32x4d one (its 3x3 convolution in 32
+groups, which torch-mlir exports as `linalg.conv_2d_ngchw_gfchw`, as it does
+depthwise convolutions with a channel multiplier), the ResNet stem, a
+MobileNet-v2 inverted-residual block (depthwise 3x3, `groups` = channels:
 `linalg.depthwise_conv_2d_nchw_chw`; ReLU6) and the whole ResNet-18 (batch 1
-and 32). Grouped convolutions and depthwise ones with a channel multiplier
-come out as `linalg.conv_2d_ngchw_gfchw`, which irkit also runs. Batch
+and 32). Batch
 norm has non-trivial running statistics (means N(0, 0.1^2), variances
 U(0.5, 1.5), weights and biases perturbed), so a dropped normalisation shows;
 torch-mlir decomposes it into elementwise generics. Its step counters

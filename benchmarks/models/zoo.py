@@ -16,8 +16,8 @@ argument list: the inputs, then every state-dict tensor (parameters and
 persistent buffers; not batch norm's step counters) in state-dict order, so
 weights are function arguments and the exported files stay small.
 
-The conv nets (ResNet-18's basic blocks and the whole network, a ResNet-50
-bottleneck block, the ResNet stem, a MobileNet-v2 block) are written out as
+The conv nets (ResNet-18's basic blocks and the whole network, ResNet-50 and
+ResNeXt-50 bottleneck blocks, the ResNet stem, a MobileNet-v2 block) are written out as
 torchvision writes them (torchvision is not a dependency), with the same
 module and state-dict names.
 
@@ -341,17 +341,28 @@ class BasicBlock(nn.Module):
 
 
 class Bottleneck(nn.Module):
-    """ResNet-50's block: 1x1 (to `width`), 3x3 (strided), 1x1 (to 4 x
-    `width`), batch norm and ReLU after each, and the residual."""
+    """ResNet-50's block (ResNeXt's with `groups` and `base_width`, as in
+    torchvision): 1x1 to `width` channels, 3x3 (strided, grouped), 1x1 to
+    4 x `planes`, batch norm and ReLU after each, and the residual."""
 
     expansion = 4
 
-    def __init__(self, inputs: int, width: int, stride: int = 1) -> None:
+    def __init__(
+        self,
+        inputs: int,
+        planes: int,
+        stride: int = 1,
+        groups: int = 1,
+        base_width: int = 64,
+    ) -> None:
         super().__init__()
-        outputs = width * self.expansion
+        width = int(planes * (base_width / 64.0)) * groups
+        outputs = planes * self.expansion
         self.conv1 = conv1x1(inputs, width)
         self.bn1 = nn.BatchNorm2d(width)
-        self.conv2 = conv3x3(width, width, stride)
+        self.conv2 = nn.Conv2d(
+            width, width, 3, stride, padding=1, groups=groups, bias=False
+        )
         self.bn2 = nn.BatchNorm2d(width)
         self.conv3 = conv1x1(width, outputs)
         self.bn3 = nn.BatchNorm2d(outputs)
@@ -392,18 +403,18 @@ class ResNet18(nn.Module):
         self.bn1 = nn.BatchNorm2d(width)
         self.relu = nn.ReLU(inplace=True)
         self.maxpool = nn.MaxPool2d(3, 2, padding=1)
-        channels = width
-        for index, scale in enumerate((1, 2, 4, 8), start=1):
-            outputs = width * scale
-            stride = 1 if scale == 1 else 2
-            blocks = (
-                BasicBlock(channels, outputs, stride),
-                BasicBlock(outputs, outputs),
-            )
-            setattr(self, f"layer{index}", nn.Sequential(*blocks))
-            channels = outputs
+        self.layer1 = self.stage(width, width, 1)
+        self.layer2 = self.stage(width, 2 * width, 2)
+        self.layer3 = self.stage(2 * width, 4 * width, 2)
+        self.layer4 = self.stage(4 * width, 8 * width, 2)
         self.avgpool = nn.AdaptiveAvgPool2d((1, 1))
-        self.fc = nn.Linear(channels, classes)
+        self.fc = nn.Linear(8 * width, classes)
+
+    @staticmethod
+    def stage(inputs: int, outputs: int, stride: int) -> nn.Sequential:
+        return nn.Sequential(
+            BasicBlock(inputs, outputs, stride), BasicBlock(outputs, outputs)
+        )
 
     def forward(self, x: Tensor) -> Tensor:
         x = self.maxpool(self.relu(self.bn1(self.conv1(x))))
@@ -531,12 +542,14 @@ def _image(batch: int, channels: int, size: int) -> Shape:
 def _conv_registry(small: bool) -> list[Workload]:
     """The conv nets: ResNet-18's basic blocks at its four stages (the first
     block of each: stages 2 to 4 downsample), a ResNet-50 bottleneck block,
-    the ResNet stem, a MobileNet-v2 block and the whole ResNet-18; tiny
-    channels and 8x8 to 16x16 images (odd sizes included) for CI."""
+    a ResNeXt-50 one (grouped 3x3), the ResNet stem, a MobileNet-v2 block and
+    the whole ResNet-18; tiny channels and 8x8 to 16x16 images (odd sizes
+    included) for CI."""
     if small:
         batch = 2
         basic = [(4, 4, 8), (4, 8, 16), (8, 12, 12), (12, 16, 10)]
         bottleneck = (16, 4, 8)
+        resnext = (16, 4, 4, 32, 8)
         stem = (8, 16)
         mobilenet = (4, 6, 8)
         resnet = ((1, 1), (32, 2)), 3, 10, 16
@@ -544,6 +557,7 @@ def _conv_registry(small: bool) -> list[Workload]:
         batch = 8
         basic = [(64, 64, 56), (64, 128, 56), (128, 256, 28), (256, 512, 14)]
         bottleneck = (256, 64, 56)
+        resnext = (256, 64, 32, 4, 56)
         stem = (64, 224)
         mobilenet = (32, 6, 28)
         resnet = ((1, 1), (32, 32)), 64, 1000, 224
@@ -570,6 +584,18 @@ def _conv_registry(small: bool) -> list[Workload]:
             f"ResNet-50 bottleneck block (stage 1: 1x1 {channels}->{width}, 3x3, "
             f"1x1 {width}->{4 * width}): batch {batch}, {channels}x{size}x{size}",
             partial(Bottleneck, channels, width),
+            (_image(batch, channels, size),),
+        )
+    )
+    channels, planes, groups, base_width, size = resnext
+    width = int(planes * base_width / 64) * groups
+    workloads.append(
+        Workload(
+            "resnext_bottleneck_s1",
+            f"ResNeXt-50 32x4d bottleneck block (stage 1: 1x1 {channels}->{width}, "
+            f"3x3 with {groups} groups, 1x1 {width}->{4 * planes}): batch {batch}, "
+            f"{channels}x{size}x{size}",
+            partial(Bottleneck, channels, planes, 1, groups, base_width),
             (_image(batch, channels, size),),
         )
     )
@@ -666,8 +692,11 @@ def _perturb_norms(module: nn.Module) -> None:
             if isinstance(child, nn.BatchNorm2d):
                 child.weight.copy_(1.0 + 0.1 * torch.randn_like(child.weight))
                 child.bias.copy_(0.1 * torch.randn_like(child.bias))
-                child.running_mean.copy_(0.1 * torch.randn_like(child.running_mean))
-                child.running_var.uniform_(0.5, 1.5)
+                mean, var = child.running_mean, child.running_var
+                assert mean is not None
+                assert var is not None
+                mean.copy_(0.1 * torch.randn_like(mean))
+                var.uniform_(0.5, 1.5)
 
 
 def build(workload: Workload, seed: int = 0) -> tuple[nn.Module, tuple[Tensor, ...]]:

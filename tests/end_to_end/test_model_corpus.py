@@ -2,8 +2,8 @@
 
 Each program is a small-size twin of a `benchmarks/models/<name>.mlir`
 workload (GPT-2 block, BERT and ViT layers, MLPs, attention with and without a
-causal mask, a LLaMA block; ResNet basic blocks at the four stages, a ResNet-50
-bottleneck block, the ResNet stem, a MobileNet-v2 block with its depthwise
+causal mask, a LLaMA block; ResNet basic blocks at the four stages, ResNet-50
+and ResNeXt-50 (grouped) bottleneck blocks, the ResNet stem, a MobileNet-v2 block with its depthwise
 convolution, the whole ResNet-18 at two batch sizes), exported by `benchmarks/models/export.py` with
 its weights as function arguments, and stored with its inputs and PyTorch's
 outputs; four are there in float16 and bfloat16 too (`<name>_f16`,
