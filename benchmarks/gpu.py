@@ -15,8 +15,9 @@ the measured device-to-device copy bandwidth (bytes read plus bytes written)
 and, for SGEMM, with cuBLAS at float32 with TF32 off.
 
 `--models` adds the model corpus of `benchmarks/models/` (torch-mlir exports
-of PyTorch modules, weights as arguments) beside the same modules in PyTorch
-eager and `torch.compile`; `--call-overhead` times the host cost of calling
+of PyTorch modules, transformers and conv nets, weights as arguments) beside
+the same modules in PyTorch eager (cuBLAS, and cuDNN for the convolutions)
+and `torch.compile`; `--call-overhead` times the host cost of calling
 `examples/mlp.mlir` on device tensors.
 
     python benchmarks/gpu.py [--small] [--sizes 1000,2048] [--tune] [--models]
@@ -506,6 +507,17 @@ MODEL_NAMES = (
     "attention_s512",
     "attention_s512_causal",
     "attention_s2048",
+    # conv nets (f32, NCHW), beside cuDNN through PyTorch eager
+    "resnet_basic_s1",
+    "resnet_basic_s2",
+    "resnet_basic_s3",
+    "resnet_basic_s4",
+    "resnet_bottleneck_s1",
+    "resnext_bottleneck_s1",
+    "resnet_stem",
+    "mobilenet_v2_block",
+    "resnet18_b1",
+    "resnet18_b32",
     # float16 (tensor-core matmuls), beside PyTorch in float16
     "gpt2_block_f16",
     "llama_block_f16",

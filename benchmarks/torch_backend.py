@@ -1,13 +1,14 @@
 """PyTorch modules through irkit's PyTorch frontend on the GPU, beside eager
 and `torch.compile`, in one run.
 
-    python benchmarks/torch_backend.py [--models gpt2_block,llama_block,resnet18]
+    python benchmarks/torch_backend.py [--models gpt2_block,llama_block,resnet18_b1]
         [--repeats 20] [--json OUT.json]
 
-Each module is what a PyTorch user has (`benchmarks/models/zoo.py`'s GPT-2
-and LLaMA blocks at their real sizes; ResNet-18 as torchvision defines it,
-written out here, batch 1 at 224x224, eval mode), on CUDA tensors, f32 with
-TF32 off, called as a user calls it, `f(x)`:
+Each module is what a PyTorch user has (`benchmarks/models/zoo.py`'s
+workloads at their real sizes: the GPT-2 and LLaMA blocks, and ResNet-18 as
+torchvision defines it, `resnet18_b1`, batch 1 at 224x224, eval mode, batch
+norm with non-trivial running statistics), on CUDA tensors, f32 with TF32
+off, called as a user calls it, `f(x)`:
 
 - `torch eager`: the module under `torch.no_grad()`;
 - `torch.compile`: Inductor, the default backend;
@@ -48,71 +49,9 @@ from irkit.frontends.torch import dynamo_backend
 RTOL = 1e-4
 
 
-class BasicBlock(nn.Module):
-    """torchvision's ResNet basic block: two 3x3 convolutions with batch
-    norm, ReLU, and the residual (through a 1x1 convolution when it
-    downsamples)."""
-
-    def __init__(self, inputs: int, outputs: int, stride: int) -> None:
-        super().__init__()
-        self.conv1 = nn.Conv2d(inputs, outputs, 3, stride, 1, bias=False)
-        self.bn1 = nn.BatchNorm2d(outputs)
-        self.conv2 = nn.Conv2d(outputs, outputs, 3, 1, 1, bias=False)
-        self.bn2 = nn.BatchNorm2d(outputs)
-        self.downsample: nn.Module | None = None
-        if stride != 1 or inputs != outputs:
-            self.downsample = nn.Sequential(
-                nn.Conv2d(inputs, outputs, 1, stride, bias=False),
-                nn.BatchNorm2d(outputs),
-            )
-
-    def forward(self, x: Tensor) -> Tensor:
-        out = torch.relu(self.bn1(self.conv1(x)))
-        out = self.bn2(self.conv2(out))
-        identity = x if self.downsample is None else self.downsample(x)
-        return torch.relu(out + identity)
-
-
-class ResNet18(nn.Module):
-    """torchvision's `resnet18` (stem, four stages of two basic blocks,
-    global average pooling, a 1000-way classifier)."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.conv1 = nn.Conv2d(3, 64, 7, 2, 3, bias=False)
-        self.bn1 = nn.BatchNorm2d(64)
-        self.maxpool = nn.MaxPool2d(3, 2, 1)
-        stages: list[nn.Module] = []
-        channels = 64
-        for outputs, stride in ((64, 1), (128, 2), (256, 2), (512, 2)):
-            stages.append(
-                nn.Sequential(
-                    BasicBlock(channels, outputs, stride),
-                    BasicBlock(outputs, outputs, 1),
-                )
-            )
-            channels = outputs
-        self.layers = nn.Sequential(*stages)
-        self.avgpool = nn.AdaptiveAvgPool2d(1)
-        self.fc = nn.Linear(512, 1000)
-
-    def forward(self, x: Tensor) -> Tensor:
-        x = self.maxpool(torch.relu(self.bn1(self.conv1(x))))
-        x = self.avgpool(self.layers(x))
-        return self.fc(torch.flatten(x, 1))
-
-
 def model(name: str) -> tuple[nn.Module, tuple[Tensor, ...]]:
-    if name == "resnet18":
-        torch.manual_seed(0)
-        module = ResNet18().eval()
-        with torch.no_grad():  # running statistics that are not 0 and 1
-            for child in module.modules():
-                if isinstance(child, nn.BatchNorm2d):
-                    child.running_mean.uniform_(-0.1, 0.1)
-                    child.running_var.uniform_(0.5, 1.5)
-        return module, (torch.randn(1, 3, 224, 224),)
-    return build(WORKLOADS[name])
+    """A zoo workload at its real size (`resnet18` is `resnet18_b1`)."""
+    return build(WORKLOADS["resnet18_b1" if name == "resnet18" else name])
 
 
 def run(name: str, repeats: int) -> dict[str, Any]:
@@ -163,7 +102,7 @@ def run(name: str, repeats: int) -> dict[str, Any]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--models", default="gpt2_block,llama_block,resnet18")
+    parser.add_argument("--models", default="gpt2_block,llama_block,resnet18_b1")
     parser.add_argument("--repeats", type=int, default=20)
     parser.add_argument("--json", help="write the raw numbers to this file")
     args = parser.parse_args()

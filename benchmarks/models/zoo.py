@@ -1,4 +1,5 @@
-"""The model zoo: transformer workloads written in plain PyTorch, as users write them.
+"""The model zoo: transformer and conv-net workloads written in plain PyTorch,
+as users write them.
 
 Each workload is an `nn.Module` built from `nn.Linear`, `nn.LayerNorm`,
 `F.gelu`, `F.softmax` and tensor methods, with attention written out as
@@ -12,8 +13,13 @@ sizes (for the interpreter, the C target and CI); both map a name to a
 `Workload`. `build(workload)` makes the module and its inputs, seeded and
 deterministic; `export_arguments(module, inputs)` is the exported function's
 argument list: the inputs, then every state-dict tensor (parameters and
-persistent buffers) in state-dict order, so weights are function arguments
-and the exported files stay small.
+persistent buffers; not batch norm's step counters) in state-dict order, so
+weights are function arguments and the exported files stay small.
+
+The conv nets (ResNet-18's basic blocks and the whole network, ResNet-50 and
+ResNeXt-50 bottleneck blocks, the ResNet stem, a MobileNet-v2 block) are written out as
+torchvision writes them (torchvision is not a dependency), with the same
+module and state-dict names.
 
 GELU: GPT-2's block uses the tanh approximation (`approximate="tanh"`, GPT-2's
 `gelu_new`); BERT, ViT and the standalone MLP use the exact (erf) GELU.
@@ -291,6 +297,157 @@ class LlamaBlock(nn.Module):
         return x + self.mlp(self.post_attention_layernorm(x))
 
 
+# --- convolutional networks (torchvision's ResNet, MobileNet-v2) --------------
+#
+# Written out as torchvision writes them (same module and state-dict names),
+# NCHW, eval mode: batch norm uses its running statistics, which `build`
+# makes non-trivial so that a dropped normalisation shows.
+
+
+def conv3x3(inputs: int, outputs: int, stride: int = 1) -> nn.Conv2d:
+    return nn.Conv2d(inputs, outputs, 3, stride, padding=1, bias=False)
+
+
+def conv1x1(inputs: int, outputs: int, stride: int = 1) -> nn.Conv2d:
+    return nn.Conv2d(inputs, outputs, 1, stride, bias=False)
+
+
+def downsample(inputs: int, outputs: int, stride: int) -> nn.Module | None:
+    """torchvision's shortcut: a strided 1x1 convolution and batch norm where
+    the block changes the shape, else None (the identity)."""
+    if stride == 1 and inputs == outputs:
+        return None
+    return nn.Sequential(conv1x1(inputs, outputs, stride), nn.BatchNorm2d(outputs))
+
+
+class BasicBlock(nn.Module):
+    """ResNet-18/34's block: two 3x3 convolutions with batch norm and ReLU,
+    and the residual (through `downsample` when the stage changes)."""
+
+    def __init__(self, inputs: int, outputs: int, stride: int = 1) -> None:
+        super().__init__()
+        self.conv1 = conv3x3(inputs, outputs, stride)
+        self.bn1 = nn.BatchNorm2d(outputs)
+        self.relu = nn.ReLU(inplace=True)
+        self.conv2 = conv3x3(outputs, outputs)
+        self.bn2 = nn.BatchNorm2d(outputs)
+        self.downsample = downsample(inputs, outputs, stride)
+
+    def forward(self, x: Tensor) -> Tensor:
+        identity = x if self.downsample is None else self.downsample(x)
+        out = self.relu(self.bn1(self.conv1(x)))
+        out = self.bn2(self.conv2(out))
+        return self.relu(out + identity)
+
+
+class Bottleneck(nn.Module):
+    """ResNet-50's block (ResNeXt's with `groups` and `base_width`, as in
+    torchvision): 1x1 to `width` channels, 3x3 (strided, grouped), 1x1 to
+    4 x `planes`, batch norm and ReLU after each, and the residual."""
+
+    expansion = 4
+
+    def __init__(
+        self,
+        inputs: int,
+        planes: int,
+        stride: int = 1,
+        groups: int = 1,
+        base_width: int = 64,
+    ) -> None:
+        super().__init__()
+        width = int(planes * (base_width / 64.0)) * groups
+        outputs = planes * self.expansion
+        self.conv1 = conv1x1(inputs, width)
+        self.bn1 = nn.BatchNorm2d(width)
+        self.conv2 = nn.Conv2d(
+            width, width, 3, stride, padding=1, groups=groups, bias=False
+        )
+        self.bn2 = nn.BatchNorm2d(width)
+        self.conv3 = conv1x1(width, outputs)
+        self.bn3 = nn.BatchNorm2d(outputs)
+        self.relu = nn.ReLU(inplace=True)
+        self.downsample = downsample(inputs, outputs, stride)
+
+    def forward(self, x: Tensor) -> Tensor:
+        identity = x if self.downsample is None else self.downsample(x)
+        out = self.relu(self.bn1(self.conv1(x)))
+        out = self.relu(self.bn2(self.conv2(out)))
+        out = self.bn3(self.conv3(out))
+        return self.relu(out + identity)
+
+
+class Stem(nn.Module):
+    """ResNet's stem: 7x7 stride-2 convolution, batch norm, ReLU, 3x3
+    stride-2 max pooling (224x224 -> 56x56)."""
+
+    def __init__(self, channels: int = 64) -> None:
+        super().__init__()
+        self.conv1 = nn.Conv2d(3, channels, 7, 2, padding=3, bias=False)
+        self.bn1 = nn.BatchNorm2d(channels)
+        self.relu = nn.ReLU(inplace=True)
+        self.maxpool = nn.MaxPool2d(3, 2, padding=1)
+
+    def forward(self, x: Tensor) -> Tensor:
+        return self.maxpool(self.relu(self.bn1(self.conv1(x))))
+
+
+class ResNet18(nn.Module):
+    """torchvision's `resnet18`: the stem, four stages (`layer1`..`layer4`)
+    of two basic blocks, global average pooling and the classifier. `width`
+    (64) and `classes` (1000) shrink it for the small twins."""
+
+    def __init__(self, width: int = 64, classes: int = 1000) -> None:
+        super().__init__()
+        self.conv1 = nn.Conv2d(3, width, 7, 2, padding=3, bias=False)
+        self.bn1 = nn.BatchNorm2d(width)
+        self.relu = nn.ReLU(inplace=True)
+        self.maxpool = nn.MaxPool2d(3, 2, padding=1)
+        self.layer1 = self.stage(width, width, 1)
+        self.layer2 = self.stage(width, 2 * width, 2)
+        self.layer3 = self.stage(2 * width, 4 * width, 2)
+        self.layer4 = self.stage(4 * width, 8 * width, 2)
+        self.avgpool = nn.AdaptiveAvgPool2d((1, 1))
+        self.fc = nn.Linear(8 * width, classes)
+
+    @staticmethod
+    def stage(inputs: int, outputs: int, stride: int) -> nn.Sequential:
+        return nn.Sequential(
+            BasicBlock(inputs, outputs, stride), BasicBlock(outputs, outputs)
+        )
+
+    def forward(self, x: Tensor) -> Tensor:
+        x = self.maxpool(self.relu(self.bn1(self.conv1(x))))
+        x = self.layer4(self.layer3(self.layer2(self.layer1(x))))
+        return self.fc(torch.flatten(self.avgpool(x), 1))
+
+
+class InvertedResidual(nn.Module):
+    """MobileNet-v2's block (torchvision's layout, stride 1): 1x1 expansion
+    to `inputs * expand` channels, 3x3 depthwise convolution
+    (groups = channels), each with batch norm and ReLU6, a linear 1x1
+    projection with batch norm, and the residual."""
+
+    def __init__(self, inputs: int, outputs: int, expand: int) -> None:
+        super().__init__()
+        hidden = inputs * expand
+        self.use_residual = inputs == outputs
+        self.conv = nn.Sequential(
+            nn.Conv2d(inputs, hidden, 1, bias=False),
+            nn.BatchNorm2d(hidden),
+            nn.ReLU6(inplace=True),
+            nn.Conv2d(hidden, hidden, 3, 1, padding=1, groups=hidden, bias=False),
+            nn.BatchNorm2d(hidden),
+            nn.ReLU6(inplace=True),
+            nn.Conv2d(hidden, outputs, 1, bias=False),
+            nn.BatchNorm2d(outputs),
+        )
+
+    def forward(self, x: Tensor) -> Tensor:
+        out = self.conv(x)
+        return x + out if self.use_residual else out
+
+
 # --- the registry ------------------------------------------------------------
 
 
@@ -374,7 +531,108 @@ def _registry(small: bool) -> dict[str, Workload]:
         for causal in (False, True):
             name = f"attention_s{nominal}" + ("_causal" if causal else "")
             workloads.append(_attention(name, batch, heads, length, head_dim, causal))
+    workloads += _conv_registry(small)
     return {workload.name: workload for workload in workloads}
+
+
+def _image(batch: int, channels: int, size: int) -> Shape:
+    return (batch, channels, size, size)
+
+
+def _conv_registry(small: bool) -> list[Workload]:
+    """The conv nets: ResNet-18's basic blocks at its four stages (the first
+    block of each: stages 2 to 4 downsample), a ResNet-50 bottleneck block,
+    a ResNeXt-50 one (grouped 3x3), the ResNet stem, a MobileNet-v2 block and
+    the whole ResNet-18; tiny channels and 8x8 to 16x16 images (odd sizes
+    included) for CI."""
+    if small:
+        batch = 2
+        basic = [(4, 4, 8), (4, 8, 16), (8, 12, 12), (12, 16, 10)]
+        bottleneck = (16, 4, 8)
+        resnext = (16, 4, 4, 32, 8)
+        stem = (8, 16)
+        mobilenet = (4, 6, 8)
+        resnet = ((1, 1), (32, 2)), 3, 10, 16
+    else:
+        batch = 8
+        basic = [(64, 64, 56), (64, 128, 56), (128, 256, 28), (256, 512, 14)]
+        bottleneck = (256, 64, 56)
+        resnext = (256, 64, 32, 4, 56)
+        stem = (64, 224)
+        mobilenet = (32, 6, 28)
+        resnet = ((1, 1), (32, 32)), 64, 1000, 224
+    workloads = []
+    for stage, (inputs, outputs, size) in enumerate(basic, start=1):
+        stride = 1 if stage == 1 else 2
+        shortcut = ", 1x1 stride-2 downsample" if stride == 2 else ""
+        description = (
+            f"ResNet basic block (stage {stage}{shortcut}): batch {batch}, "
+            f"{inputs}x{size}x{size} -> {outputs}x{size // stride}x{size // stride}"
+        )
+        workloads.append(
+            Workload(
+                f"resnet_basic_s{stage}",
+                description,
+                partial(BasicBlock, inputs, outputs, stride),
+                (_image(batch, inputs, size),),
+            )
+        )
+    channels, width, size = bottleneck
+    workloads.append(
+        Workload(
+            "resnet_bottleneck_s1",
+            f"ResNet-50 bottleneck block (stage 1: 1x1 {channels}->{width}, 3x3, "
+            f"1x1 {width}->{4 * width}): batch {batch}, {channels}x{size}x{size}",
+            partial(Bottleneck, channels, width),
+            (_image(batch, channels, size),),
+        )
+    )
+    channels, planes, groups, base_width, size = resnext
+    width = int(planes * base_width / 64) * groups
+    workloads.append(
+        Workload(
+            "resnext_bottleneck_s1",
+            f"ResNeXt-50 32x4d bottleneck block (stage 1: 1x1 {channels}->{width}, "
+            f"3x3 with {groups} groups, 1x1 {width}->{4 * planes}): batch {batch}, "
+            f"{channels}x{size}x{size}",
+            partial(Bottleneck, channels, planes, 1, groups, base_width),
+            (_image(batch, channels, size),),
+        )
+    )
+    channels, size = stem
+    workloads.append(
+        Workload(
+            "resnet_stem",
+            f"ResNet stem (7x7 stride-2 conv 3->{channels}, BN, ReLU, 3x3 stride-2 "
+            f"max pool): batch {batch}, 3x{size}x{size} -> "
+            f"{channels}x{size // 4}x{size // 4}",
+            partial(Stem, channels),
+            (_image(batch, 3, size),),
+        )
+    )
+    channels, expand, size = mobilenet
+    workloads.append(
+        Workload(
+            "mobilenet_v2_block",
+            f"MobileNet-v2 block (1x1 {channels}->{channels * expand}, 3x3 depthwise, "
+            f"1x1 ->{channels}, ReLU6, residual): batch {batch}, "
+            f"{channels}x{size}x{size}",
+            partial(InvertedResidual, channels, channels, expand),
+            (_image(batch, channels, size),),
+        )
+    )
+    batches, width, classes, size = resnet
+    for nominal, images in batches:
+        workloads.append(
+            Workload(
+                f"resnet18_b{nominal}",
+                f"ResNet-18 (width {width}, {classes} classes): batch {images}, "
+                f"3x{size}x{size}",
+                partial(ResNet18, width, classes),
+                (_image(images, 3, size),),
+            )
+        )
+    return workloads
 
 
 WORKLOADS = _registry(small=False)
@@ -422,13 +680,23 @@ SMALL_HALF_WORKLOADS = {
 
 def _perturb_norms(module: nn.Module) -> None:
     """Norm weights 1 + N(0, 0.1^2) and biases N(0, 0.1^2) instead of ones and
-    zeros, so a program that drops one shows it in its results."""
+    zeros, and batch norm's running means N(0, 0.1^2) and variances U(0.5,
+    1.5) instead of zeros and ones, so a program that drops one shows it in
+    its results."""
     with torch.no_grad():
         for child in module.modules():
             if isinstance(child, nn.LayerNorm | RMSNorm):
                 child.weight.copy_(1.0 + 0.1 * torch.randn_like(child.weight))
             if isinstance(child, nn.LayerNorm):
                 child.bias.copy_(0.1 * torch.randn_like(child.bias))
+            if isinstance(child, nn.BatchNorm2d):
+                child.weight.copy_(1.0 + 0.1 * torch.randn_like(child.weight))
+                child.bias.copy_(0.1 * torch.randn_like(child.bias))
+                mean, var = child.running_mean, child.running_var
+                assert mean is not None
+                assert var is not None
+                mean.copy_(0.1 * torch.randn_like(mean))
+                var.uniform_(0.5, 1.5)
 
 
 def build(workload: Workload, seed: int = 0) -> tuple[nn.Module, tuple[Tensor, ...]]:
@@ -444,6 +712,20 @@ def build(workload: Workload, seed: int = 0) -> tuple[nn.Module, tuple[Tensor, .
     return module, inputs
 
 
+def weights(module: nn.Module) -> dict[str, Tensor]:
+    """`module`'s state dict less batch norm's step counters."""
+    counters = {
+        f"{name}.num_batches_tracked" if name else "num_batches_tracked"
+        for name, child in module.named_modules()
+        if isinstance(child, nn.modules.batchnorm._BatchNorm)
+    }
+    return {
+        name: tensor
+        for name, tensor in module.state_dict().items()
+        if name not in counters
+    }
+
+
 def export_arguments(
     module: nn.Module, inputs: tuple[Tensor, ...]
 ) -> tuple[list[Tensor], list[str]]:
@@ -451,17 +733,21 @@ def export_arguments(
     after `forward`'s parameters), then every state-dict tensor (parameters and
     persistent buffers) under its key, in state-dict order.
 
+    Batch norm's step counters (`num_batches_tracked`, int64) are left out:
+    eval mode never reads them, so they are not the program's arguments.
+
     Refuses a module with a tensor outside its state dict (a non-persistent
     buffer): the exporter would embed it as a constant in the IR.
     """
-    state = module.state_dict()
+    everything = module.state_dict()
     missing = [
         name
         for name, buffer in module.named_buffers()
-        if name not in state or state[name].data_ptr() != buffer.data_ptr()
+        if name not in everything or everything[name].data_ptr() != buffer.data_ptr()
     ]
     if missing:
         raise ValueError(f"tensors outside the state dict: {', '.join(missing)}")
+    state = weights(module)
     parameters = list(inspect.signature(module.forward).parameters)
     names = parameters[: len(inputs)] + list(state)
     tensors = [*inputs, *(tensor.detach() for tensor in state.values())]
@@ -469,8 +755,9 @@ def export_arguments(
 
 
 class WeightsAsArguments(nn.Module):
-    """Calls `inner` with its state-dict tensors taken from the trailing
-    arguments (`torch.func.functional_call`): export this, with
+    """Calls `inner` with its state-dict tensors (less batch norm's step
+    counters) taken from the trailing arguments
+    (`torch.func.functional_call`): export this, with
     `export_arguments(inner, inputs)`, and weights become function arguments."""
 
     def __init__(self, inner: nn.Module, num_inputs: int) -> None:
@@ -478,7 +765,7 @@ class WeightsAsArguments(nn.Module):
         # A list, not a submodule: the exporter must not lift its tensors.
         self._inner = [inner]
         self.num_inputs = num_inputs
-        self.names = list(inner.state_dict())
+        self.names = list(weights(inner))
 
     def forward(self, *args: Tensor) -> Tensor:
         inputs = args[: self.num_inputs]

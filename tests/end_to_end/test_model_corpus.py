@@ -2,7 +2,9 @@
 
 Each program is a small-size twin of a `benchmarks/models/<name>.mlir`
 workload (GPT-2 block, BERT and ViT layers, MLPs, attention with and without a
-causal mask, a LLaMA block), exported by `benchmarks/models/export.py` with
+causal mask, a LLaMA block; ResNet basic blocks at the four stages, ResNet-50
+and ResNeXt-50 (grouped) bottleneck blocks, the ResNet stem, a MobileNet-v2 block with its depthwise
+convolution, the whole ResNet-18 at two batch sizes), exported by `benchmarks/models/export.py` with
 its weights as function arguments, and stored with its inputs and PyTorch's
 outputs; four are there in float16 and bfloat16 too (`<name>_f16`,
 `<name>_bf16`: torch-mlir's half exports, half operands with f32
@@ -73,13 +75,18 @@ HALF_SUFFIXES = ("_f16", "_bf16")
 # LayerNorm, exact GELU and an odd sequence length (vit_layer); RMSNorm,
 # rotary embeddings, the causal mask and the SiLU-gated MLP (llama_block); an
 # odd attention length with the mask (attention_s2048_causal: 33); a plain
-# MLP with partial tiles (mlp_m64: 4 rows).
+# MLP with partial tiles (mlp_m64: 4 rows); a ResNet basic block with the
+# stride-2 3x3 convolution, its padding, batch norm and the 1x1 stride-2
+# downsample (resnet_basic_s2, about 2 s); depthwise convolution and ReLU6
+# (mobilenet_v2_block).
 EMULATED = (
     "attention_s2048_causal",
     "llama_block",
+    "mobilenet_v2_block",
     "mlp_m64",
     "mlp_m64_f16",
     "mlp_m64_bf16",
+    "resnet_basic_s2",
     "vit_layer",
 )
 

@@ -1,0 +1,168 @@
+#map = affine_map<(d0) -> (d0)>
+#map1 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+#map2 = affine_map<(d0, d1, d2, d3) -> (d1, 0, 0)>
+module {
+  func.func @resnet_basic_s3(%arg0: tensor<2x8x12x12xf32>, %arg1: tensor<12x8x3x3xf32>, %arg2: tensor<12xf32>, %arg3: tensor<12xf32>, %arg4: tensor<12xf32>, %arg5: tensor<12xf32>, %arg6: tensor<12x12x3x3xf32>, %arg7: tensor<12xf32>, %arg8: tensor<12xf32>, %arg9: tensor<12xf32>, %arg10: tensor<12xf32>, %arg11: tensor<12x8x1x1xf32>, %arg12: tensor<12xf32>, %arg13: tensor<12xf32>, %arg14: tensor<12xf32>, %arg15: tensor<12xf32>) -> tensor<2x12x6x6xf32> {
+    %cst = arith.constant 0.000000e+00 : f32
+    %cst_0 = arith.constant 1.000000e+00 : f32
+    %cst_1 = arith.constant 1.000000e-05 : f64
+    %0 = tensor.empty() : tensor<2x12x6x6xf32>
+    %1 = linalg.fill ins(%cst : f32) outs(%0 : tensor<2x12x6x6xf32>) -> tensor<2x12x6x6xf32>
+    %2 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<2> : vector<2xi64>} ins(%arg0, %arg11 : tensor<2x8x12x12xf32>, tensor<12x8x1x1xf32>) outs(%1 : tensor<2x12x6x6xf32>) -> tensor<2x12x6x6xf32>
+    %3 = tensor.empty() : tensor<12xf32>
+    %4 = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel"]} ins(%arg15 : tensor<12xf32>) outs(%3 : tensor<12xf32>) {
+    ^bb0(%in: f32, %out: f32):
+      %30 = arith.truncf %cst_1 : f64 to f32
+      %31 = arith.addf %in, %30 : f32
+      linalg.yield %31 : f32
+    } -> tensor<12xf32>
+    %5 = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel"]} ins(%4 : tensor<12xf32>) outs(%3 : tensor<12xf32>) {
+    ^bb0(%in: f32, %out: f32):
+      %30 = math.sqrt %in : f32
+      linalg.yield %30 : f32
+    } -> tensor<12xf32>
+    %6 = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel"]} ins(%5 : tensor<12xf32>) outs(%3 : tensor<12xf32>) {
+    ^bb0(%in: f32, %out: f32):
+      %30 = arith.cmpf one, %in, %cst : f32
+      cf.assert %30, "unimplemented: tensor with zero element"
+      %31 = arith.divf %cst_0, %in : f32
+      linalg.yield %31 : f32
+    } -> tensor<12xf32>
+    %expanded = tensor.expand_shape %arg14 [[0, 1, 2]] output_shape [12, 1, 1] : tensor<12xf32> into tensor<12x1x1xf32>
+    %expanded_2 = tensor.expand_shape %6 [[0, 1, 2]] output_shape [12, 1, 1] : tensor<12xf32> into tensor<12x1x1xf32>
+    %7 = linalg.generic {indexing_maps = [#map1, #map2, #map1], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%2, %expanded : tensor<2x12x6x6xf32>, tensor<12x1x1xf32>) outs(%0 : tensor<2x12x6x6xf32>) {
+    ^bb0(%in: f32, %in_14: f32, %out: f32):
+      %30 = arith.subf %in, %in_14 : f32
+      linalg.yield %30 : f32
+    } -> tensor<2x12x6x6xf32>
+    %8 = linalg.generic {indexing_maps = [#map1, #map2, #map1], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%7, %expanded_2 : tensor<2x12x6x6xf32>, tensor<12x1x1xf32>) outs(%0 : tensor<2x12x6x6xf32>) {
+    ^bb0(%in: f32, %in_14: f32, %out: f32):
+      %30 = arith.mulf %in, %in_14 : f32
+      linalg.yield %30 : f32
+    } -> tensor<2x12x6x6xf32>
+    %expanded_3 = tensor.expand_shape %arg12 [[0, 1, 2]] output_shape [12, 1, 1] : tensor<12xf32> into tensor<12x1x1xf32>
+    %9 = linalg.generic {indexing_maps = [#map1, #map2, #map1], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%8, %expanded_3 : tensor<2x12x6x6xf32>, tensor<12x1x1xf32>) outs(%0 : tensor<2x12x6x6xf32>) {
+    ^bb0(%in: f32, %in_14: f32, %out: f32):
+      %30 = arith.mulf %in, %in_14 : f32
+      linalg.yield %30 : f32
+    } -> tensor<2x12x6x6xf32>
+    %expanded_4 = tensor.expand_shape %arg13 [[0, 1, 2]] output_shape [12, 1, 1] : tensor<12xf32> into tensor<12x1x1xf32>
+    %10 = linalg.generic {indexing_maps = [#map1, #map2, #map1], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%9, %expanded_4 : tensor<2x12x6x6xf32>, tensor<12x1x1xf32>) outs(%0 : tensor<2x12x6x6xf32>) {
+    ^bb0(%in: f32, %in_14: f32, %out: f32):
+      %30 = arith.addf %in, %in_14 : f32
+      linalg.yield %30 : f32
+    } -> tensor<2x12x6x6xf32>
+    %padded = tensor.pad %arg0 low[0, 0, 1, 1] high[0, 0, 1, 1] {
+    ^bb0(%arg16: index, %arg17: index, %arg18: index, %arg19: index):
+      tensor.yield %cst : f32
+    } : tensor<2x8x12x12xf32> to tensor<2x8x14x14xf32>
+    %11 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<2> : vector<2xi64>} ins(%padded, %arg1 : tensor<2x8x14x14xf32>, tensor<12x8x3x3xf32>) outs(%1 : tensor<2x12x6x6xf32>) -> tensor<2x12x6x6xf32>
+    %12 = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel"]} ins(%arg5 : tensor<12xf32>) outs(%3 : tensor<12xf32>) {
+    ^bb0(%in: f32, %out: f32):
+      %30 = arith.truncf %cst_1 : f64 to f32
+      %31 = arith.addf %in, %30 : f32
+      linalg.yield %31 : f32
+    } -> tensor<12xf32>
+    %13 = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel"]} ins(%12 : tensor<12xf32>) outs(%3 : tensor<12xf32>) {
+    ^bb0(%in: f32, %out: f32):
+      %30 = math.sqrt %in : f32
+      linalg.yield %30 : f32
+    } -> tensor<12xf32>
+    %14 = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel"]} ins(%13 : tensor<12xf32>) outs(%3 : tensor<12xf32>) {
+    ^bb0(%in: f32, %out: f32):
+      %30 = arith.cmpf one, %in, %cst : f32
+      cf.assert %30, "unimplemented: tensor with zero element"
+      %31 = arith.divf %cst_0, %in : f32
+      linalg.yield %31 : f32
+    } -> tensor<12xf32>
+    %expanded_5 = tensor.expand_shape %arg4 [[0, 1, 2]] output_shape [12, 1, 1] : tensor<12xf32> into tensor<12x1x1xf32>
+    %expanded_6 = tensor.expand_shape %14 [[0, 1, 2]] output_shape [12, 1, 1] : tensor<12xf32> into tensor<12x1x1xf32>
+    %15 = linalg.generic {indexing_maps = [#map1, #map2, #map1], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%11, %expanded_5 : tensor<2x12x6x6xf32>, tensor<12x1x1xf32>) outs(%0 : tensor<2x12x6x6xf32>) {
+    ^bb0(%in: f32, %in_14: f32, %out: f32):
+      %30 = arith.subf %in, %in_14 : f32
+      linalg.yield %30 : f32
+    } -> tensor<2x12x6x6xf32>
+    %16 = linalg.generic {indexing_maps = [#map1, #map2, #map1], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%15, %expanded_6 : tensor<2x12x6x6xf32>, tensor<12x1x1xf32>) outs(%0 : tensor<2x12x6x6xf32>) {
+    ^bb0(%in: f32, %in_14: f32, %out: f32):
+      %30 = arith.mulf %in, %in_14 : f32
+      linalg.yield %30 : f32
+    } -> tensor<2x12x6x6xf32>
+    %expanded_7 = tensor.expand_shape %arg2 [[0, 1, 2]] output_shape [12, 1, 1] : tensor<12xf32> into tensor<12x1x1xf32>
+    %17 = linalg.generic {indexing_maps = [#map1, #map2, #map1], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%16, %expanded_7 : tensor<2x12x6x6xf32>, tensor<12x1x1xf32>) outs(%0 : tensor<2x12x6x6xf32>) {
+    ^bb0(%in: f32, %in_14: f32, %out: f32):
+      %30 = arith.mulf %in, %in_14 : f32
+      linalg.yield %30 : f32
+    } -> tensor<2x12x6x6xf32>
+    %expanded_8 = tensor.expand_shape %arg3 [[0, 1, 2]] output_shape [12, 1, 1] : tensor<12xf32> into tensor<12x1x1xf32>
+    %18 = linalg.generic {indexing_maps = [#map1, #map2, #map1], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%17, %expanded_8 : tensor<2x12x6x6xf32>, tensor<12x1x1xf32>) outs(%0 : tensor<2x12x6x6xf32>) {
+    ^bb0(%in: f32, %in_14: f32, %out: f32):
+      %30 = arith.addf %in, %in_14 : f32
+      linalg.yield %30 : f32
+    } -> tensor<2x12x6x6xf32>
+    %19 = linalg.generic {indexing_maps = [#map1, #map1], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%18 : tensor<2x12x6x6xf32>) outs(%0 : tensor<2x12x6x6xf32>) {
+    ^bb0(%in: f32, %out: f32):
+      %30 = arith.cmpf ugt, %in, %cst : f32
+      %31 = arith.select %30, %in, %cst : f32
+      linalg.yield %31 : f32
+    } -> tensor<2x12x6x6xf32>
+    %padded_9 = tensor.pad %19 low[0, 0, 1, 1] high[0, 0, 1, 1] {
+    ^bb0(%arg16: index, %arg17: index, %arg18: index, %arg19: index):
+      tensor.yield %cst : f32
+    } : tensor<2x12x6x6xf32> to tensor<2x12x8x8xf32>
+    %20 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%padded_9, %arg6 : tensor<2x12x8x8xf32>, tensor<12x12x3x3xf32>) outs(%1 : tensor<2x12x6x6xf32>) -> tensor<2x12x6x6xf32>
+    %21 = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel"]} ins(%arg10 : tensor<12xf32>) outs(%3 : tensor<12xf32>) {
+    ^bb0(%in: f32, %out: f32):
+      %30 = arith.truncf %cst_1 : f64 to f32
+      %31 = arith.addf %in, %30 : f32
+      linalg.yield %31 : f32
+    } -> tensor<12xf32>
+    %22 = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel"]} ins(%21 : tensor<12xf32>) outs(%3 : tensor<12xf32>) {
+    ^bb0(%in: f32, %out: f32):
+      %30 = math.sqrt %in : f32
+      linalg.yield %30 : f32
+    } -> tensor<12xf32>
+    %23 = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel"]} ins(%22 : tensor<12xf32>) outs(%3 : tensor<12xf32>) {
+    ^bb0(%in: f32, %out: f32):
+      %30 = arith.cmpf one, %in, %cst : f32
+      cf.assert %30, "unimplemented: tensor with zero element"
+      %31 = arith.divf %cst_0, %in : f32
+      linalg.yield %31 : f32
+    } -> tensor<12xf32>
+    %expanded_10 = tensor.expand_shape %arg9 [[0, 1, 2]] output_shape [12, 1, 1] : tensor<12xf32> into tensor<12x1x1xf32>
+    %expanded_11 = tensor.expand_shape %23 [[0, 1, 2]] output_shape [12, 1, 1] : tensor<12xf32> into tensor<12x1x1xf32>
+    %24 = linalg.generic {indexing_maps = [#map1, #map2, #map1], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%20, %expanded_10 : tensor<2x12x6x6xf32>, tensor<12x1x1xf32>) outs(%0 : tensor<2x12x6x6xf32>) {
+    ^bb0(%in: f32, %in_14: f32, %out: f32):
+      %30 = arith.subf %in, %in_14 : f32
+      linalg.yield %30 : f32
+    } -> tensor<2x12x6x6xf32>
+    %25 = linalg.generic {indexing_maps = [#map1, #map2, #map1], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%24, %expanded_11 : tensor<2x12x6x6xf32>, tensor<12x1x1xf32>) outs(%0 : tensor<2x12x6x6xf32>) {
+    ^bb0(%in: f32, %in_14: f32, %out: f32):
+      %30 = arith.mulf %in, %in_14 : f32
+      linalg.yield %30 : f32
+    } -> tensor<2x12x6x6xf32>
+    %expanded_12 = tensor.expand_shape %arg7 [[0, 1, 2]] output_shape [12, 1, 1] : tensor<12xf32> into tensor<12x1x1xf32>
+    %26 = linalg.generic {indexing_maps = [#map1, #map2, #map1], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%25, %expanded_12 : tensor<2x12x6x6xf32>, tensor<12x1x1xf32>) outs(%0 : tensor<2x12x6x6xf32>) {
+    ^bb0(%in: f32, %in_14: f32, %out: f32):
+      %30 = arith.mulf %in, %in_14 : f32
+      linalg.yield %30 : f32
+    } -> tensor<2x12x6x6xf32>
+    %expanded_13 = tensor.expand_shape %arg8 [[0, 1, 2]] output_shape [12, 1, 1] : tensor<12xf32> into tensor<12x1x1xf32>
+    %27 = linalg.generic {indexing_maps = [#map1, #map2, #map1], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%26, %expanded_13 : tensor<2x12x6x6xf32>, tensor<12x1x1xf32>) outs(%0 : tensor<2x12x6x6xf32>) {
+    ^bb0(%in: f32, %in_14: f32, %out: f32):
+      %30 = arith.addf %in, %in_14 : f32
+      linalg.yield %30 : f32
+    } -> tensor<2x12x6x6xf32>
+    %28 = linalg.generic {indexing_maps = [#map1, #map1, #map1], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%27, %10 : tensor<2x12x6x6xf32>, tensor<2x12x6x6xf32>) outs(%0 : tensor<2x12x6x6xf32>) {
+    ^bb0(%in: f32, %in_14: f32, %out: f32):
+      %30 = arith.addf %in, %in_14 : f32
+      linalg.yield %30 : f32
+    } -> tensor<2x12x6x6xf32>
+    %29 = linalg.generic {indexing_maps = [#map1, #map1], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%28 : tensor<2x12x6x6xf32>) outs(%0 : tensor<2x12x6x6xf32>) {
+    ^bb0(%in: f32, %out: f32):
+      %30 = arith.cmpf ugt, %in, %cst : f32
+      %31 = arith.select %30, %in, %cst : f32
+      linalg.yield %31 : f32
+    } -> tensor<2x12x6x6xf32>
+    return %29 : tensor<2x12x6x6xf32>
+  }
+}
