@@ -1273,5 +1273,7 @@ def convert_getitem(emit: Emitter) -> Any:
         raise emit.fail("getitem of a value that is not a tuple")
     item = container[int(index)]
     if isinstance(item, Unavailable):
+        if not emit.current.users:  # a result the graph takes but never reads
+            return None
         raise emit.fail(f"result {index} is read: {item.why}")
     return item
