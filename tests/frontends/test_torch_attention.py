@@ -145,7 +145,7 @@ def test_dropout_is_refused_naming_it() -> None:
 @pytest.mark.parametrize("causal", [False, True], ids=["plain", "causal"])
 def test_attention_through_lower_to_cuda_on_the_grid_emulator(causal: bool) -> None:
     """The imported SDPA, fused by `linalg-fuse-attention` under
-    `lower-to-cuda` (two launches: k's transposition, then attention), run
+    `lower-to-cuda` (two launches: attention, a copy into the output), run
     by the grid emulator (no GPU needed). 64 keys take two steps of the
     fused kernel's 32-key loop."""
     from irkit.runtime import lower

@@ -120,8 +120,8 @@ class ScaledDotProductAttention(torch.nn.Module):
 @pytest.mark.parametrize("name", ["attention_s128", "attention_s128_causal"])
 def test_sdpa_launches_as_many_kernels_as_the_spelled_out_attention(name: str) -> None:
     """`F.scaled_dot_product_attention` at 8x12x128x64 takes torch-mlir's 2
-    launches of the spelled-out attention (k's transposition, one fused
-    attention kernel). Through PyTorch's decomposition (q and k scaled
+    launches of the spelled-out attention (the fused attention kernel, a
+    copy of its result into the output), with the same grids. Through PyTorch's decomposition (q and k scaled
     apart, a -inf bias, the fix for fully masked rows, permutes) it took 6,
     causal 7."""
     module = ScaledDotProductAttention(causal=name.endswith("_causal"))

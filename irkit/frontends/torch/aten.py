@@ -835,7 +835,7 @@ def convert_attention(emit: Emitter) -> Any:
     element = emit.result_element(0 if multiple else None)
     compute = f32 if isinstance(element, HALF_TYPES) else element
     query, key, value = (
-        emit.tensor(arguments[name], compute) for name in ("query", "key", "value")
+        emit.tensor(arguments[name]) for name in ("query", "key", "value")
     )
     shape = shape_of(query)
     rank, rows, keys = len(shape), shape[-2], shape_of(key)[-2]
@@ -872,15 +872,25 @@ def convert_attention(emit: Emitter) -> Any:
 
 def _batched_matmul(emit: Emitter, lhs: SSAValue, rhs: SSAValue) -> SSAValue:
     """`lhs @ rhs` over the last two dims, the leading ones (equal) collapsed
-    into one batch: `linalg.batch_matmul` (2-D: `linalg.matmul`)."""
+    into one batch: `linalg.batch_matmul` (2-D: `linalg.matmul`). A half
+    operand is read as it is into an f32 product (the contraction widens
+    each element), not converted by an op of its own."""
     lhs_shape, rhs_shape = shape_of(lhs), shape_of(rhs)
     leading = lhs_shape[:-2]
-    if not leading:
-        return emit.add(nn.MatmulOp(lhs, rhs)).result
     batch = math.prod(leading)
-    lhs = emit.reshape(lhs, (batch, *lhs_shape[-2:]))
-    rhs = emit.reshape(rhs, (batch, *rhs_shape[-2:]))
-    product = emit.add(nn.MatmulOp(lhs, rhs)).result
+    if leading:
+        lhs = emit.reshape(lhs, (batch, *lhs_shape[-2:]))
+        rhs = emit.reshape(rhs, (batch, *rhs_shape[-2:]))
+    product: SSAValue
+    if element_of(lhs) == element_of(rhs) and not isinstance(
+        element_of(lhs), HALF_TYPES
+    ):
+        product = emit.add(nn.MatmulOp(lhs, rhs)).result
+    else:
+        shape = (*shape_of(lhs)[:-1], shape_of(rhs)[-1])
+        init = emit.filled(shape, f32, 0.0)
+        named = linalg.BatchMatmulOp if leading else linalg.MatmulOp
+        product = emit.add(named([lhs, rhs], [init], [init.type])).results[0]
     return emit.reshape(product, (*leading, lhs_shape[-2], rhs_shape[-1]))
 
 
