@@ -3,9 +3,10 @@
 Contract:
 
 - Input: an `ExportedProgram` of ATen ops with static shapes (decomposed to
-  core ATen first unless `decompose=False`). Every op must be in the ATen
-  table (`irkit.frontends.torch.aten.CONVERTERS`); dtypes f32, f16, bf16,
-  f64, i64, i32 and bool.
+  core ATen first unless `decompose=False`, `scaled_dot_product_attention`
+  kept whole where the converter takes it: `_kept_whole`). Every op must
+  be in the ATen table (`irkit.frontends.torch.aten.CONVERTERS`); dtypes
+  f32, f16, bf16, f64, i64, i32 and bool.
 - Output: an `ImportedProgram`: a verified module holding
   `func.func @<function_name>` whose arguments are the program's tensor user
   inputs (in order), then its parameters, buffers and lifted constants in
