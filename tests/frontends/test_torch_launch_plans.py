@@ -104,3 +104,32 @@ def test_gpt2_block_at_real_size_launches_no_more_kernels_than_torch_mlir() -> N
     # The two layer norms: a block of 256 threads for each of the 1024 rows.
     row_groups = [launch for launch in ours if launch == ((1024, 1, 1), (256, 1, 1))]
     assert len(row_groups) == 2, ours
+
+
+class ScaledDotProductAttention(torch.nn.Module):
+    def __init__(self, causal: bool) -> None:
+        super().__init__()
+        self.causal = causal
+
+    def forward(self, q: Any, k: Any, v: Any) -> Any:
+        return torch.nn.functional.scaled_dot_product_attention(
+            q, k, v, is_causal=self.causal
+        )
+
+
+@pytest.mark.parametrize("name", ["attention_s128", "attention_s128_causal"])
+def test_sdpa_launches_as_many_kernels_as_the_spelled_out_attention(name: str) -> None:
+    """`F.scaled_dot_product_attention` at 8x12x128x64 takes torch-mlir's 2
+    launches of the spelled-out attention (the fused attention kernel, a
+    copy of its result into the output), with the same grids. Through PyTorch's decomposition (q and k scaled
+    apart, a -inf bias, the fix for fully masked rows, permutes) it took 6,
+    causal 7."""
+    module = ScaledDotProductAttention(causal=name.endswith("_causal"))
+    generator = torch.Generator().manual_seed(0)
+    inputs = [torch.randn(8, 12, 128, 64, generator=generator) for _ in range(3)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ours = launches(irkit.torch.import_module(module, *inputs).module)
+    theirs = torch_mlir_launches(REAL / f"{name}.mlir")
+    assert len(ours) == len(theirs) == 2, (ours, theirs)
+    assert ours == theirs

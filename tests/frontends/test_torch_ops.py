@@ -20,6 +20,7 @@ import operator
 import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -705,6 +706,62 @@ def conversions(data: st.DataObject) -> tuple[Callable[..., Any], tuple[Tensor, 
         return x.to(torch.bfloat16), x.to(torch.int32), (x > 0).float(), x.half()
 
     return function, (randn(data, shape(data)) * 4,)
+
+
+# -- attention ------------------------------------------------------------------
+
+
+def _attention_inputs(
+    data: st.DataObject, batch_rank: tuple[int, int] = (0, 2), flash: bool = False
+) -> tuple[Tensor, Tensor, Tensor, bool, float | None]:
+    """q, k, v of a drawn float dtype (`batch_rank` batch dims, rows, keys,
+    head dims: one for q, k and v if `flash`), causal or not, a scale or
+    None."""
+    dtype = float_dtype(data)
+    batch = shape(data, *batch_rank)
+    rows, keys = (data.draw(st.integers(1, 6), label=what) for what in "LS")
+    width, value_width = (data.draw(st.integers(1, 8), label=w) for w in "EV")
+    value_width = width if flash else value_width
+    query = randn(data, [*batch, rows, width], dtype)
+    key = randn(data, [*batch, keys, width], dtype)
+    value = randn(data, [*batch, keys, value_width], dtype)
+    causal = data.draw(st.booleans(), label="causal")
+    scale = data.draw(st.sampled_from([None, 0.3]), label="scale")
+    return query, key, value, causal, scale
+
+
+@case("aten.scaled_dot_product_attention.default", decompose=False)
+def attention(data: st.DataObject) -> tuple[Callable[..., Any], tuple[Tensor, ...]]:
+    """No mask, causal, a boolean mask or a float one (rows masked everywhere
+    included: PyTorch's kernels give 0 there)."""
+    query, key, value, causal, scale = _attention_inputs(data)
+    kind = data.draw(st.sampled_from(["none", "bool", "float"]), label="mask")
+    if kind == "none" or causal:
+        plain = partial(F.scaled_dot_product_attention, is_causal=causal, scale=scale)
+        return plain, (query, key, value)
+    scores = [*query.shape[:-1], key.shape[-2]]
+    mask = randn(data, broadcast_partner(data, scores)) > 0
+    if kind == "float":
+        mask = torch.zeros(mask.shape).masked_fill(~mask, float("-inf"))
+        mask = mask.to(query.dtype)
+
+    def function(q: Tensor, k: Tensor, v: Tensor, m: Tensor) -> Tensor:
+        return F.scaled_dot_product_attention(q, k, v, m, scale=scale)
+
+    return function, (query, key, value, mask)
+
+
+@case("aten._scaled_dot_product_flash_attention_for_cpu.default", decompose=False)
+def cpu_flash_attention(
+    data: st.DataObject,
+) -> tuple[Callable[..., Any], tuple[Tensor, ...]]:
+    query, key, value, causal, scale = _attention_inputs(data, (2, 2), flash=True)
+    operator_ = torch.ops.aten._scaled_dot_product_flash_attention_for_cpu.default
+
+    def function(q: Tensor, k: Tensor, v: Tensor) -> Tensor:
+        return operator_(q, k, v, 0.0, causal, scale=scale)[0]
+
+    return function, (query, key, value)
 
 
 # -- factories and gathers --------------------------------------------------------------

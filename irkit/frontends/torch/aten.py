@@ -54,6 +54,7 @@ from irkit.frontends.torch.emitter import (
     is_float,
     scalar_attr,
     shape_of,
+    target_name,
 )
 
 Converter = Callable[[Emitter], Any]
@@ -702,6 +703,215 @@ def convert_batch_norm(emit: Emitter) -> tuple[Any, ...]:
 
 
 # ---------------------------------------------------------------------------
+# Attention
+# ---------------------------------------------------------------------------
+
+# The fused attention operators the importer keeps out of PyTorch's
+# decomposition (when `attention_declined` accepts every one in a program)
+# and converts to the spelled-out attention `linalg-fuse-attention` fuses.
+ATTENTION_OPERATORS = (
+    "aten.scaled_dot_product_attention.default",
+    "aten._scaled_dot_product_flash_attention_for_cpu.default",
+)
+_KEYWORD = 1 << 20  # the position of a keyword-only argument: never positional
+# Each operator's arguments: (name, position, default).
+_ATTENTION_ARGUMENTS: dict[str, tuple[tuple[str, int, Any], ...]] = {
+    ATTENTION_OPERATORS[0]: (
+        ("query", 0, None),
+        ("key", 1, None),
+        ("value", 2, None),
+        ("attn_mask", 3, None),
+        ("dropout_p", 4, 0.0),
+        ("is_causal", 5, False),
+        ("scale", _KEYWORD, None),
+        ("enable_gqa", _KEYWORD, False),
+    ),
+    ATTENTION_OPERATORS[1]: (
+        ("query", 0, None),
+        ("key", 1, None),
+        ("value", 2, None),
+        ("dropout_p", 3, 0.0),
+        ("is_causal", 4, False),
+        ("attn_mask", _KEYWORD, None),
+        ("scale", _KEYWORD, None),
+    ),
+}
+
+
+def _raw_attention_arguments(node: Any) -> dict[str, Any]:
+    """An attention node's arguments by name (FX nodes unresolved)."""
+    arguments: dict[str, Any] = {"enable_gqa": False}
+    for name, position, default in _ATTENTION_ARGUMENTS[target_name(node)]:
+        if position < len(node.args):
+            arguments[name] = node.args[position]
+        else:
+            arguments[name] = node.kwargs.get(name, default)
+    return arguments
+
+
+def attention_declined(node: Any) -> str | None:
+    """Why `convert_attention` does not take this attention node (the importer
+    then lets PyTorch decompose it), or None when it does.
+
+    Taken: q, k and v of one float dtype with the same batch dims (no
+    grouped-query heads, no broadcasting), no mask, a causal one, or a
+    boolean or same-dtype float mask that broadcasts to the scores. Dropout
+    is taken, to be refused by the converter with its reason.
+    """
+    from torch.fx import Node
+
+    arguments = _raw_attention_arguments(node)
+    tensors = [arguments[name] for name in ("query", "key", "value")]
+    if not all(isinstance(item, Node) for item in tensors):
+        return "q, k and v must be tensors"
+    query, key, value = (item.meta.get("val") for item in tensors)
+    if any(not hasattr(item, "shape") for item in (query, key, value)):
+        return "PyTorch recorded no metadata for q, k or v"
+    if not query.dtype.is_floating_point or not query.dtype == key.dtype == value.dtype:
+        return "q, k and v must have one floating-point dtype"
+    rank = query.dim()
+    if rank < 2 or key.dim() != rank or value.dim() != rank:
+        return "q, k and v must have one rank, at least 2"
+    if not query.shape[:-2] == key.shape[:-2] == value.shape[:-2]:
+        return "q, k and v have different batch or head dims (grouped-query heads)"
+    if query.shape[-1] != key.shape[-1] or key.shape[-2] != value.shape[-2]:
+        return "q, k and v do not fit (head dims or key counts)"
+    mask = arguments["attn_mask"]
+    if mask is None:
+        return None
+    if arguments["is_causal"]:
+        return "a mask and is_causal together"
+    mask_value = mask.meta.get("val") if isinstance(mask, Node) else None
+    if mask_value is None or not hasattr(mask_value, "shape"):
+        return "the mask is not a tensor"
+    if mask_value.dtype not in (query.dtype, _torch_bool()):
+        return f"a mask of dtype {mask_value.dtype}"
+    scores = (*query.shape[:-1], key.shape[-2])
+    if mask_value.dim() > len(scores) or any(
+        size not in (1, full)
+        for size, full in zip(
+            reversed(mask_value.shape), reversed(scores), strict=False
+        )
+    ):
+        return f"a mask of shape {list(mask_value.shape)} for scores {list(scores)}"
+    return None
+
+
+def _torch_bool() -> Any:
+    import torch
+
+    return torch.bool
+
+
+@converts(*ATTENTION_OPERATORS)
+def convert_attention(emit: Emitter) -> Any:
+    """`softmax(q @ k^T * scale [masked]) @ v` spelled out as torch-mlir
+    writes the attention of `benchmarks/models/zoo.py` (a batched matmul of
+    q and the transposed k, a multiplication by the scale, a causal mask of
+    two aranges compared and selected with -inf, softmax, a batched matmul
+    with v), the chain `linalg-fuse-attention` fuses into one kernel.
+    PyTorch's decomposition (q and k each scaled by sqrt(scale), a -inf
+    bias, a fix for fully masked rows over the scores, permutes and a
+    clone) takes 6 kernels at 8x12x128x64 where this takes 2.
+
+    Halves compute in f32 and round the output once, as PyTorch's CPU
+    kernel accumulates; with an explicit mask, a row masked everywhere is
+    0, as PyTorch's kernels give (a select on the output, from the mask).
+    """
+    why = attention_declined(emit.current)
+    if why is not None:
+        raise emit.fail(why)
+    specs = _ATTENTION_ARGUMENTS[str(emit.current.target)]
+    arguments = {
+        name: emit.argument(position, name, default)
+        for name, position, default in specs
+    }
+    if arguments["dropout_p"]:
+        raise emit.fail(
+            f"dropout_p={arguments['dropout_p']} (dropout is for training; "
+            "pass dropout_p=0.0 for inference)"
+        )
+    multiple = str(emit.current.target) != ATTENTION_OPERATORS[0]
+    element = emit.result_element(0 if multiple else None)
+    compute = f32 if isinstance(element, HALF_TYPES) else element
+    query, key, value = (
+        emit.tensor(arguments[name]) for name in ("query", "key", "value")
+    )
+    shape = shape_of(query)
+    rank, rows, keys = len(shape), shape[-2], shape_of(key)[-2]
+    order = [*range(rank - 2), rank - 1, rank - 2]
+    transposed = emit.add(nn.TransposeOp(key, order)).result
+    scores = _batched_matmul(emit, query, transposed)
+    scale = arguments["scale"]
+    scale = 1.0 / math.sqrt(shape[-1]) if scale is None else float(scale)
+    scores = _scaled(emit, scores, scale)
+    mask = arguments["attn_mask"]
+    negative = emit.tensor(float("-inf"), compute)
+    if arguments["is_causal"]:
+        # Key j is masked for query i where j - i > 0 (PyTorch's top-left
+        # aligned causal mask, `tril` of the rows x keys ones).
+        key_positions = emit.reshape(_arange(emit, 0, 1, keys, i64), (1, keys))
+        row_positions = emit.reshape(_arange(emit, 0, 1, rows, i64), (rows, 1))
+        offsets = emit.add(nn.SubOp(key_positions, row_positions)).result
+        zero = emit.tensor(0, i64)
+        above = emit.add(nn.CmpOp(nn.CmpPredicate.GT, offsets, zero)).result
+        scores = emit.add(nn.SelectOp(above, negative, scores)).result
+    elif mask is not None and is_bool(element_of(mask)):
+        scores = emit.add(nn.SelectOp(mask, scores, negative)).result
+    elif mask is not None:
+        scores = emit.add(nn.AddOp(scores, emit.cast(mask, compute))).result
+    probabilities = emit.add(nn.SoftmaxOp(scores, -1)).result
+    result = _batched_matmul(emit, probabilities, value)
+    if mask is not None and not arguments["is_causal"]:
+        result = _zero_masked_rows(emit, result, mask, negative)
+    result = emit.cast(result, element)
+    if multiple:
+        return result, Unavailable("the attention's logsumexp is not computed")
+    return result
+
+
+def _batched_matmul(emit: Emitter, lhs: SSAValue, rhs: SSAValue) -> SSAValue:
+    """`lhs @ rhs` over the last two dims, the leading ones (equal) collapsed
+    into one batch: `linalg.batch_matmul` (2-D: `linalg.matmul`). A half
+    operand is read as it is into an f32 product (the contraction widens
+    each element), not converted by an op of its own."""
+    lhs_shape, rhs_shape = shape_of(lhs), shape_of(rhs)
+    leading = lhs_shape[:-2]
+    batch = math.prod(leading)
+    if leading:
+        lhs = emit.reshape(lhs, (batch, *lhs_shape[-2:]))
+        rhs = emit.reshape(rhs, (batch, *rhs_shape[-2:]))
+    product: SSAValue
+    if element_of(lhs) == element_of(rhs) and not isinstance(
+        element_of(lhs), HALF_TYPES
+    ):
+        product = emit.add(nn.MatmulOp(lhs, rhs)).result
+    else:
+        shape = (*shape_of(lhs)[:-1], shape_of(rhs)[-1])
+        init = emit.filled(shape, f32, 0.0)
+        named = linalg.BatchMatmulOp if leading else linalg.MatmulOp
+        product = emit.add(named([lhs, rhs], [init], [init.type])).results[0]
+    return emit.reshape(product, (*leading, lhs_shape[-2], rhs_shape[-1]))
+
+
+def _zero_masked_rows(
+    emit: Emitter, result: SSAValue, mask: SSAValue, negative: SSAValue
+) -> SSAValue:
+    """`result` with the rows whose mask admits no key set to 0 (PyTorch's
+    kernels; the softmax alone gives 0/0 = NaN there)."""
+    if is_bool(element_of(mask)):
+        admitted = mask
+    else:
+        bias = emit.cast(mask, element_of(negative))
+        admitted = emit.add(nn.CmpOp(nn.CmpPredicate.NE, bias, negative)).result
+    last = len(shape_of(admitted)) - 1
+    counts = emit.cast(admitted, i32)
+    any_key = emit.add(nn.ReduceMaxOp(counts, [last], True)).result
+    zero = emit.tensor(0.0, element_of(result))
+    return emit.add(nn.SelectOp(emit.cast(any_key, i1), result, zero)).result
+
+
+# ---------------------------------------------------------------------------
 # Shapes and views
 # ---------------------------------------------------------------------------
 
@@ -896,7 +1106,13 @@ def convert_arange(emit: Emitter) -> SSAValue:
     else:
         start, step = emit.argument(0, "start"), emit.argument(2, "step", 1)
     (length,) = emit.result_shape()
-    element = emit.result_element()
+    return _arange(emit, start, step, length, emit.result_element())
+
+
+def _arange(
+    emit: Emitter, start: Any, step: Any, length: int, element: Attribute
+) -> SSAValue:
+    """`start + i * step` for i in [0, length) as a 1-D `element` tensor."""
 
     def body(_: Sequence[SSAValue]) -> SSAValue:
         position = linalg.IndexOp(0).result
@@ -1067,5 +1283,7 @@ def convert_getitem(emit: Emitter) -> Any:
         raise emit.fail("getitem of a value that is not a tuple")
     item = container[int(index)]
     if isinstance(item, Unavailable):
+        if not emit.current.users:  # a result the graph takes but never reads
+            return None
         raise emit.fail(f"result {index} is read: {item.why}")
     return item

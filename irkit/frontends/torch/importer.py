@@ -3,9 +3,10 @@
 Contract:
 
 - Input: an `ExportedProgram` of ATen ops with static shapes (decomposed to
-  core ATen first unless `decompose=False`). Every op must be in the ATen
-  table (`irkit.frontends.torch.aten.CONVERTERS`); dtypes f32, f16, bf16,
-  f64, i64, i32 and bool.
+  core ATen first unless `decompose=False`, `scaled_dot_product_attention`
+  kept whole where the converter takes it: `_kept_whole`). Every op must
+  be in the ATen table (`irkit.frontends.torch.aten.CONVERTERS`); dtypes
+  f32, f16, bf16, f64, i64, i32 and bool.
 - Output: an `ImportedProgram`: a verified module holding
   `func.func @<function_name>` whose arguments are the program's tensor user
   inputs (in order), then its parameters, buffers and lifted constants in
@@ -36,7 +37,11 @@ from xdsl.transforms.dead_code_elimination import region_dce
 
 from irkit.diagnostics import DiagnosticError
 from irkit.dialects import nn
-from irkit.frontends.torch.aten import CONVERTERS
+from irkit.frontends.torch.aten import (
+    ATTENTION_OPERATORS,
+    CONVERTERS,
+    attention_declined,
+)
 from irkit.frontends.torch.emitter import (
     Emitter,
     TorchImportError,
@@ -104,6 +109,8 @@ def import_exported_program(
         try:
             with pytorch_internal_notes_silenced():
                 table = torch.export.default_decompositions()
+                for operator in _kept_whole(program):
+                    table.pop(operator, None)
                 program = program.run_decompositions(table)
         except Exception as error:  # PyTorch's own failure, reported as ours
             raise TorchImportError(
@@ -148,6 +155,34 @@ def import_module(
         parameters_as_constants=parameters_as_constants,
         lower=lower,
     )
+
+
+def _kept_whole(program: Any) -> list[Any]:
+    """The operators to keep out of PyTorch's decomposition: the fused
+    attention ones (`F.scaled_dot_product_attention`), which
+    `convert_attention` writes as the chain `linalg-fuse-attention` fuses,
+    unless one of the program's attention calls is one it declines (grouped
+    query heads, a broadcast batch): then all decompose, as PyTorch writes
+    them."""
+    import torch
+
+    for graph_module in program.graph_module.modules():
+        if not isinstance(graph_module, torch.fx.GraphModule):
+            continue
+        for node in graph_module.graph.nodes:
+            if node.op != "call_function" or target_name(node) not in (
+                ATTENTION_OPERATORS
+            ):
+                continue
+            if attention_declined(node) is not None:
+                return []
+    operators = []
+    for name in ATTENTION_OPERATORS:
+        _, packet, overload = name.split(".")
+        operator = getattr(getattr(torch.ops.aten, packet, None), overload, None)
+        if operator is not None:
+            operators.append(operator)
+    return operators
 
 
 def _ssa_name(name: str) -> str:
