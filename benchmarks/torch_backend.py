@@ -2,7 +2,10 @@
 and `torch.compile`, in one run.
 
     python benchmarks/torch_backend.py [--models gpt2_block,llama_block,resnet18_b1]
-        [--repeats 20] [--json OUT.json]
+        [--peers "torch eager,irkit.torch.compile"] [--repeats 20] [--json OUT.json]
+
+`--models all` takes every workload of the zoo (transformers and conv nets,
+f32); `--peers` chooses the columns (all four by default).
 
 Each module is what a PyTorch user has (`benchmarks/models/zoo.py`'s
 workloads at their real sizes: the GPT-2 and LLaMA blocks, and ResNet-18 as
@@ -54,7 +57,10 @@ def model(name: str) -> tuple[nn.Module, tuple[Tensor, ...]]:
     return build(WORKLOADS["resnet18_b1" if name == "resnet18" else name])
 
 
-def run(name: str, repeats: int) -> dict[str, Any]:
+PEERS = ("torch eager", "torch.compile", "backend=irkit", "irkit.torch.compile")
+
+
+def run(name: str, repeats: int, peers: tuple[str, ...] = PEERS) -> dict[str, Any]:
     module, inputs = model(name)
     module = module.cuda()
     inputs = tuple(x.cuda() for x in inputs)
@@ -77,6 +83,8 @@ def run(name: str, repeats: int) -> dict[str, Any]:
         "irkit.torch.compile": lambda: irkit_torch.compile(module, *inputs),
     }
     for peer, make in makers.items():
+        if peer not in peers:
+            continue
         try:
             started = time.perf_counter()
             function = make()
@@ -103,13 +111,19 @@ def run(name: str, repeats: int) -> dict[str, Any]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--models", default="gpt2_block,llama_block,resnet18_b1")
+    parser.add_argument("--peers", default=",".join(PEERS))
     parser.add_argument("--repeats", type=int, default=20)
     parser.add_argument("--json", help="write the raw numbers to this file")
     args = parser.parse_args()
     torch.backends.cuda.matmul.allow_tf32 = False
     torch.backends.cudnn.allow_tf32 = False
-    rows = [run(name, args.repeats) for name in args.models.split(",") if name]
-    peers = ("torch eager", "torch.compile", "backend=irkit", "irkit.torch.compile")
+    names = list(WORKLOADS) if args.models == "all" else args.models.split(",")
+    chosen = tuple(peer for peer in args.peers.split(",") if peer)
+    unknown = [peer for peer in chosen if peer not in PEERS]
+    if unknown:
+        parser.error(f"unknown peers {unknown}: choose from {list(PEERS)}")
+    rows = [run(name, args.repeats, chosen) for name in names if name]
+    peers = PEERS
     print(f"\nDevice: {torch.cuda.get_device_name()}; torch {torch.__version__}\n")
     print(
         "| model | "
