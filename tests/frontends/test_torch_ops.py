@@ -431,6 +431,31 @@ def convolution(data: st.DataObject) -> tuple[Callable[..., Any], tuple[Tensor, 
     return function, (x, weight, randn(data, [2 * groups]))
 
 
+@case("aten.convolution.default")
+def grouped_convolution(
+    data: st.DataObject,
+) -> tuple[Callable[..., Any], tuple[Tensor, ...]]:
+    """Groups of one channel and one filter (depthwise: MobileNet's 3x3) and
+    the general grouped form (ResNeXt's), halves among them."""
+    dtype = float_dtype(data)
+    groups = data.draw(st.integers(2, 4), label="groups")
+    per_group = data.draw(st.sampled_from([1, 2]), label="channels per group")
+    multiplier = data.draw(st.sampled_from([1, 2]), label="filters per group")
+    stride, padding, dilation = (data.draw(st.integers(1, 2)) for _ in range(3))
+    padding -= 1
+    size = data.draw(st.integers(5, 8), label="size")
+    x = randn(data, [2, groups * per_group, size, size + 1], dtype)
+    weight = randn(data, [groups * multiplier, per_group, 3, 2], dtype)
+    bias = randn(data, [groups * multiplier], dtype)
+    with_bias = data.draw(st.booleans(), label="bias")
+
+    def function(x: Tensor, weight: Tensor, bias: Tensor) -> Tensor:
+        used = bias if with_bias else None
+        return F.conv2d(x, weight, used, stride, padding, dilation, groups)
+
+    return function, (x, weight, bias)
+
+
 # -- reductions, normalisation ----------------------------------------------------
 
 

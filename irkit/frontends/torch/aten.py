@@ -30,21 +30,27 @@ import operator
 from collections.abc import Callable, Sequence
 from typing import Any, cast
 
+from xdsl.builder import ImplicitBuilder
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
+    DenseIntElementsAttr,
+    DenseIntOrFPElementsAttr,
     Float32Type,
     IndexType,
     IntegerType,
+    TensorType,
+    VectorType,
     f32,
     i1,
     i32,
     i64,
 )
 from xdsl.dialects.tensor import ExtractOp
-from xdsl.ir import Attribute, SSAValue
+from xdsl.dialects.tensor import YieldOp as UpstreamYieldOp
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap
 
-from irkit.dialects import linalg, nn
+from irkit.dialects import linalg, nn, tensor
 from irkit.frontends.torch.emitter import (
     HALF_TYPES,
     Emitter,
@@ -494,8 +500,14 @@ def convert_addmm(emit: Emitter) -> SSAValue:
 
 @converts("aten.convolution.default")
 def convert_convolution(emit: Emitter) -> SSAValue:
-    """2-D convolution (NCHW input, FCHW weight); groups split into one
-    convolution per group on channel slices, joined along the channels."""
+    """2-D convolution (NCHW input, FCHW weight), as torch-mlir writes it.
+
+    One group is `nn.conv2d`. More are one named grouped op on the input
+    padded by `tensor.pad`: `linalg.depthwise_conv_2d_nchw_chw` when every
+    group is one channel with one filter (MobileNet's depthwise), else
+    `linalg.conv_2d_ngchw_gfchw` on the input, weight and init expanded into
+    groups, its result collapsed back; a bias is a broadcast add. Halves
+    compute in f32 and round once."""
     element = emit.result_element()
     value = emit.tensor(emit.argument(0, "input"), element)
     weight = emit.tensor(emit.argument(1, "weight"), element)
@@ -511,21 +523,109 @@ def convert_convolution(emit: Emitter) -> SSAValue:
     compute = f32 if isinstance(element, HALF_TYPES) else element
     value, weight = emit.cast(value, compute), emit.cast(weight, compute)
     bias = None if bias is None else emit.tensor(bias, compute)
-    channels, filters = shape_of(value)[1], shape_of(weight)[0]
-    per_group, filters_per_group = channels // groups, filters // groups
-    parts: list[SSAValue] = []
-    for group in range(groups):
-        part, kernel, part_bias = value, weight, bias
-        if groups > 1:
-            part = _slice_axis(emit, value, 1, group * per_group, per_group)
-            start = group * filters_per_group
-            kernel = _slice_axis(emit, weight, 0, start, filters_per_group)
-            if bias is not None:
-                part_bias = _slice_axis(emit, bias, 0, start, filters_per_group)
-        conv = nn.Conv2dOp(part, kernel, part_bias, stride, padding, dilation)
-        parts.append(emit.add(conv).result)
-    result = parts[0] if len(parts) == 1 else emit.add(nn.ConcatOp(parts, 1)).result
+    if groups == 1:
+        conv = nn.Conv2dOp(value, weight, bias, stride, padding, dilation)
+        return emit.cast(emit.add(conv).result, element)
+    result = _grouped_convolution(
+        emit, value, weight, groups, stride, padding, dilation
+    )
+    if bias is not None:
+        bias = emit.reshape(bias, (shape_of(bias)[0], 1, 1))
+        result = emit.add(nn.AddOp(result, bias)).result
     return emit.cast(result, element)
+
+
+def _grouped_convolution(
+    emit: Emitter,
+    value: SSAValue,
+    weight: SSAValue,
+    groups: int,
+    stride: list[int],
+    padding: list[int],
+    dilation: list[int],
+) -> SSAValue:
+    """The convolution of `groups` groups (no bias) as torch-mlir's named op."""
+    element = element_of(value)
+    batch, channels, height, width = shape_of(value)
+    filters, per_group, kh, kw = shape_of(weight)
+    out_h = (height + 2 * padding[0] - dilation[0] * (kh - 1) - 1) // stride[0] + 1
+    out_w = (width + 2 * padding[1] - dilation[1] * (kw - 1) - 1) // stride[1] + 1
+    value = _zero_pad(emit, value, [0, 0, *padding])
+    padded = shape_of(value)
+    strides, dilations = _i64_vector(stride), _i64_vector(dilation)
+    op: Operation
+    if groups == channels == filters:
+        weight = _collapse(emit, weight, [[0, 1], [2], [3]], (filters, kh, kw))
+        init = emit.filled((batch, filters, out_h, out_w), element, 0.0)
+        op = linalg.DepthwiseConv2DNchwChwOp(
+            [value, weight], [init], [init.type], strides=strides, dilations=dilations
+        )
+        return emit.add(op).results[0]
+    filters_per_group = filters // groups
+    grouped = (batch, groups, per_group, *padded[2:])
+    value = _expand(emit, value, [[0], [1, 2], [3], [4]], grouped)
+    weight = _expand(
+        emit,
+        weight,
+        [[0, 1], [2], [3], [4]],
+        (groups, filters_per_group, per_group, kh, kw),
+    )
+    init = emit.filled((batch, groups, filters_per_group, out_h, out_w), element, 0.0)
+    op = linalg.Conv2DNgchwGfchwOp(
+        [value, weight], [init], [init.type], strides=strides, dilations=dilations
+    )
+    result = emit.add(op).results[0]
+    return _collapse(
+        emit, result, [[0], [1, 2], [3], [4]], (batch, filters, out_h, out_w)
+    )
+
+
+def _i64_vector(values: Sequence[int]) -> DenseIntElementsAttr:
+    """`dense<[a, b]> : vector<2xi64>`: a window op's strides or dilations."""
+    vector = DenseIntOrFPElementsAttr.from_list(
+        VectorType(i64, [len(values)]), list(values)
+    )
+    return cast(DenseIntElementsAttr, vector)
+
+
+def _zero_pad(emit: Emitter, value: SSAValue, pads: Sequence[int]) -> SSAValue:
+    """`value` with `pads[d]` zeros before and after it along each dim d."""
+    if not any(pads):
+        return value
+    element = element_of(value)
+    zero = emit.add(arith.ConstantOp(scalar_attr(0.0, element))).result
+    shape = [size + 2 * pad for size, pad in zip(shape_of(value), pads, strict=True)]
+    block = Block(arg_types=[IndexType()] * len(shape))
+    with ImplicitBuilder(block):
+        UpstreamYieldOp(zero)
+    op = tensor.PadOp(
+        value, [], [], Region(block), pads, pads, TensorType(element, shape)
+    )
+    return emit.add(op).result
+
+
+def _expand(
+    emit: Emitter, value: SSAValue, groups: list[list[int]], shape: Sequence[int]
+) -> SSAValue:
+    op = tensor.ExpandShapeOp(
+        value,
+        [],
+        tensor.reassociation_attr(groups),
+        list(shape),
+        TensorType(element_of(value), shape),
+    )
+    return emit.add(op).result
+
+
+def _collapse(
+    emit: Emitter, value: SSAValue, groups: list[list[int]], shape: Sequence[int]
+) -> SSAValue:
+    op = tensor.CollapseShapeOp.build(
+        operands=[value],
+        result_types=[TensorType(element_of(value), shape)],
+        properties={"reassociation": tensor.reassociation_attr(groups)},
+    )
+    return emit.add(op).result
 
 
 def _slice_axis(
