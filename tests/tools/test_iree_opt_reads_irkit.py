@@ -82,3 +82,25 @@ def test_iree_opt_reads_every_tensor_level_stage(program: str, pipeline: str) ->
         for generic in (False, True):
             form = "generic" if generic else "custom"
             _iree_reads(_print(module, generic), f"{form} form after {stage.name}")
+
+
+@pytest.mark.parametrize("program", ["mlp_m64", "layernorm", "nn_mlp"])
+def test_iree_opt_reads_every_gpu_stage(program: str) -> None:
+    """Past `bufferize`, `lower-to-cuda`'s loops, `gpu.launch`es (whose
+    generic form has LLVM 24's twelve operand segments) and outlined
+    kernels: every stage whose output holds only upstream dialects."""
+    module = irkit.parse(PROGRAMS[program].read_text(), filename=program)
+    ctx: Context = make_context()
+    stages = LowerToCudaPipeline().stages()
+    first = [stage.name for stage in stages].index("bufferize")
+    for position, stage in enumerate(stages):
+        stage.apply(ctx, module)
+        module.verify()
+        if position < first:
+            continue  # the tensor stages: the test above
+        text = str(module)
+        if "mma." in text or "nn." in text:
+            continue  # irkit's own dialects: upstream cannot read them
+        for generic in (False, True):
+            form = "generic" if generic else "custom"
+            _iree_reads(_print(module, generic), f"{form} form after {stage.name}")

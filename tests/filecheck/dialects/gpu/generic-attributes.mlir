@@ -4,8 +4,11 @@
 // The id ops' dimension and gpu.shuffle's mode print in MLIR's generic form
 // (`#gpu.dim<x>`, `#gpu.shuffle_mode<xor>`: what mlir-opt and iree-opt read),
 // and the opaque form irkit printed before (`#gpu<dim y>`) is still read.
+// gpu.launch's generic form has LLVM 24's twelve operand segments (the last,
+// an async object, always empty here).
 
 // CHECK-LABEL: "func.func"
+// CHECK:         "gpu.launch"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) <{operandSegmentSizes = array<i32: 0, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0>}>
 // CHECK:         "gpu.thread_id"() <{dimension = #gpu.dim<x>}> : () -> index
 // CHECK:         "gpu.block_id"() <{dimension = #gpu.dim<y>}> : () -> index
 // CHECK:         "gpu.shuffle"(%{{.*}}, %{{.*}}, %{{.*}}) <{mode = #gpu.shuffle_mode<xor>}> : (f32, i32, i32) -> (f32, i1)

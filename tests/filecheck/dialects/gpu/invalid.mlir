@@ -259,3 +259,17 @@ func.func @launch_clusters(%n: index) {
   }
   return
 }
+
+// -----
+
+// LLVM 24's twelfth operand segment, a launch on an async object (a
+// stream), reads but is refused: irkit's launch plans run on the caller's
+// stream.
+func.func @launch_on_async_object(%n: index, %stream: i64) {
+  // expected-error @+1 {{launches on an async object (a stream) are not supported by irkit}}
+  "gpu.launch"(%n, %n, %n, %n, %n, %n, %stream) <{operandSegmentSizes = array<i32: 0, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1>}> ({
+  ^bb0(%bx: index, %by: index, %bz: index, %tx: index, %ty: index, %tz: index, %gx: index, %gy: index, %gz: index, %sx: index, %sy: index, %sz: index):
+    "gpu.terminator"() : () -> ()
+  }) : (index, index, index, index, index, index, i64) -> ()
+  return
+}
