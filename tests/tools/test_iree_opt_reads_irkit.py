@@ -84,14 +84,16 @@ def test_iree_opt_reads_every_tensor_level_stage(program: str, pipeline: str) ->
             _iree_reads(_print(module, generic), f"{form} form after {stage.name}")
 
 
+@pytest.mark.parametrize("pipeline", sorted(PIPELINES))
 @pytest.mark.parametrize("program", ["mlp_m64", "layernorm", "nn_mlp"])
-def test_iree_opt_reads_every_gpu_stage(program: str) -> None:
-    """Past `bufferize`, `lower-to-cuda`'s loops, `gpu.launch`es (whose
-    generic form has LLVM 24's twelve operand segments) and outlined
-    kernels: every stage whose output holds only upstream dialects."""
+def test_iree_opt_reads_every_stage_past_bufferize(program: str, pipeline: str) -> None:
+    """Past `bufferize`: `lower-to-c`'s tiles, packed panels and loops, and
+    `lower-to-cuda`'s loops, `gpu.launch`es (whose generic form has LLVM
+    24's twelve operand segments) and outlined kernels: every stage whose
+    output holds only upstream dialects."""
     module = irkit.parse(PROGRAMS[program].read_text(), filename=program)
     ctx: Context = make_context()
-    stages = LowerToCudaPipeline().stages()
+    stages = PIPELINES[pipeline].stages()
     first = [stage.name for stage in stages].index("bufferize")
     for position, stage in enumerate(stages):
         stage.apply(ctx, module)
