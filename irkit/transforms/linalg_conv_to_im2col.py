@@ -34,6 +34,10 @@ gather: it reads the unpadded input at clamped indices and selects the
 padding value outside it (`arith.cmpi`, `arith.select`), so no padded copy
 of the input is made; the pad is erased when nothing else reads it.
 
+A 1x1 convolution of stride 1 (a bottleneck's or a MobileNet block's
+pointwise convolutions), unpadded, needs no gather: its columns are the
+input itself, `tensor.collapse_shape %x [[0], [1], [2, 3]]`.
+
 Why: a convolution's window maps (`d2 * sh + d5 * dh`) are compound, so the
 GPU tiling (`linalg-tile-for-gpu`) can tile neither its output rows nor its
 columns, and each thread ran a whole output plane (a ResNet-18 took a
@@ -118,6 +122,11 @@ class _ConvShape:
     @property
     def pixels(self) -> int:  # P = OH * OW
         return self.output[0] * self.output[1]
+
+    @property
+    def is_pointwise(self) -> bool:
+        """A 1x1 kernel at stride 1: output pixel p reads input pixel p."""
+        return self.kernel == (1, 1) and self.strides == (1, 1)
 
 
 def _static_tensor(value: SSAValue) -> TensorType[Attribute] | None:
@@ -291,8 +300,18 @@ class ConvToIm2col(RewritePattern):
         x_type = cast(TensorType[Attribute], x.type)
         w_type = cast(TensorType[Attribute], w.type)
         init_type = cast(TensorType[Attribute], init.type)
-        columns_empty, columns = _gather(x, shape, x_type.get_element_type())
-        rewriter.insert_op([columns_empty, columns])
+        columns: SSAValue
+        if shape.is_pointwise and spatial_padding(x) is None:
+            # A 1x1 convolution of stride 1 reads each input element once,
+            # in the columns' order: the columns are the input, reshaped.
+            pixel_groups = [[0], [1], [2, 3]]
+            reshape = collapse_op(x, pixel_groups, collapsed_type(x_type, pixel_groups))
+            rewriter.insert_op(reshape)
+            columns = reshape.result
+        else:
+            columns_empty, gather = _gather(x, shape, x_type.get_element_type())
+            rewriter.insert_op([columns_empty, gather])
+            columns = gather.results[0]
         weights_groups = [[0], [1, 2, 3]]
         weights = collapse_op(w, weights_groups, collapsed_type(w_type, weights_groups))
         output_groups = [[0], [1], [2, 3]]
@@ -307,7 +326,7 @@ class ConvToIm2col(RewritePattern):
         ]
         assert all(m.num_dims == loops for m in maps)
         product = GenericOp(
-            [columns.results[0], weights.result],
+            [columns, weights.result],
             [flat_init.result],
             rewriter.move_region_contents_to_new_regions(op.regions[0]),
             ArrayAttr([AffineMapAttr(m) for m in maps]),

@@ -708,4 +708,13 @@ MUTANTS: tuple[Mutant, ...] = (
         "the gather reads outside the source where the padding is selected "
         "(an out-of-bounds load on the GPU)",
     ),
+    Mutant(
+        "im2col-strided-1x1-taken-as-pointwise",
+        "irkit/transforms/linalg_conv_to_im2col.py",
+        "        return self.kernel == (1, 1) and self.strides == (1, 1)",
+        "        return self.kernel == (1, 1)",
+        ("tests/filecheck/transforms/linalg-conv-to-im2col.mlir",),
+        "a strided 1x1 convolution reads its input as if every pixel were an "
+        "output pixel",
+    ),
 )

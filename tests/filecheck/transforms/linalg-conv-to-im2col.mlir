@@ -79,6 +79,27 @@ func.func @padded_channels(%source: tensor<1x1x6x6xf32>, %w: tensor<3x2x3x3xf32>
 
 // -----
 
+// A 1x1 convolution of stride 1 needs no gather: its columns are the input
+// reshaped. At stride 2 (a ResNet downsample) it is gathered.
+
+// CHECK-LABEL: func.func @pointwise
+// CHECK-NOT:     tensor.extract
+// CHECK:         %[[COLS:.*]] = tensor.collapse_shape %x {{\[}}[0], [1], [2, 3]] : tensor<2x3x4x5xf32> into tensor<2x3x20xf32>
+// CHECK:         linalg.generic {{.*}} ins(%[[COLS]], %{{.*}} : tensor<2x3x20xf32>, tensor<4x3xf32>)
+func.func @pointwise(%x: tensor<2x3x4x5xf32>, %w: tensor<4x3x1x1xf32>, %init: tensor<2x4x4x5xf32>) -> tensor<2x4x4x5xf32> {
+  %y = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %w : tensor<2x3x4x5xf32>, tensor<4x3x1x1xf32>) outs(%init : tensor<2x4x4x5xf32>) -> tensor<2x4x4x5xf32>
+  return %y : tensor<2x4x4x5xf32>
+}
+
+// CHECK-LABEL: func.func @pointwise_strided
+// CHECK:         tensor.extract %x[
+func.func @pointwise_strided(%x: tensor<1x3x5x5xf32>, %w: tensor<4x3x1x1xf32>, %init: tensor<1x4x3x3xf32>) -> tensor<1x4x3x3xf32> {
+  %y = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<2> : vector<2xi64>} ins(%x, %w : tensor<1x3x5x5xf32>, tensor<4x3x1x1xf32>) outs(%init : tensor<1x4x3x3xf32>) -> tensor<1x4x3x3xf32>
+  return %y : tensor<1x4x3x3xf32>
+}
+
+// -----
+
 // Left alone: a convolution on buffers, and one in another layout.
 
 // CHECK-LABEL: func.func @left_alone
