@@ -14,28 +14,7 @@ PyTorch is imported only when these are called. docs/frontends.md.
 
 from __future__ import annotations
 
-from irkit.frontends.torch import (
-    ImportedProgram,
-    IrkitFallbackWarning,
-    TorchCompiledFunction,
-    TorchImportError,
-    UnsupportedOperatorError,
-    compile,
-    dynamo_backend,
-    import_exported_program,
-    import_module,
-    supported_operators,
-)
-
-__all__ = [
-    "ImportedProgram",
-    "IrkitFallbackWarning",
-    "TorchCompiledFunction",
-    "TorchImportError",
-    "UnsupportedOperatorError",
-    "compile",
-    "dynamo_backend",
-    "import_exported_program",
-    "import_module",
-    "supported_operators",
-]
+# One list of names, the frontend's own: this module only gives them the
+# short path.
+from irkit.frontends.torch import *  # noqa: F403
+from irkit.frontends.torch import __all__ as __all__

@@ -43,25 +43,20 @@ from typing import TypeVar, cast
 from xdsl.builder import ImplicitBuilder
 from xdsl.context import Context
 from xdsl.dialects import arith, math
-from xdsl.dialects import tensor as upstream_tensor
 from xdsl.dialects.builtin import (
     AffineMapAttr,
     AnyFloat,
     BFloat16Type,
     DenseArrayBase,
-    DenseIntElementsAttr,
-    DenseIntOrFPElementsAttr,
     Float16Type,
     Float32Type,
     Float64Type,
     FloatAttr,
-    IndexType,
     IntegerAttr,
     IntegerType,
     ModuleOp,
     NoneAttr,
     TensorType,
-    VectorType,
     f32,
     i64,
 )
@@ -81,6 +76,7 @@ from xdsl.rewriter import InsertPoint
 from irkit.diagnostics import op_error
 from irkit.dialects import linalg, nn, tensor
 from irkit.dialects.tensor import reassociation
+from irkit.transforms.utils.builders import i64_vector, pad_op
 
 PASS_NAME = "convert-nn-to-linalg"
 
@@ -163,14 +159,6 @@ def _iterators(rank: int, reduced: Sequence[int] = ()) -> list[Attribute]:
         )
         for loop in range(rank)
     ]
-
-
-def _i64_vector(values: Sequence[int]) -> DenseIntElementsAttr:
-    """`dense<[a, b]> : vector<2xi64>`: the strides/dilations of window ops."""
-    vector = DenseIntOrFPElementsAttr.from_list(
-        VectorType(i64, [len(values)]), list(values)
-    )
-    return cast(DenseIntElementsAttr, vector)
 
 
 # ---------------------------------------------------------------------------
@@ -329,18 +317,8 @@ class _Emitter:
         """`value` padded with the constant `fill` (unchanged if nothing to pad)."""
         if not any(low) and not any(high):
             return value
-        element_type = _element(value)
-        padding = self.scalar(fill, element_type)
-        shape = [
-            size + before + after
-            for size, before, after in zip(_shape(value), low, high, strict=True)
-        ]
-        block = Block(arg_types=[IndexType()] * len(shape))
-        with ImplicitBuilder(block):
-            upstream_tensor.YieldOp(padding)
-        op = tensor.PadOp(
-            value, [], [], Region(block), low, high, TensorType(element_type, shape)
-        )
+        padding = self.scalar(fill, _element(value))
+        op = pad_op(value, low, high, padding)
         return self.emit(op).result
 
 
@@ -993,8 +971,8 @@ class LowerConv2d(RewritePattern):
             [padded, op.weight],
             [init],
             [init.type],
-            strides=_i64_vector(op.stride.get_values()),
-            dilations=_i64_vector(op.dilation.get_values()),
+            strides=i64_vector(op.stride.get_values()),
+            dilations=i64_vector(op.dilation.get_values()),
         )
         result: SSAValue = emit.emit(conv).results[0]
         if op.bias is not None:
@@ -1032,8 +1010,8 @@ class LowerPool2d(RewritePattern):
             [padded, window],
             [init],
             [init.type],
-            strides=_i64_vector(op.stride.get_values()),
-            dilations=_i64_vector([1, 1]),
+            strides=i64_vector(op.stride.get_values()),
+            dilations=i64_vector([1, 1]),
         )
         result: SSAValue = emit.emit(pooling).results[0]
         if not is_max:

@@ -30,27 +30,23 @@ import operator
 from collections.abc import Callable, Sequence
 from typing import Any, cast
 
-from xdsl.builder import ImplicitBuilder
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
-    DenseIntElementsAttr,
-    DenseIntOrFPElementsAttr,
     Float32Type,
     IndexType,
     IntegerType,
     TensorType,
-    VectorType,
     f32,
     i1,
     i32,
     i64,
 )
 from xdsl.dialects.tensor import ExtractOp
-from xdsl.dialects.tensor import YieldOp as UpstreamYieldOp
-from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap
 
-from irkit.dialects import linalg, nn, tensor
+from irkit.dialects import linalg, nn
+from irkit.dialects.nn import window_output_size
 from irkit.frontends.torch.emitter import (
     HALF_TYPES,
     Emitter,
@@ -62,6 +58,8 @@ from irkit.frontends.torch.emitter import (
     shape_of,
     target_name,
 )
+from irkit.transforms.utils.builders import i64_vector, pad_op
+from irkit.transforms.utils.reshapes import collapse_op, expand_op
 
 Converter = Callable[[Emitter], Any]
 
@@ -548,14 +546,17 @@ def _grouped_convolution(
     element = element_of(value)
     batch, channels, height, width = shape_of(value)
     filters, per_group, kh, kw = shape_of(weight)
-    out_h = (height + 2 * padding[0] - dilation[0] * (kh - 1) - 1) // stride[0] + 1
-    out_w = (width + 2 * padding[1] - dilation[1] * (kw - 1) - 1) // stride[1] + 1
-    value = _zero_pad(emit, value, [0, 0, *padding])
+    out_h = window_output_size(height, kh, stride[0], padding[0], dilation[0], "height")
+    out_w = window_output_size(width, kw, stride[1], padding[1], dilation[1], "width")
+    if any(padding):
+        zero = emit.add(arith.ConstantOp(scalar_attr(0.0, element))).result
+        pads = [0, 0, *padding]
+        value = emit.add(pad_op(value, pads, pads, zero)).result
     padded = shape_of(value)
-    strides, dilations = _i64_vector(stride), _i64_vector(dilation)
+    strides, dilations = i64_vector(stride), i64_vector(dilation)
     op: Operation
     if groups == channels == filters:
-        weight = _collapse(emit, weight, [[0, 1], [2], [3]], (filters, kh, kw))
+        weight = _reshaped(emit, weight, [[0, 1], [2], [3]], (filters, kh, kw))
         init = emit.filled((batch, filters, out_h, out_w), element, 0.0)
         op = linalg.DepthwiseConv2DNchwChwOp(
             [value, weight], [init], [init.type], strides=strides, dilations=dilations
@@ -563,8 +564,8 @@ def _grouped_convolution(
         return emit.add(op).results[0]
     filters_per_group = filters // groups
     grouped = (batch, groups, per_group, *padded[2:])
-    value = _expand(emit, value, [[0], [1, 2], [3], [4]], grouped)
-    weight = _expand(
+    value = _reshaped(emit, value, [[0], [1, 2], [3], [4]], grouped)
+    weight = _reshaped(
         emit,
         weight,
         [[0, 1], [2], [3], [4]],
@@ -575,57 +576,19 @@ def _grouped_convolution(
         [value, weight], [init], [init.type], strides=strides, dilations=dilations
     )
     result = emit.add(op).results[0]
-    return _collapse(
+    return _reshaped(
         emit, result, [[0], [1, 2], [3], [4]], (batch, filters, out_h, out_w)
     )
 
 
-def _i64_vector(values: Sequence[int]) -> DenseIntElementsAttr:
-    """`dense<[a, b]> : vector<2xi64>`: a window op's strides or dilations."""
-    vector = DenseIntOrFPElementsAttr.from_list(
-        VectorType(i64, [len(values)]), list(values)
-    )
-    return cast(DenseIntElementsAttr, vector)
-
-
-def _zero_pad(emit: Emitter, value: SSAValue, pads: Sequence[int]) -> SSAValue:
-    """`value` with `pads[d]` zeros before and after it along each dim d."""
-    if not any(pads):
-        return value
-    element = element_of(value)
-    zero = emit.add(arith.ConstantOp(scalar_attr(0.0, element))).result
-    shape = [size + 2 * pad for size, pad in zip(shape_of(value), pads, strict=True)]
-    block = Block(arg_types=[IndexType()] * len(shape))
-    with ImplicitBuilder(block):
-        UpstreamYieldOp(zero)
-    op = tensor.PadOp(
-        value, [], [], Region(block), pads, pads, TensorType(element, shape)
-    )
-    return emit.add(op).result
-
-
-def _expand(
+def _reshaped(
     emit: Emitter, value: SSAValue, groups: list[list[int]], shape: Sequence[int]
 ) -> SSAValue:
-    op = tensor.ExpandShapeOp(
-        value,
-        [],
-        tensor.reassociation_attr(groups),
-        list(shape),
-        TensorType(element_of(value), shape),
-    )
-    return emit.add(op).result
-
-
-def _collapse(
-    emit: Emitter, value: SSAValue, groups: list[list[int]], shape: Sequence[int]
-) -> SSAValue:
-    op = tensor.CollapseShapeOp.build(
-        operands=[value],
-        result_types=[TensorType(element_of(value), shape)],
-        properties={"reassociation": tensor.reassociation_attr(groups)},
-    )
-    return emit.add(op).result
+    """`value` collapsed or expanded (by `groups`) to `shape`."""
+    result_type = TensorType(element_of(value), shape)
+    if len(shape) < len(shape_of(value)):
+        return emit.add(collapse_op(value, groups, result_type)).result
+    return emit.add(expand_op(value, groups, result_type)).result
 
 
 def _slice_axis(

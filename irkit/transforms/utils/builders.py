@@ -9,32 +9,42 @@ and cleaning up what a rewrite leaves behind.
 - `identity_copy`: the identity `linalg.generic` copying one memref into
   another (what `memref.copy` does, in a form the tiling passes tile);
 - `erase_dead_values`: erase the unused, effect-free ops that computed
-  values a rewrite stopped using.
+  values a rewrite stopped using;
+- `i64_vector`: `dense<[a, b]> : vector<2xi64>`, a window op's strides or
+  dilations;
+- `pad_op`: a `tensor.pad` by one value (not inserted).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import cast
 
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     AffineMapAttr,
+    DenseIntElementsAttr,
+    DenseIntOrFPElementsAttr,
     IndexType,
     IntegerAttr,
     MemRefType,
     StridedLayoutAttr,
+    TensorType,
+    VectorType,
+    i64,
 )
 from xdsl.dialects.linalg.attrs import IteratorType, IteratorTypeAttr
 from xdsl.dialects.linalg.ops import GenericOp
 from xdsl.dialects.linalg.ops import YieldOp as LinalgYieldOp
+from xdsl.dialects.tensor import YieldOp as TensorYieldOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineMap
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.transforms.dead_code_elimination import is_trivially_dead
 
 from irkit.analysis.memory import memref_strides
-from irkit.dialects import memref
+from irkit.dialects import memref, tensor
 from irkit.dialects.gpu import workgroup_memory_space
 
 # A static size or offset, or an SSA `index` value.
@@ -140,4 +150,37 @@ def identity_copy(source: SSAValue, destination: SSAValue) -> GenericOp:
         Region(body),
         [identity, identity],
         [IteratorTypeAttr(IteratorType.PARALLEL)] * rank,
+    )
+
+
+def i64_vector(values: Sequence[int]) -> DenseIntElementsAttr:
+    """`dense<[a, b]> : vector<2xi64>`: the strides or dilations of a window
+    op (a convolution, a pooling)."""
+    vector = DenseIntOrFPElementsAttr.from_list(
+        VectorType(i64, [len(values)]), list(values)
+    )
+    return cast(DenseIntElementsAttr, vector)
+
+
+def pad_op(
+    value: SSAValue, low: Sequence[int], high: Sequence[int], padding: SSAValue
+) -> tensor.PadOp:
+    """`tensor.pad` of the static tensor `value` by `low[d]` and `high[d]`
+    elements of `padding` along each dimension d (not inserted)."""
+    tensor_type = value.type
+    assert isinstance(tensor_type, TensorType)
+    shape = [
+        size + before + after
+        for size, before, after in zip(tensor_type.get_shape(), low, high, strict=True)
+    ]
+    block = Block(arg_types=[IndexType()] * len(shape))
+    block.add_op(TensorYieldOp(padding))
+    return tensor.PadOp(
+        value,
+        [],
+        [],
+        Region(block),
+        low,
+        high,
+        TensorType(tensor_type.get_element_type(), shape),
     )
