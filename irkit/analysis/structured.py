@@ -17,13 +17,18 @@ MLIR answers these in `Dialect/Linalg/Utils/Utils.cpp` and the
   each loop its range, and the static ranges;
 - `is_fill`: a generic that reads no tensor nor loop index (a fill);
   `shaped_inputs`: the inputs that are tensors or memrefs;
-- `is_on_tensors` / `require_buffers`: value or buffer semantics.
+- `is_on_tensors` / `require_buffers`: value or buffer semantics;
+- `padded_ranges`: loop ranges rounded up to the multiples of their tiles,
+  when that grows the iteration space little enough to pay
+  (`linalg-pad-contractions` on buffers, `linalg-conv-to-im2col`'s columns
+  on tensors).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from math import prod
 
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import MemRefType, ShapedType, TensorType
@@ -285,3 +290,30 @@ def require_buffers(op: Operation, pass_name: str) -> None:
         raise op_error(
             op, f"{pass_name} requires linalg on memrefs: run bufferize first"
         )
+
+
+# Padded iterations at most this many percent of the original ones. Padding
+# pays far beyond 25%: on the H100 a partial-tile batch matmul of 96 x
+# 197x197x64 (ViT attention) ran at 0.9 TFLOP/s, 540 us, where the full-tile
+# path runs 20-45 TFLOP/s; 1000^3 took 2.75 ms unpadded, 0.21 padded. Up to
+# twice the iterations, padding wins.
+MAX_PADDING_GROWTH_PERCENT = 100
+
+
+def padded_ranges(
+    ranges: Sequence[int], multiples: Sequence[int], max_growth_percent: int
+) -> list[int] | None:
+    """`ranges` rounded up to `multiples` (1: a loop not padded), or None
+    when nothing grows or the padded space is more than `max_growth_percent`
+    percent larger. A range no larger than its multiple is not padded: its
+    tile is clamped to it (`linalg-tile-for-gpu`), one full tile already."""
+    steps = [
+        1 if size <= step else step
+        for size, step in zip(ranges, multiples, strict=True)
+    ]
+    padded = [-(-size // step) * step for size, step in zip(ranges, steps)]
+    if padded == list(ranges):
+        return None
+    if prod(padded) * 100 > prod(ranges) * (100 + max_growth_percent):
+        return None
+    return padded

@@ -66,10 +66,13 @@ from xdsl.context import Context
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
     AffineMapAttr,
+    AnyFloat,
     ArrayAttr,
     DenseIntOrFPElementsAttr,
+    FloatAttr,
     IndexType,
     IntegerAttr,
+    IntegerType,
     ModuleOp,
     TensorType,
 )
@@ -86,10 +89,22 @@ from xdsl.pattern_rewriter import (
     RewritePattern,
     op_type_rewrite_pattern,
 )
+from xdsl.utils.exceptions import PassFailedException
 
-from irkit.dialects import tensor
+from irkit.analysis.structured import (
+    MAX_PADDING_GROWTH_PERCENT,
+    is_fill,
+    padded_ranges,
+)
+from irkit.dialects import linalg, tensor
 from irkit.dialects.linalg import Conv2DNchwFchwOp, GenericOp
-from irkit.transforms.utils.reshapes import collapse_op, collapsed_type, expand_op
+from irkit.transforms.utils.builders import pad_op
+from irkit.transforms.utils.reshapes import (
+    collapse_op,
+    collapsed_type,
+    expand_op,
+    fill_like,
+)
 
 PASS_NAME = "linalg-conv-to-im2col"
 
@@ -246,17 +261,24 @@ def spatial_padding(x: SSAValue) -> _Padding | None:
 
 
 def _gather(
-    x: SSAValue, shape: _ConvShape, element: Attribute
+    x: SSAValue, shape: _ConvShape, element: Attribute, columns: int
 ) -> tuple[tensor.EmptyOp, GenericOp]:
     """The im2col generic, `col[n, k, p]` from `x` (see the module doc), and
     the empty tensor it fills. When `x` pads its source by a constant, the
     gather reads the source, clamped into its bounds, and selects the
-    padding value outside them: no padded copy is made."""
-    col_type = TensorType(element, [shape.batch, shape.reduction, shape.pixels])
+    padding value outside them: no padded copy is made. `columns` past the
+    output's pixels (a multiple of the matmul's tiles) hold zeros: the
+    gather reads pixel `min(p, P - 1)` and selects zero for `p >= P`."""
+    col_type = TensorType(element, [shape.batch, shape.reduction, columns])
     empty = tensor.EmptyOp([], col_type)
     body = Block(arg_types=[element])
     ib = _IndexBuilder(body)
     n, k, p = (ib.add(IndexOp(dim)) for dim in range(3))
+    pixel_inside: SSAValue | None = None
+    if columns > shape.pixels:
+        last_pixel = ib.constant(shape.pixels - 1)
+        pixel_inside = ib.add(arith.CmpiOp(p, last_pixel, "ule"))
+        p = ib.add(arith.MinUIOp(p, last_pixel))
     kh_extent, kw_extent = shape.kernel
     channel = ib.div(k, kh_extent * kw_extent)
     tap_row = ib.rem(ib.div(k, kw_extent), kh_extent)
@@ -274,6 +296,9 @@ def _gather(
         read = ib.add(ExtractOp(padding.source, [n, channel, row, column], element))
         inside = ib.add(arith.AndIOp(inside_row, inside_column))
         value = ib.add(arith.SelectOp(inside, read, padding.value))
+    if pixel_inside is not None:
+        margin = ib.add(arith.ConstantOp(_zero_attribute(element)))
+        value = ib.add(arith.SelectOp(pixel_inside, value, margin))
     body.add_op(LinalgYieldOp(value))
     identity = AffineMapAttr(AffineMap.identity(3))
     gather = GenericOp(
@@ -287,7 +312,56 @@ def _gather(
     return empty, gather
 
 
+def _zero_attribute(element: Attribute) -> FloatAttr | IntegerAttr:
+    if isinstance(element, AnyFloat):
+        return FloatAttr(0.0, element)
+    assert isinstance(element, IntegerType)
+    return IntegerAttr(0, element)
+
+
+def padded_pixels(shape: _ConvShape, multiple: int, max_growth_percent: int) -> int:
+    """The columns the matmul runs over: the output's pixels, or, when
+    `multiple` (the matmul's block tile along them) does not divide them and
+    padding pays (`padded_ranges`, as `linalg-pad-contractions` decides),
+    the next multiple."""
+    if multiple <= 1:
+        return shape.pixels
+    padded = padded_ranges([shape.pixels], [multiple], max_growth_percent)
+    return shape.pixels if padded is None else padded[0]
+
+
+def _padded_init(
+    init: SSAValue, flat_type: TensorType[Attribute], columns: int
+) -> list[Operation]:
+    """Ops computing the matmul's init over `columns` columns from the
+    convolution's `init`, collapsed to `flat_type`: a fill of a padded
+    empty tensor when `init` is a fill (as torch-mlir writes it), else the
+    collapsed init padded with zeros. The last op's result is the init."""
+    n, f, _ = flat_type.get_shape()
+    padded_type = TensorType(flat_type.get_element_type(), [n, f, columns])
+    fill = init.owner
+    if (
+        isinstance(fill, linalg.FillOp | GenericOp)
+        and (isinstance(fill, linalg.FillOp) or is_fill(fill))
+        and len(fill.results) == 1
+    ):
+        empty = tensor.EmptyOp([], padded_type)
+        return [empty, fill_like(fill, empty.tensor, padded_type)]
+    flat = collapse_op(init, [[0], [1], [2, 3]], flat_type)
+    zero = arith.ConstantOp(_zero_attribute(flat_type.get_element_type()))
+    pad = pad_op(
+        flat.result, [0, 0, 0], [0, 0, columns - flat_type.get_shape()[2]], zero.result
+    )
+    return [flat, zero, pad]
+
+
+@dataclass
 class ConvToIm2col(RewritePattern):
+    # The matmul's columns are padded to a multiple of this (0 or 1: never),
+    # by at most `max_growth_percent` percent (`padded_pixels`).
+    pixel_multiple: int = 0
+    max_growth_percent: int = MAX_PADDING_GROWTH_PERCENT
+
     @op_type_rewrite_pattern
     def match_and_rewrite(
         self, op: Conv2DNchwFchwOp, rewriter: PatternRewriter
@@ -300,8 +374,12 @@ class ConvToIm2col(RewritePattern):
         x_type = cast(TensorType[Attribute], x.type)
         w_type = cast(TensorType[Attribute], w.type)
         init_type = cast(TensorType[Attribute], init.type)
+        columns_count = padded_pixels(
+            shape, self.pixel_multiple, self.max_growth_percent
+        )
+        padded = columns_count != shape.pixels
         columns: SSAValue
-        if shape.is_pointwise and spatial_padding(x) is None:
+        if shape.is_pointwise and spatial_padding(x) is None and not padded:
             # A 1x1 convolution of stride 1 reads each input element once,
             # in the columns' order: the columns are the input, reshaped.
             pixel_groups = [[0], [1], [2, 3]]
@@ -309,15 +387,23 @@ class ConvToIm2col(RewritePattern):
             rewriter.insert_op(reshape)
             columns = reshape.result
         else:
-            columns_empty, gather = _gather(x, shape, x_type.get_element_type())
+            columns_empty, gather = _gather(
+                x, shape, x_type.get_element_type(), columns_count
+            )
             rewriter.insert_op([columns_empty, gather])
             columns = gather.results[0]
         weights_groups = [[0], [1, 2, 3]]
         weights = collapse_op(w, weights_groups, collapsed_type(w_type, weights_groups))
         output_groups = [[0], [1], [2, 3]]
         flat_type = collapsed_type(init_type, output_groups)
-        flat_init = collapse_op(init, output_groups, flat_type)
-        rewriter.insert_op([weights, flat_init])
+        init_ops: list[Operation] = (
+            _padded_init(init, flat_type, columns_count)
+            if padded
+            else [collapse_op(init, output_groups, flat_type)]
+        )
+        rewriter.insert_op([weights, *init_ops])
+        flat_init = init_ops[-1]
+        product_type = flat_init.results[0].type
         loops = 4  # n, f, p, k
         maps = [
             AffineMap.from_callable(lambda n, f, p, k: (n, k, p)),
@@ -327,21 +413,33 @@ class ConvToIm2col(RewritePattern):
         assert all(m.num_dims == loops for m in maps)
         product = GenericOp(
             [columns, weights.result],
-            [flat_init.result],
+            [flat_init.results[0]],
             rewriter.move_region_contents_to_new_regions(op.regions[0]),
             ArrayAttr([AffineMapAttr(m) for m in maps]),
             ArrayAttr(
                 [IteratorTypeAttr(IteratorType.PARALLEL)] * 3
                 + [IteratorTypeAttr(IteratorType.REDUCTION)]
             ),
-            [flat_type],
+            [product_type],
         )
         rewriter.insert_op(product)
-        result = expand_op(product.results[0], output_groups, init_type)
+        flat_result = product.results[0]
+        if padded:
+            # The output's pixels: the leading corner of the padded product.
+            corner = tensor.ExtractSliceOp(
+                flat_result, [0, 0, 0], flat_type.get_shape(), [1, 1, 1], flat_type
+            )
+            rewriter.insert_op(corner)
+            flat_result = corner.result
+        result = expand_op(flat_result, output_groups, init_type)
         rewriter.replace_op(op, result)
-        pad = x.owner
-        if isinstance(pad, tensor.PadOp) and not pad.result.uses:
-            rewriter.erase_op(pad)
+        for dead in (x.owner, init.owner):
+            # The pad the gather read through, the fill the product replaced.
+            if (
+                isinstance(dead, tensor.PadOp | linalg.FillOp | GenericOp)
+                and not dead.results[0].uses
+            ):
+                rewriter.erase_op(dead)
 
 
 @dataclass(frozen=True)
@@ -351,5 +449,16 @@ class LinalgConvToIm2colPass(ModulePass):
 
     name = PASS_NAME
 
+    # `lower-to-cuda` passes its matmul block's columns (`matmul-block`'s
+    # second size): the product then needs no padded copies
+    # (`linalg-pad-contractions`). 0: the output's pixels, unpadded.
+    pixel_multiple: int = 0
+    max_growth_percent: int = MAX_PADDING_GROWTH_PERCENT
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        PatternRewriteWalker(ConvToIm2col(), apply_recursively=False).rewrite_module(op)
+        if self.pixel_multiple < 0 or self.max_growth_percent < 0:
+            raise PassFailedException(
+                f"{PASS_NAME}: pixel-multiple and max-growth-percent must be >= 0"
+            )
+        pattern = ConvToIm2col(self.pixel_multiple, self.max_growth_percent)
+        PatternRewriteWalker(pattern, apply_recursively=False).rewrite_module(op)

@@ -149,12 +149,17 @@ def _reads_outputs(op: GenericOp) -> bool:
 
 
 def fusable_producer(
-    consumer: GenericOp, operand_index: int, fold_copies: bool = True
+    consumer: GenericOp,
+    operand_index: int,
+    fold_copies: bool = True,
+    recompute_broadcasts: bool = False,
 ) -> GenericOp | None:
     """The producer of `consumer.inputs[operand_index]` when it can be fused
     into `consumer` there (see the module docstring), else None. With
     `fold_copies=False` a copy is fused only where its consumer reads it
-    through a permutation, as any other producer."""
+    through a permutation, as any other producer. With
+    `recompute_broadcasts=True` a cheap producer (`is_cheap_to_recompute`)
+    that an elementwise consumer reads broadcast is fused too."""
     value = consumer.inputs[operand_index]
     producer = value.owner
     if not isinstance(producer, GenericOp) or producer is consumer:
@@ -178,6 +183,12 @@ def fusable_producer(
             )
         )
         or generator
+        or (
+            recompute_broadcasts
+            and _all_parallel(consumer)
+            and _is_broadcast(_maps(consumer)[operand_index])
+            and is_cheap_to_recompute(producer)
+        )
     ):
         return None
     if not _is_permutation(_maps(producer)[len(producer.inputs) + result_index]):
@@ -237,6 +248,42 @@ def is_index_generator(producer: GenericOp) -> bool:
         and len(ops) <= _GENERATOR_MAX_OPS
         and all(op.name in _GENERATOR_OPS for op in ops)
     )
+
+
+# At most this many scalar ops in a producer recomputed per element of a
+# consumer that reads it broadcast: a batch norm's `1 / sqrt(var + eps)` per
+# channel (with torch-mlir's `cf.assert` that the root is not zero) is 6.
+_RECOMPUTE_MAX_OPS = 8
+
+
+def _is_broadcast(map_: AffineMap) -> bool:
+    """Each result a distinct loop, or 0: a projected permutation, which
+    reads every element once or many times (a per-channel vector over an
+    image)."""
+    positions = [
+        expr.position for expr in map_.results if isinstance(expr, AffineDimExpr)
+    ]
+    return (
+        map_.num_symbols == 0
+        and len(set(positions)) == len(positions)
+        and all(
+            isinstance(expr, AffineDimExpr)
+            or (isinstance(expr, AffineConstantExpr) and expr.value == 0)
+            for expr in map_.results
+        )
+    )
+
+
+def is_cheap_to_recompute(producer: GenericOp) -> bool:
+    """Whether `producer`'s body is a few scalar ops without regions
+    (`_RECOMPUTE_MAX_OPS`): recomputed for each element of an elementwise
+    consumer that reads it broadcast, it costs a few instructions per element
+    of a kernel bound by its memory traffic, where a kernel of its own costs
+    a launch and a round trip through memory (the batch norm's per-channel
+    `rsqrt` before a convolution's epilogue)."""
+    body = producer.body.block
+    ops = [op for op in body.ops if op is not body.last_op]
+    return len(ops) <= _RECOMPUTE_MAX_OPS and not any(op.regions for op in ops)
 
 
 def is_copy_of_input(producer: GenericOp, result_index: int) -> bool:
@@ -444,11 +491,14 @@ class FuseElementwiseProducer(RewritePattern):
     """Fuse the first fusable producer of a `linalg.generic` into it."""
 
     fold_copies: bool = True
+    recompute_broadcasts: bool = False
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, consumer: GenericOp, rewriter: PatternRewriter) -> None:
         for operand_index in range(len(consumer.inputs)):
-            producer = fusable_producer(consumer, operand_index, self.fold_copies)
+            producer = fusable_producer(
+                consumer, operand_index, self.fold_copies, self.recompute_broadcasts
+            )
             if producer is None:
                 continue
             fused = fuse_producer_into_consumer(producer, consumer, operand_index)
@@ -674,7 +724,9 @@ class CloneSharedFill(RewritePattern):
         rewriter.erase(fill)
 
 
-def fuse_elementwise_ops(module: ModuleOp, fold_copies: bool = True) -> None:
+def fuse_elementwise_ops(
+    module: ModuleOp, fold_copies: bool = True, recompute_broadcasts: bool = False
+) -> None:
     """Drop unused results, fold splat-constant inputs and fuse producer
     generics into consumers in `module` until none applies."""
     PatternRewriteWalker(
@@ -683,7 +735,7 @@ def fuse_elementwise_ops(module: ModuleOp, fold_copies: bool = True) -> None:
                 EraseUnusedResult(),
                 CloneSharedFill(),
                 FoldSplatConstantInput(),
-                FuseElementwiseProducer(fold_copies),
+                FuseElementwiseProducer(fold_copies, recompute_broadcasts),
             ]
         )
     ).rewrite_module(module)
@@ -720,6 +772,10 @@ class LinalgFuseElementwisePass(ModulePass):
     name = "linalg-fuse-elementwise"
 
     fold_copies: bool = True
+    # Cheap producers read broadcast by elementwise consumers are recomputed
+    # there (`lower-to-cuda`: a kernel costs more than a few instructions per
+    # element; `lower-to-c` keeps them, each element costs it the same).
+    recompute_broadcasts: bool = False
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        fuse_elementwise_ops(op, self.fold_copies)
+        fuse_elementwise_ops(op, self.fold_copies, self.recompute_broadcasts)

@@ -68,7 +68,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from math import prod
 
 from xdsl.context import Context
 from xdsl.dialects import arith
@@ -92,9 +91,11 @@ from xdsl.utils.exceptions import PassFailedException
 from irkit.analysis.contraction_fusion import fusable_prologue
 from irkit.analysis.gpu_mapping import in_gpu_loops
 from irkit.analysis.structured import (
+    MAX_PADDING_GROWTH_PERCENT,
     StructuredComputation,
     is_contraction,
     operand_loop_ranges,
+    padded_ranges,
     parallel_loop_dims,
 )
 from irkit.dialects import linalg, memref
@@ -161,16 +162,10 @@ def pad_contraction(
     if known is None or None in known:
         return False
     ranges = [size for size in known if size is not None]
-    # An extent no larger than its tile needs no padding: the tile is clamped
-    # to it (`linalg-tile-for-gpu`), so it is one full tile already.
-    steps = [
-        1 if size <= step else step
-        for size, step in zip(ranges, loop_multiples(computation, multiples))
-    ]
-    padded = [-(-size // step) * step for size, step in zip(ranges, steps)]
-    if padded == ranges:
-        return False
-    if prod(padded) * 100 > prod(ranges) * (100 + max_growth_percent):
+    padded = padded_ranges(
+        ranges, loop_multiples(computation, multiples), max_growth_percent
+    )
+    if padded is None:
         return False
     output = generic.outputs[0]
     output_type = output.type
@@ -307,12 +302,9 @@ class LinalgPadContractionsPass(ModulePass):
 
     # `lower-to-cuda`'s block tile: the sizes `linalg-tile-for-gpu` divides.
     multiples: tuple[int, ...] = GPU_MATMUL_BLOCK
-    # Padded iterations at most this many percent of the original ones.
-    # Padding pays far beyond 25%: on the H100 a partial-tile batch matmul of
-    # 96 x 197x197x64 (ViT attention) ran at 0.9 TFLOP/s, 540 us, where the
-    # full-tile path runs 20-45 TFLOP/s; 1000^3 took 2.75 ms unpadded, 0.21
-    # padded. Up to twice the iterations, padding wins.
-    max_growth_percent: int = 100
+    # Padded iterations at most this many percent of the original ones
+    # (`MAX_PADDING_GROWTH_PERCENT`: up to twice the iterations, padding wins).
+    max_growth_percent: int = MAX_PADDING_GROWTH_PERCENT
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         pad_contractions(op, self.multiples, self.max_growth_percent)

@@ -58,7 +58,7 @@ def _stage(name: str, **options: object) -> ModulePass:
 
 
 def _tensor_stages(
-    *, fuse: bool, collapse: bool, fold_copies: bool
+    *, fuse: bool, collapse: bool, fold_copies: bool, recompute_broadcasts: bool
 ) -> list[ModulePass]:
     """The tensor-level stages both pipelines share after generalization:
     loops of extent 1 dropped (a one-row matmul is a matrix-vector product,
@@ -66,14 +66,21 @@ def _tensor_stages(
     copies into consumers reading them through any map), then collapsing
     loops that every operand reads together (a layer norm over `8x128x768`
     becomes one over `1024x768` rows), then fusion again across the reshapes
-    that collapsing cancelled."""
+    that collapsing cancelled (`recompute_broadcasts`: cheap producers read
+    broadcast, a batch norm's per-channel `rsqrt`, recomputed in their
+    elementwise consumers)."""
+    fusion = _stage(
+        "linalg-fuse-elementwise",
+        fold_copies=fold_copies,
+        recompute_broadcasts=recompute_broadcasts,
+    )
     stages: list[ModulePass] = [_stage("linalg-fold-unit-extent-dims")]
     if fuse:
-        stages.append(_stage("linalg-fuse-elementwise", fold_copies=fold_copies))
+        stages.append(fusion)
     if collapse:
         stages.append(_stage("linalg-collapse-dims"))
         if fuse:
-            stages.append(_stage("linalg-fuse-elementwise", fold_copies=fold_copies))
+            stages.append(fusion)
     return stages
 
 
@@ -147,7 +154,10 @@ class LowerToCPipeline(NamedPipeline):
     def stages(self) -> list[ModulePass]:
         stages = [_stage("convert-nn-to-linalg"), _stage("linalg-generalize-named-ops")]
         stages += _tensor_stages(
-            fuse=self.fuse, collapse=self.collapse, fold_copies=False
+            fuse=self.fuse,
+            collapse=self.collapse,
+            fold_copies=False,
+            recompute_broadcasts=False,
         )
         stages.append(_stage("bufferize"))
         if self.rows:
@@ -274,12 +284,18 @@ class LowerToCudaPipeline(NamedPipeline):
     def stages(self) -> list[ModulePass]:
         stages = [_stage("convert-nn-to-linalg")]
         if self.im2col:
-            stages.append(_stage("linalg-conv-to-im2col"))
+            # Columns padded where `linalg-pad-contractions` would pad the
+            # product: the gather writes the margin, no padded copies.
+            multiple = self.matmul_block[1] if self.pad else 0
+            stages.append(_stage("linalg-conv-to-im2col", pixel_multiple=multiple))
         stages.append(_stage("linalg-generalize-named-ops"))
         if self.extract_windows:
             stages.append(_stage("linalg-extract-windows"))
         stages += _tensor_stages(
-            fuse=self.fuse, collapse=self.collapse, fold_copies=True
+            fuse=self.fuse,
+            collapse=self.collapse,
+            fold_copies=True,
+            recompute_broadcasts=True,
         )
         if self.split_reductions and self.multiprocessors:
             stages.append(
