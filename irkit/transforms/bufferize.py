@@ -846,7 +846,9 @@ class FunctionBufferizer:
             )
             if ready is not None:
                 source, index = pending.pop(ready)
-                self._copy(source.value, self.outputs[index].value)
+                shared = any(other.root is source.root for other, _ in pending)
+                if shared or not self._build_in_output(source, index):
+                    self._copy(source.value, self.outputs[index].value)
                 continue
             # Every copy waits: free one that reads an output.
             position = next(
@@ -859,6 +861,67 @@ class FunctionBufferizer:
             self._copy(source.value, temporary.value)
             pending[position] = (temporary, index)
         self._insert(func.ReturnOp())
+
+    def _build_in_output(self, source: Buffer, index: int) -> bool:
+        """Make the allocation that `source`, a reshape of it, is a view of
+        (the result of a function whose body `linalg-collapse-dims` ran on
+        fewer dimensions: a convolution's `N x F x OH*OW` expanded to
+        `N x F x OH x OW`) a view of output `index` instead, so nothing is
+        copied; whether it did.
+
+        Only for an output nothing was built in (`claimed`): the function
+        then touches it nowhere else, and writing the allocation's
+        intermediate values into it early is not seen by anyone, since
+        outputs alias no other argument and the allocation's last contents
+        are the result."""
+        if source.root.kind is not RootKind.ALLOC or index in self.claimed:
+            return False
+        chain: list[Operation] = []
+        value = source.value
+        while isinstance(value.owner, memref.ExpandShapeOp | memref.CollapseShapeOp):
+            chain.append(value.owner)
+            value = value.owner.src
+        alloc = value.owner
+        if not chain or not isinstance(alloc, memref.AllocOp):
+            return False
+        views: list[Operation] = []
+        view_value = self.outputs[index].value
+        for reshape in chain:  # each undone, outermost first
+            assert isinstance(reshape, memref.ExpandShapeOp | memref.CollapseShapeOp)
+            inverse_type = reshape.src.type
+            if not _has_identity_layout(view_value.type) or not _has_identity_layout(
+                inverse_type
+            ):
+                return False
+            assert isinstance(inverse_type, MemRefType)
+            if isinstance(reshape, memref.ExpandShapeOp):
+                inverse: Operation = memref.CollapseShapeOp.build(
+                    operands=[view_value],
+                    result_types=[inverse_type],
+                    properties={"reassociation": reshape.reassociation},
+                )
+            else:
+                inverse = memref.ExpandShapeOp.build(
+                    operands=[view_value, []],
+                    result_types=[inverse_type],
+                    properties={
+                        "reassociation": reshape.reassociation,
+                        "static_output_shape": DenseArrayBase.from_list(
+                            i64, inverse_type.get_shape()
+                        ),
+                    },
+                )
+            views.append(inverse)
+            view_value = inverse.results[0]
+        if view_value.type != alloc.memref.type:
+            return False
+        for view in views:
+            view.location = alloc.location
+            self.block.insert_op_before(view, alloc)
+        alloc.memref.replace_all_uses_with(view_value)
+        self.block.erase_op(alloc)
+        self.claimed.add(index)
+        return True
 
     # -- driver ----------------------------------------------------------------
 

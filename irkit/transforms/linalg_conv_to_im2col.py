@@ -439,7 +439,7 @@ class ConvToIm2col(RewritePattern):
                 isinstance(dead, tensor.PadOp | linalg.FillOp | GenericOp)
                 and not dead.results[0].uses
             ):
-                rewriter.erase_op(dead)
+                rewriter.erase(dead)
 
 
 @dataclass(frozen=True)
