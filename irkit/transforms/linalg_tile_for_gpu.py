@@ -714,6 +714,17 @@ def _thread_nest(
     return _ThreadNest(threads, thread_insertion, thread_tiles, steps)
 
 
+def _at_least_zero(size: _Size, insertion: InsertPoint) -> _Size:
+    """`affine.max(0, size)`: an empty tile rather than a negative one."""
+    if isinstance(size, int):
+        return max(size, 0)
+    bound = AffineMap(1, 0, (AffineExpr.constant(0), AffineExpr.dimension(0)))
+    maximum = affine.MaxOp([size], AffineMapAttr(bound))
+    maximum.result.name_hint = "size"
+    _insert(maximum, insertion)
+    return maximum.result
+
+
 def _fuse_neighbour(
     neighbour: GenericOp,
     output_loops: Sequence[int],
@@ -728,9 +739,11 @@ def _fuse_neighbour(
     thread takes the output elements it owns in the contraction.
 
     An epilogue over the leading corner of a padded product spans less than
-    the contraction: its block tiles are clamped to its extents (each block
-    holds some of them: `epilogue_fits` checked it), so the threads keep
-    their elements and skip the padding."""
+    the contraction: its block tiles are clamped to its extents, so the
+    threads keep their elements and skip the padding; a block wholly in the
+    padding (smaller tiles than the padding's multiple, from
+    `fill_the_grid`: a convolution's 784 pixels padded to 896 in blocks of
+    64) gets an empty tile, `max(0, ...)`, and no epilogue iteration."""
     extents = static_loop_ranges(neighbour, StructuredComputation.of(neighbour))
     block_tiles = list(block_tiles)
     for position, loop in enumerate(output_loops):
@@ -743,6 +756,8 @@ def _fuse_neighbour(
             size = _tile_size(
                 tile.offset, plan.block[loop], extents[position], insertion
             )
+            if ranges[loop] - extents[position] >= plan.block[loop]:
+                size = _at_least_zero(size, insertion)
             block_tiles[loop] = Tile(tile.offset, size)
     to_neighbour = AffineMap(
         len(ranges), 0, tuple(AffineExpr.dimension(loop) for loop in output_loops)
@@ -916,27 +931,6 @@ def _checked(
     return _CheckedOp(generic, computation, ranges, plan)
 
 
-def epilogue_fits(
-    epilogue: GenericOp,
-    computation: StructuredComputation,
-    ranges: Sequence[int],
-    plan: GpuTilingPlan,
-) -> bool:
-    """Whether every block of `plan` holds some of `epilogue`'s elements: an
-    epilogue over a padded product's corner misses at most the padding,
-    which must be less than a block tile (smaller tiles than the padding's
-    multiple, from `fill_the_grid`, would leave whole blocks past it)."""
-    extents = static_loop_ranges(epilogue, StructuredComputation.of(epilogue))
-    output_map = computation.output_maps[0]
-    for position, expr in enumerate(output_map.results):
-        assert isinstance(expr, AffineDimExpr)  # `fusable_epilogue` checked
-        loop = expr.position
-        padding = ranges[loop] - extents[position]
-        if padding and plan.block[loop] and padding >= plan.block[loop]:
-            return False
-    return True
-
-
 def tile_linalg_op_for_gpu(op: Operation, options: GpuTilingOptions) -> ForallOp:
     """Tile one linalg op on memrefs (a named op through its generic form).
 
@@ -955,8 +949,6 @@ def _tile_checked(checked: _CheckedOp, options: GpuTilingOptions) -> ForallOp:
     if options.fuse_neighbours:
         prologue = fusable_prologue(generic)
         epilogue = fusable_epilogue(generic)
-    if epilogue is not None and not epilogue_fits(epilogue, computation, ranges, plan):
-        epilogue = None
     if epilogue is not None:
         between = []
         current = generic.next_op
