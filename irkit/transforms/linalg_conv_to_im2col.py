@@ -99,6 +99,11 @@ from irkit.analysis.structured import (
 from irkit.dialects import linalg, tensor
 from irkit.dialects.linalg import Conv2DNchwFchwOp, GenericOp
 from irkit.transforms.utils.builders import pad_op
+from irkit.transforms.utils.padding import (
+    ConstantPadding,
+    constant_padding,
+    read_padded,
+)
 from irkit.transforms.utils.reshapes import (
     collapse_op,
     collapsed_type,
@@ -202,62 +207,19 @@ class _IndexBuilder:
             arith.AddiOp(self.scaled(output, stride), self.scaled(tap, dilation))
         )
 
-    def inside(
-        self, padded: SSAValue, low: int, extent: int
-    ) -> tuple[SSAValue, SSAValue]:
-        """Whether position `padded` of a padded dimension falls in the
-        source (`low <= padded < low + extent`), and the source position,
-        clamped into `[0, extent)` so the read stays in bounds either way."""
-        position = self.add(arith.SubiOp(padded, self.constant(low)))
-        zero = self.constant(0)
-        last = self.constant(extent - 1)
-        not_before = self.add(arith.CmpiOp(position, zero, "sge"))
-        not_after = self.add(arith.CmpiOp(position, last, "sle"))
-        inside = self.add(arith.AndIOp(not_before, not_after))
-        clamped = self.add(arith.MinSIOp(self.add(arith.MaxSIOp(position, zero)), last))
-        return inside, clamped
-
     def scaled(self, value: SSAValue, factor: int) -> SSAValue:
         if factor == 1:
             return value
         return self.add(arith.MuliOp(value, self.constant(factor)))
 
 
-@dataclass(frozen=True)
-class _Padding:
-    """A `tensor.pad` of the input by a constant, on the spatial dimensions
-    only: the gather reads its source and predicates the border."""
-
-    source: SSAValue
-    low: tuple[int, int]
-    extent: tuple[int, int]  # the source's rows and columns
-    value: SSAValue
-
-
-def spatial_padding(x: SSAValue) -> _Padding | None:
-    """`x`'s padding when `x` is a `tensor.pad` of static sizes, by a value
-    defined outside it, of the last two dimensions only."""
-    pad = x.owner
-    if not isinstance(pad, tensor.PadOp) or pad.low or pad.high:
-        return None  # dynamic sizes
-    low = [int(v) for v in pad.static_low.get_values()]
-    high = [int(v) for v in pad.static_high.get_values()]
-    if any(low[:2]) or any(high[:2]):
+def spatial_padding(x: SSAValue) -> ConstantPadding | None:
+    """`x`'s padding when `x` is a `tensor.pad` by one value
+    (`constant_padding`) of the rows and columns only."""
+    padding = constant_padding(x)
+    if padding is None or not set(padding.grown) <= {2, 3}:
         return None
-    yielded = pad.region.block.last_op
-    if yielded is None or len(yielded.operands) != 1:
-        return None
-    value = yielded.operands[0]
-    block = pad.region.block
-    owner = value.owner
-    inner = isinstance(owner, Operation) and owner.parent_block() is block
-    if owner is block or inner:
-        return None  # computed from the indices: not one value
-    source = _static_tensor(pad.source)
-    if source is None:
-        return None
-    rows, columns = source.get_shape()[2:]
-    return _Padding(pad.source, (low[2], low[3]), (rows, columns), value)
+    return padding
 
 
 def _gather(
@@ -291,11 +253,7 @@ def _gather(
     if padding is None:
         value = ib.add(ExtractOp(x, [n, channel, row, column], element))
     else:
-        inside_row, row = ib.inside(row, padding.low[0], padding.extent[0])
-        inside_column, column = ib.inside(column, padding.low[1], padding.extent[1])
-        read = ib.add(ExtractOp(padding.source, [n, channel, row, column], element))
-        inside = ib.add(arith.AndIOp(inside_row, inside_column))
-        value = ib.add(arith.SelectOp(inside, read, padding.value))
+        value = read_padded(padding, [n, channel, row, column], element, ib.add)
     if pixel_inside is not None:
         margin = ib.add(arith.ConstantOp(_zero_attribute(element)))
         value = ib.add(arith.SelectOp(pixel_inside, value, margin))

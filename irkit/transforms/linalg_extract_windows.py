@@ -74,6 +74,7 @@ from xdsl.pattern_rewriter import (
 
 from irkit.dialects.linalg import GenericOp
 from irkit.transforms.utils.affine_index import AffineIndexEmitter
+from irkit.transforms.utils.padding import constant_padding, read_padded
 
 PASS_NAME = "linalg-extract-windows"
 
@@ -158,13 +159,26 @@ class ExtractWindows(RewritePattern):
         first = block.first_op
         assert first is not None
         emitter = _index_emitter(block, first, loops)
+        pads: list[Operation] = []
+
+        def add(new: Operation) -> SSAValue:
+            block.insert_op_before(new, first)
+            return new.results[0]
+
         for index in windows:
             value = inputs[index]
             indices = emitter.indices(maps[index])
             element = block.args[index].type
-            extract = ExtractOp(value, indices, element)
-            block.insert_op_before(extract, first)
-            block.args[index].replace_all_uses_with(extract.result)
+            padding = constant_padding(value)
+            if padding is None:
+                read = add(ExtractOp(value, indices, element))
+            else:
+                # A constant pad (a max pool's -inf border) read through its
+                # source: no padded copy.
+                read = read_padded(padding, indices, element, add)
+                assert isinstance(value.owner, Operation)
+                pads.append(value.owner)
+            block.args[index].replace_all_uses_with(read)
         for index in reversed(windows):
             block.erase_arg(block.args[index])
         generic = GenericOp(
@@ -176,6 +190,9 @@ class ExtractWindows(RewritePattern):
             [result.type for result in op.results],
         )
         rewriter.replace_op(op, generic)
+        for pad in pads:
+            if not pad.results[0].uses:
+                rewriter.erase_op(pad)
 
 
 @dataclass(frozen=True)
