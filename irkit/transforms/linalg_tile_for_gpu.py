@@ -725,6 +725,15 @@ def _at_least_zero(size: _Size, insertion: InsertPoint) -> _Size:
     return maximum.result
 
 
+def _at_most(offset: SSAValue, bound: int, insertion: InsertPoint) -> SSAValue:
+    """`affine.min(offset, bound)`."""
+    map_ = AffineMap(1, 0, (AffineExpr.dimension(0), AffineExpr.constant(bound)))
+    minimum = affine.MinOp([offset], AffineMapAttr(map_))
+    minimum.result.name_hint = "offset"
+    _insert(minimum, insertion)
+    return minimum.result
+
+
 def _fuse_neighbour(
     neighbour: GenericOp,
     output_loops: Sequence[int],
@@ -756,9 +765,13 @@ def _fuse_neighbour(
             size = _tile_size(
                 tile.offset, plan.block[loop], extents[position], insertion
             )
+            offset: _Size = tile.offset
             if ranges[loop] - extents[position] >= plan.block[loop]:
+                # A block past the corner: an empty tile at its last
+                # element, not a view starting outside the buffer.
                 size = _at_least_zero(size, insertion)
-            block_tiles[loop] = Tile(tile.offset, size)
+                offset = _at_most(tile.offset, extents[position] - 1, insertion)
+            block_tiles[loop] = Tile(offset, size)
     to_neighbour = AffineMap(
         len(ranges), 0, tuple(AffineExpr.dimension(loop) for loop in output_loops)
     )

@@ -1,6 +1,6 @@
 // RUN: irkit-opt %s --split-input-file -p 'linalg-tile-for-gpu{matmul-block=32,32,8 matmul-thread=4,4 matmul-cyclic=true}' --check-semantics | filecheck %s
 // RUN: irkit-opt %s --split-input-file -p 'linalg-tile-for-gpu{matmul-block=32,32,8 matmul-thread=4,4 fuse-neighbours=false}' | filecheck %s --check-prefix=APART
-// RUN: irkit-opt %s --split-input-file -p 'linalg-tile-for-gpu{matmul-block=2,2,2 matmul-thread=1,1}' | filecheck %s --check-prefix=SMALL
+// RUN: irkit-opt %s --split-input-file -p 'linalg-tile-for-gpu{matmul-block=2,2,2 matmul-thread=1,1}' --check-semantics | filecheck %s --check-prefix=SMALL
 
 // A linear layer as bufferize leaves it: the fill of the product, the
 // matmul (its weight read transposed), and bias + ReLU into a new buffer.
@@ -170,15 +170,18 @@ func.func @prologue_reads_a_freed_buffer(%x: memref<16x16xf32>, %w: memref<16x16
 // -----
 
 // The epilogue reads the corner of a product padded from 5 to 8 rows. In
-// 32x32 tiles every block holds some of the corner, and it is fused; in 2x2
-// tiles (SMALL) the blocks of rows 6 and 7 would hold none of it (a tile of
-// 5 - 6 rows), so it stays a grid of its own.
+// 32x32 tiles every block holds some of the corner; in 2x2 tiles (SMALL)
+// the blocks of rows 6 and 7 hold none of it (a tile of 5 - 6 rows): their
+// epilogue tile is empty, `max(0, min(2, 5 - row))` rows, and the epilogue
+// is fused all the same.
 
 // CHECK-LABEL: func.func @padded_product
 // CHECK-COUNT-1: {mapping = [#gpu.block<y>, #gpu.block<x>]}
 // CHECK-NOT:     #gpu.block
 // SMALL-LABEL: func.func @padded_product
-// SMALL-COUNT-2: {mapping = [#gpu.block<y>, #gpu.block<x>]}
+// SMALL:         %[[ROWS:.*]] = affine.min affine_map<(d0) -> (2, -d0 + 5)>
+// SMALL:         affine.max affine_map<(d0) -> (0, d0)>(%[[ROWS]])
+// SMALL-COUNT-1: {mapping = [#gpu.block<y>, #gpu.block<x>]}
 // SMALL-NOT:     #gpu.block
 func.func @padded_product(%x: memref<8x4xf32>, %w: memref<4x8xf32>, %out: memref<5x8xf32> {irkit.output}) {
   %zero = arith.constant 0.0 : f32
