@@ -207,6 +207,13 @@ class _IndexBuilder:
             arith.AddiOp(self.scaled(output, stride), self.scaled(tap, dilation))
         )
 
+    def clamped(self, index: SSAValue, extent: int) -> tuple[SSAValue, SSAValue]:
+        """`min(index, extent - 1)` and whether `index < extent`: a padded
+        index read in bounds, and whether it is a real one."""
+        last = self.constant(extent - 1)
+        inside = self.add(arith.CmpiOp(index, last, "ule"))
+        return self.add(arith.MinUIOp(index, last)), inside
+
     def scaled(self, value: SSAValue, factor: int) -> SSAValue:
         if factor == 1:
             return value
@@ -223,24 +230,28 @@ def spatial_padding(x: SSAValue) -> ConstantPadding | None:
 
 
 def _gather(
-    x: SSAValue, shape: _ConvShape, element: Attribute, columns: int
+    x: SSAValue, shape: _ConvShape, element: Attribute, extents: tuple[int, int]
 ) -> tuple[tensor.EmptyOp, GenericOp]:
     """The im2col generic, `col[n, k, p]` from `x` (see the module doc), and
     the empty tensor it fills. When `x` pads its source by a constant, the
     gather reads the source, clamped into its bounds, and selects the
-    padding value outside them: no padded copy is made. `columns` past the
-    output's pixels (a multiple of the matmul's tiles) hold zeros: the
-    gather reads pixel `min(p, P - 1)` and selects zero for `p >= P`."""
-    col_type = TensorType(element, [shape.batch, shape.reduction, columns])
+    padding value outside them: no padded copy is made. `extents` are the
+    columns' rows and columns (K and P, or multiples of the matmul's tiles
+    past them): rows past K and columns past P hold zeros (the gather reads
+    `min(k, K - 1)`, `min(p, P - 1)` and selects zero outside)."""
+    rows, columns = extents
+    col_type = TensorType(element, [shape.batch, rows, columns])
     empty = tensor.EmptyOp([], col_type)
     body = Block(arg_types=[element])
     ib = _IndexBuilder(body)
     n, k, p = (ib.add(IndexOp(dim)) for dim in range(3))
-    pixel_inside: SSAValue | None = None
-    if columns > shape.pixels:
-        last_pixel = ib.constant(shape.pixels - 1)
-        pixel_inside = ib.add(arith.CmpiOp(p, last_pixel, "ule"))
-        p = ib.add(arith.MinUIOp(p, last_pixel))
+    inside: list[SSAValue] = []
+    if rows != shape.reduction:
+        k, row_inside = ib.clamped(k, shape.reduction)
+        inside.append(row_inside)
+    if columns != shape.pixels:
+        p, column_inside = ib.clamped(p, shape.pixels)
+        inside.append(column_inside)
     kh_extent, kw_extent = shape.kernel
     channel = ib.div(k, kh_extent * kw_extent)
     tap_row = ib.rem(ib.div(k, kw_extent), kh_extent)
@@ -254,9 +265,12 @@ def _gather(
         value = ib.add(ExtractOp(x, [n, channel, row, column], element))
     else:
         value = read_padded(padding, [n, channel, row, column], element, ib.add)
-    if pixel_inside is not None:
+    if inside:
+        real = inside[0]
+        for other in inside[1:]:
+            real = ib.add(arith.AndIOp(real, other))
         margin = ib.add(arith.ConstantOp(_zero_attribute(element)))
-        value = ib.add(arith.SelectOp(pixel_inside, value, margin))
+        value = ib.add(arith.SelectOp(real, value, margin))
     body.add_op(LinalgYieldOp(value))
     identity = AffineMapAttr(AffineMap.identity(3))
     gather = GenericOp(
@@ -277,15 +291,47 @@ def _zero_attribute(element: Attribute) -> FloatAttr | IntegerAttr:
     return IntegerAttr(0, element)
 
 
-def padded_pixels(shape: _ConvShape, multiple: int, max_growth_percent: int) -> int:
-    """The columns the matmul runs over: the output's pixels, or, when
-    `multiple` (the matmul's block tile along them) does not divide them and
-    padding pays (`padded_ranges`, as `linalg-pad-contractions` decides),
-    the next multiple."""
-    if multiple <= 1:
-        return shape.pixels
-    padded = padded_ranges([shape.pixels], [multiple], max_growth_percent)
-    return shape.pixels if padded is None else padded[0]
+def padded_extents(
+    shape: _ConvShape, multiples: tuple[int, int], max_growth_percent: int
+) -> tuple[int, int]:
+    """The rows and columns of the matmul's columns (K, P): each rounded up
+    to its multiple (the matmul's block tile along the pixels, its K step;
+    0 or 1: kept) where padding pays (`padded_ranges`, as
+    `linalg-pad-contractions` decides for the product it would pad)."""
+    extents = [shape.reduction, shape.pixels]
+    steps = [max(multiple, 1) for multiple in multiples]
+    padded = padded_ranges(extents, steps, max_growth_percent)
+    if padded is None:
+        return (shape.reduction, shape.pixels)
+    return (padded[0], padded[1])
+
+
+def _padded_weights(
+    weights: SSAValue, rows: int, element: Attribute
+) -> tuple[tensor.EmptyOp, GenericOp]:
+    """`F x rows` weights from the collapsed `F x K` ones, zero past K: one
+    elementwise op (a pad would be a fill and a copy)."""
+    weights_type = cast(TensorType[Attribute], weights.type)
+    filters, reduction = weights_type.get_shape()
+    padded_type = TensorType(element, [filters, rows])
+    empty = tensor.EmptyOp([], padded_type)
+    body = Block(arg_types=[element])
+    ib = _IndexBuilder(body)
+    f, k = (ib.add(IndexOp(dim)) for dim in range(2))
+    clamped, inside = ib.clamped(k, reduction)
+    read = ib.add(ExtractOp(weights, [f, clamped], element))
+    margin = ib.add(arith.ConstantOp(_zero_attribute(element)))
+    body.add_op(LinalgYieldOp(ib.add(arith.SelectOp(inside, read, margin))))
+    identity = AffineMapAttr(AffineMap.identity(2))
+    generic = GenericOp(
+        [],
+        [empty.tensor],
+        Region(body),
+        ArrayAttr([identity]),
+        ArrayAttr([IteratorTypeAttr(IteratorType.PARALLEL)] * 2),
+        [padded_type],
+    )
+    return empty, generic
 
 
 def _padded_init(
@@ -315,9 +361,11 @@ def _padded_init(
 
 @dataclass
 class ConvToIm2col(RewritePattern):
-    # The matmul's columns are padded to a multiple of this (0 or 1: never),
-    # by at most `max_growth_percent` percent (`padded_pixels`).
+    # The matmul's columns are padded to a multiple of `pixel_multiple`, its
+    # reduction to one of `reduction_multiple` (0 or 1: never), together by
+    # at most `max_growth_percent` percent (`padded_extents`).
     pixel_multiple: int = 0
+    reduction_multiple: int = 0
     max_growth_percent: int = MAX_PADDING_GROWTH_PERCENT
 
     @op_type_rewrite_pattern
@@ -332,12 +380,15 @@ class ConvToIm2col(RewritePattern):
         x_type = cast(TensorType[Attribute], x.type)
         w_type = cast(TensorType[Attribute], w.type)
         init_type = cast(TensorType[Attribute], init.type)
-        columns_count = padded_pixels(
-            shape, self.pixel_multiple, self.max_growth_percent
+        rows, columns_count = padded_extents(
+            shape,
+            (self.reduction_multiple, self.pixel_multiple),
+            self.max_growth_percent,
         )
         padded = columns_count != shape.pixels
         columns: SSAValue
-        if shape.is_pointwise and spatial_padding(x) is None and not padded:
+        gathered = rows != shape.reduction or padded
+        if shape.is_pointwise and spatial_padding(x) is None and not gathered:
             # A 1x1 convolution of stride 1 reads each input element once,
             # in the columns' order: the columns are the input, reshaped.
             pixel_groups = [[0], [1], [2, 3]]
@@ -346,7 +397,7 @@ class ConvToIm2col(RewritePattern):
             columns = reshape.result
         else:
             columns_empty, gather = _gather(
-                x, shape, x_type.get_element_type(), columns_count
+                x, shape, x_type.get_element_type(), (rows, columns_count)
             )
             rewriter.insert_op([columns_empty, gather])
             columns = gather.results[0]
@@ -359,7 +410,16 @@ class ConvToIm2col(RewritePattern):
             if padded
             else [collapse_op(init, output_groups, flat_type)]
         )
-        rewriter.insert_op([weights, *init_ops])
+        rewriter.insert_op(weights)
+        weights_value = weights.result
+        if rows != shape.reduction:
+            element = w_type.get_element_type()
+            weights_ops = _padded_weights(weights_value, rows, element)
+            rewriter.insert_op(weights_ops)
+            weights_value = weights_ops[1].results[0]
+        # The init right before the product: its fill runs in the matmul's
+        # kernel (`linalg-tile-for-gpu`'s prologue).
+        rewriter.insert_op(init_ops)
         flat_init = init_ops[-1]
         product_type = flat_init.results[0].type
         loops = 4  # n, f, p, k
@@ -370,7 +430,7 @@ class ConvToIm2col(RewritePattern):
         ]
         assert all(m.num_dims == loops for m in maps)
         product = GenericOp(
-            [columns, weights.result],
+            [columns, weights_value],
             [flat_init.results[0]],
             rewriter.move_region_contents_to_new_regions(op.regions[0]),
             ArrayAttr([AffineMapAttr(m) for m in maps]),
@@ -411,12 +471,21 @@ class LinalgConvToIm2colPass(ModulePass):
     # second size): the product then needs no padded copies
     # (`linalg-pad-contractions`). 0: the output's pixels, unpadded.
     pixel_multiple: int = 0
+    # `lower-to-cuda` passes its K step (`matmul-block`'s third size): a 7x7
+    # stem over 3 channels (K = 147) then has 160 rows of zeros past K, and
+    # its weights are padded by one small elementwise op, not copies.
+    reduction_multiple: int = 0
     max_growth_percent: int = MAX_PADDING_GROWTH_PERCENT
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        if self.pixel_multiple < 0 or self.max_growth_percent < 0:
+        if min(self.pixel_multiple, self.reduction_multiple) < 0 or (
+            self.max_growth_percent < 0
+        ):
             raise PassFailedException(
-                f"{PASS_NAME}: pixel-multiple and max-growth-percent must be >= 0"
+                f"{PASS_NAME}: pixel-multiple, reduction-multiple and "
+                "max-growth-percent must be >= 0"
             )
-        pattern = ConvToIm2col(self.pixel_multiple, self.max_growth_percent)
+        pattern = ConvToIm2col(
+            self.pixel_multiple, self.reduction_multiple, self.max_growth_percent
+        )
         PatternRewriteWalker(pattern, apply_recursively=False).rewrite_module(op)

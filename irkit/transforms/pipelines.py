@@ -285,9 +285,14 @@ class LowerToCudaPipeline(NamedPipeline):
         stages = [_stage("convert-nn-to-linalg")]
         if self.im2col:
             # Columns padded where `linalg-pad-contractions` would pad the
-            # product: the gather writes the margin, no padded copies.
-            multiple = self.matmul_block[1] if self.pad else 0
-            stages.append(_stage("linalg-conv-to-im2col", pixel_multiple=multiple))
+            # product: the gather writes the margins, no padded copies.
+            stages.append(
+                _stage(
+                    "linalg-conv-to-im2col",
+                    pixel_multiple=self.matmul_block[1] if self.pad else 0,
+                    reduction_multiple=self.matmul_block[2] if self.pad else 0,
+                )
+            )
         stages.append(_stage("linalg-generalize-named-ops"))
         if self.extract_windows:
             stages.append(_stage("linalg-extract-windows"))
