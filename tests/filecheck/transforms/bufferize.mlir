@@ -505,3 +505,28 @@ func.func @expand_of_a_slice(%x: tensor<4x6xf32>) -> tensor<4x2x2xf32> {
   %e = tensor.expand_shape %s [[0], [1, 2]] output_shape [4, 2, 2] : tensor<4x4xf32> into tensor<4x2x2xf32>
   return %e : tensor<4x2x2xf32>
 }
+
+// -----
+
+// A result that is a reshape of a value computed into a new buffer (what
+// `linalg-collapse-dims` leaves: a convolution's epilogue over N x F x P,
+// expanded to N x F x OH x OW) is computed in the output, through the
+// inverse reshape of it: no buffer, no copy at the end.
+
+// CHECK-LABEL: func.func @reshaped_result
+// CHECK-SAME:    %[[OUT:[a-z0-9_]+]]: memref<2x3x4xf32> {irkit.output}
+// CHECK-NEXT:    %[[VIEW:.*]] = memref.collapse_shape %[[OUT]] {{\[}}[0], [1, 2]] : memref<2x3x4xf32> into memref<2x12xf32>
+// CHECK-NEXT:    linalg.generic {{.*}} outs(%[[VIEW]] : memref<2x12xf32>)
+// CHECK-NOT:     memref.alloc
+// CHECK-NOT:     memref.copy
+// CHECK:         func.return
+func.func @reshaped_result(%x: tensor<2x12xf32>) -> tensor<2x3x4xf32> {
+  %e = tensor.empty() : tensor<2x12xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<2x12xf32>) outs(%e : tensor<2x12xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %n = arith.negf %a : f32
+    linalg.yield %n : f32
+  } -> tensor<2x12xf32>
+  %r = tensor.expand_shape %y [[0], [1, 2]] output_shape [2, 3, 4] : tensor<2x12xf32> into tensor<2x3x4xf32>
+  return %r : tensor<2x3x4xf32>
+}

@@ -85,3 +85,33 @@ func.func @not_windows(%a: tensor<1x4xf32>, %b: tensor<8x4xf32>, %o: tensor<3x4x
   } -> tensor<3x4xf32>
   return %r, %s : tensor<3x4xf32>, tensor<3x4xf32>
 }
+
+// -----
+
+// A max pool over its input padded by -inf (torch-mlir's padding=1): the
+// window reads the pad's source at clamped indices and selects -inf
+// outside it; the pad, read by nothing else, is gone (on the GPU it was a
+// fill and a copy kernel).
+
+// CHECK-LABEL: func.func @padded_max_pool
+// CHECK-NOT:     tensor.pad
+// CHECK:         linalg.generic
+// CHECK:           %[[ROW:.*]] = arith.subi %{{.*}}, %{{.*}} : index
+// CHECK:           arith.cmpi sge, %[[ROW]]
+// CHECK:           arith.cmpi sle, %[[ROW]]
+// CHECK:           %[[COLUMN:.*]] = arith.subi %{{.*}}, %{{.*}} : index
+// CHECK:           %[[READ:.*]] = tensor.extract %source[
+// CHECK:           %[[X:.*]] = arith.select %{{.*}}, %[[READ]], %ninf : f32
+// CHECK:           arith.maximumf %{{.*}}, %[[X]]
+func.func @padded_max_pool(%source: tensor<1x2x5x5xf32>) -> tensor<1x2x3x3xf32> {
+  %ninf = arith.constant 0xFF800000 : f32
+  %x = tensor.pad %source low[0, 0, 1, 1] high[0, 0, 1, 1] {
+  ^bb0(%i: index, %j: index, %k: index, %l: index):
+    tensor.yield %ninf : f32
+  } : tensor<1x2x5x5xf32> to tensor<1x2x7x7xf32>
+  %window = tensor.empty() : tensor<3x3xf32>
+  %empty = tensor.empty() : tensor<1x2x3x3xf32>
+  %init = linalg.fill ins(%ninf : f32) outs(%empty : tensor<1x2x3x3xf32>) -> tensor<1x2x3x3xf32>
+  %y = linalg.pooling_nchw_max {dilations = dense<1> : vector<2xi64>, strides = dense<2> : vector<2xi64>} ins(%x, %window : tensor<1x2x7x7xf32>, tensor<3x3xf32>) outs(%init : tensor<1x2x3x3xf32>) -> tensor<1x2x3x3xf32>
+  return %y : tensor<1x2x3x3xf32>
+}

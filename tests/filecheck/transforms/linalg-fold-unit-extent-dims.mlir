@@ -133,3 +133,25 @@ func.func @padded_window(%x: tensor<4xf32>, %w: tensor<3xf32>, %acc: tensor<1xf3
   } -> tensor<1xf32>
   return %r : tensor<1xf32>
 }
+
+// -----
+
+// A slice of an expand that leaves the split groups whole is taken before
+// the expand (`SliceBeforeExpand`): a convolution's padded product
+// (`linalg-conv-to-im2col`) at batch 1, whose batch loop this pass drops,
+// is sliced after an expand of the batch; with the slice first, that expand
+// composes with the reshapes after the slice. A slice that cuts a split
+// group stays after the expand.
+
+// CHECK-LABEL: func.func @slice_before_expand
+// CHECK:         %[[S:.*]] = tensor.extract_slice %x[0, 0] [4, 6] [1, 1] : tensor<4x8xf32> to tensor<4x6xf32>
+// CHECK-NEXT:    %[[E:.*]] = tensor.expand_shape %[[S]] {{\[}}[0, 1], [2]] output_shape [1, 4, 6] : tensor<4x6xf32> into tensor<1x4x6xf32>
+// CHECK:         %[[CUT:.*]] = tensor.expand_shape %x {{\[}}[0, 1], [2]] output_shape [2, 2, 8]
+// CHECK-NEXT:    tensor.extract_slice %[[CUT]][0, 0, 0] [2, 1, 8] [1, 1, 1]
+func.func @slice_before_expand(%x: tensor<4x8xf32>) -> (tensor<1x4x6xf32>, tensor<2x1x8xf32>) {
+  %e = tensor.expand_shape %x [[0, 1], [2]] output_shape [1, 4, 8] : tensor<4x8xf32> into tensor<1x4x8xf32>
+  %s = tensor.extract_slice %e[0, 0, 0] [1, 4, 6] [1, 1, 1] : tensor<1x4x8xf32> to tensor<1x4x6xf32>
+  %cut = tensor.expand_shape %x [[0, 1], [2]] output_shape [2, 2, 8] : tensor<4x8xf32> into tensor<2x2x8xf32>
+  %t = tensor.extract_slice %cut[0, 0, 0] [2, 1, 8] [1, 1, 1] : tensor<2x2x8xf32> to tensor<2x1x8xf32>
+  return %s, %t : tensor<1x4x6xf32>, tensor<2x1x8xf32>
+}
