@@ -725,6 +725,20 @@ def _at_least_zero(size: _Size, insertion: InsertPoint) -> _Size:
     return maximum.result
 
 
+def _clamped_size(
+    origin: SSAValue, tile_size: int, extent: int, insertion: InsertPoint
+) -> SSAValue:
+    """`affine.min(tile_size, extent - origin)`, whatever divides what."""
+    d0 = AffineExpr.dimension(0)
+    bound = AffineMap(
+        1, 0, (AffineExpr.constant(tile_size), AffineExpr.constant(extent) - d0)
+    )
+    minimum = affine.MinOp([origin], AffineMapAttr(bound))
+    minimum.result.name_hint = "size"
+    _insert(minimum, insertion)
+    return minimum.result
+
+
 def _at_most(offset: SSAValue, bound: int, insertion: InsertPoint) -> SSAValue:
     """`affine.min(offset, bound)`."""
     map_ = AffineMap(1, 0, (AffineExpr.dimension(0), AffineExpr.constant(bound)))
@@ -762,15 +776,22 @@ def _fuse_neighbour(
         if isinstance(tile.offset, int):  # one block spans the loop
             block_tiles[loop] = Tile(0, extents[position])
         else:
-            size = _tile_size(
-                tile.offset, plan.block[loop], extents[position], insertion
-            )
             offset: _Size = tile.offset
             if ranges[loop] - extents[position] >= plan.block[loop]:
-                # A block past the corner: an empty tile at its last
-                # element, not a view starting outside the buffer.
-                size = _at_least_zero(size, insertion)
+                # Blocks past the corner: an empty tile at its last element,
+                # not a view starting outside the buffer (even where the
+                # block divides the corner: 16 pixels of 24 in blocks of 8).
+                size = _at_least_zero(
+                    _clamped_size(
+                        tile.offset, plan.block[loop], extents[position], insertion
+                    ),
+                    insertion,
+                )
                 offset = _at_most(tile.offset, extents[position] - 1, insertion)
+            else:
+                size = _tile_size(
+                    tile.offset, plan.block[loop], extents[position], insertion
+                )
             block_tiles[loop] = Tile(offset, size)
     to_neighbour = AffineMap(
         len(ranges), 0, tuple(AffineExpr.dimension(loop) for loop in output_loops)
