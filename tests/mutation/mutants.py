@@ -83,14 +83,6 @@ MUTANTS: tuple[Mutant, ...] = (
         "a prologue fused across a deallocation moves after it",
     ),
     Mutant(
-        "epilogue-past-the-padding",
-        TILE_GPU,
-        "        if padding and plan.block[loop] and padding >= plan.block[loop]:",
-        "        if False:",
-        ("tests/filecheck/transforms/linalg-tile-for-gpu-fusion.mlir",),
-        "an epilogue fused where whole blocks lie in the padding",
-    ),
-    Mutant(
         "short-rows-too-many-threads",
         TILE_GPU,
         "        rows = min(ranges[y], options.elementwise_block // block[x])",
@@ -282,18 +274,24 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     Mutant(
         "pad-growth-inverted",
-        PAD,
+        "irkit/analysis/structured.py",
         "    if prod(padded) * 100 > prod(ranges) * (100 + max_growth_percent):",
         "    if prod(padded) * 100 < prod(ranges) * (100 + max_growth_percent):",
-        ("tests/filecheck/transforms/linalg-pad-contractions.mlir",),
+        (
+            "tests/filecheck/transforms/linalg-pad-contractions.mlir",
+            "tests/filecheck/transforms/linalg-conv-to-im2col-padded.mlir",
+        ),
         "padding refused where it is cheap, taken where it is dear",
     ),
     Mutant(
         "pad-extents-under-a-tile",
-        PAD,
+        "irkit/analysis/structured.py",
         "        1 if size <= step else step",
         "        step",
-        ("tests/filecheck/transforms/linalg-pad-contractions.mlir",),
+        (
+            "tests/filecheck/transforms/linalg-pad-contractions.mlir",
+            "tests/filecheck/transforms/linalg-conv-to-im2col-padded.mlir",
+        ),
         "an extent smaller than its tile padded up to it",
     ),
     Mutant(
@@ -687,26 +685,87 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     Mutant(
         "im2col-padding-drops-the-last-row",
-        "irkit/transforms/linalg_conv_to_im2col.py",
-        '        not_after = self.add(arith.CmpiOp(position, last, "sle"))',
-        '        not_after = self.add(arith.CmpiOp(position, last, "slt"))',
+        "irkit/transforms/utils/padding.py",
+        '        not_after = add(arith.CmpiOp(position, last, "sle"))',
+        '        not_after = add(arith.CmpiOp(position, last, "slt"))',
         (
             "tests/properties/test_linalg_conv_to_im2col.py",
             "tests/filecheck/transforms/linalg-conv-to-im2col.mlir",
+            "tests/filecheck/transforms/linalg-extract-windows.mlir",
         ),
-        "the source's last row and column read as padding",
+        "the source's last row and column read as padding (a gather's, a max pool's)",
     ),
     Mutant(
         "im2col-padding-reads-unclamped",
-        "irkit/transforms/linalg_conv_to_im2col.py",
-        "        return inside, clamped",
-        "        return inside, position",
+        "irkit/transforms/utils/padding.py",
+        "            arith.MinSIOp(add(arith.MaxSIOp(position, zero)), last)",
+        "            arith.AddiOp(position, zero)",
         (
             "tests/properties/test_linalg_conv_to_im2col.py",
             "tests/filecheck/transforms/linalg-conv-to-im2col.mlir",
         ),
         "the gather reads outside the source where the padding is selected "
         "(an out-of-bounds load on the GPU)",
+    ),
+    Mutant(
+        "im2col-margin-read-unclamped",
+        "irkit/transforms/linalg_conv_to_im2col.py",
+        "        return self.add(arith.MinUIOp(index, last)), inside",
+        "        return index, inside",
+        (
+            "tests/filecheck/transforms/linalg-conv-to-im2col-padded.mlir",
+            "tests/properties/test_conv_epilogues.py",
+        ),
+        "the gather reads pixels and taps past the convolution's for the "
+        "columns' margin (out of bounds), rather than selecting zero there",
+    ),
+    Mutant(
+        "epilogue-tile-past-the-corner-negative",
+        TILE_GPU,
+        "                size = _at_least_zero(\n"
+        "                    _clamped_size(\n"
+        "                        tile.offset, plan.block[loop], extents[position], "
+        "insertion\n"
+        "                    ),\n"
+        "                    insertion,\n"
+        "                )",
+        "                size = _clamped_size(\n"
+        "                    tile.offset, plan.block[loop], extents[position], "
+        "insertion\n"
+        "                )",
+        (
+            "tests/filecheck/transforms/linalg-tile-for-gpu-fusion.mlir",
+            "tests/properties/test_conv_epilogues.py",
+        ),
+        "a block wholly in a padded product's margin gets a negative epilogue tile",
+    ),
+    Mutant(
+        "epilogue-tile-starts-past-the-buffer",
+        TILE_GPU,
+        "                offset = _at_most(tile.offset, extents[position] - 1, "
+        "insertion)",
+        "                offset = _at_most(tile.offset, extents[position], insertion)",
+        ("tests/filecheck/transforms/linalg-tile-for-gpu-fusion.mlir",),
+        "an empty epilogue tile past the corner is a view starting outside its buffer",
+    ),
+    Mutant(
+        "recompute-broadcast-into-a-reduction",
+        FUSE,
+        "            and _all_parallel(consumer)\n",
+        "",
+        ("tests/filecheck/transforms/linalg-fuse-elementwise-broadcasts.mlir",),
+        "a producer read broadcast by a reduction is recomputed in its body "
+        "(a matmul would lose its multiply-accumulate form)",
+    ),
+    Mutant(
+        "slice-before-expand-cuts-a-group",
+        "irkit/transforms/utils/reshapes.py",
+        "                offsets[dim] != 0 or strides[dim] != 1 or sizes[dim] != "
+        "expanded[dim]\n",
+        "                False\n",
+        ("tests/filecheck/transforms/linalg-fold-unit-extent-dims.mlir",),
+        "a slice cutting a split group is taken before the expand, as if the "
+        "group were whole",
     ),
     Mutant(
         "im2col-strided-1x1-taken-as-pointwise",
