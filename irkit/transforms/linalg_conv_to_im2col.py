@@ -21,10 +21,10 @@ becomes
 }
 %w2 = tensor.collapse_shape %w [[0], [1, 2, 3]] : tensor<F x C*KH*KW>
 %c = tensor.collapse_shape %init [[0], [1], [2, 3]] : tensor<N x F x OH*OW>
-%m = linalg.generic {maps = [(n, f, p, k) -> (n, k, p), (n, f, p, k) -> (f, k),
+%m = linalg.generic {maps = [(n, f, p, k) -> (f, k), (n, f, p, k) -> (n, k, p),
                              (n, f, p, k) -> (n, f, p)],
                      [parallel, parallel, parallel, reduction]}
-    ins(%col, %w2) outs(%c) { the convolution's own body }
+    ins(%w2, %col) outs(%c) { the convolution's own body, arguments swapped }
 %y = tensor.expand_shape %m [[0], [1], [2, 3]] : tensor<NxFxOHxOW>
 ```
 
@@ -423,16 +423,29 @@ class ConvToIm2col(RewritePattern):
         flat_init = init_ops[-1]
         product_type = flat_init.results[0].type
         loops = 4  # n, f, p, k
+        # The weights first: the product is `A (F x K) @ B (K x P)` per
+        # batch, the operand order the matmul kernels take A and B in
+        # (`convert-linalg-to-mma` runs f16 and bf16 ones on tensor cores
+        # only so). The body's arguments are swapped to match: the same ops
+        # on the same values.
         maps = [
-            AffineMap.from_callable(lambda n, f, p, k: (n, k, p)),
             AffineMap.from_callable(lambda n, f, p, k: (f, k)),
+            AffineMap.from_callable(lambda n, f, p, k: (n, k, p)),
             AffineMap.from_callable(lambda n, f, p, k: (n, f, p)),
         ]
         assert all(m.num_dims == loops for m in maps)
+        body = rewriter.move_region_contents_to_new_regions(op.regions[0])
+        block = body.block
+        input_arg, weight_arg = block.args[0], block.args[1]
+        weight_first = block.insert_arg(weight_arg.type, 0)
+        weight_first.name_hint = weight_arg.name_hint
+        weight_arg.replace_all_uses_with(weight_first)
+        block.erase_arg(weight_arg)
+        assert block.args[1] is input_arg
         product = GenericOp(
-            [columns, weights_value],
+            [weights_value, columns],
             [flat_init.results[0]],
-            rewriter.move_region_contents_to_new_regions(op.regions[0]),
+            body,
             ArrayAttr([AffineMapAttr(m) for m in maps]),
             ArrayAttr(
                 [IteratorTypeAttr(IteratorType.PARALLEL)] * 3

@@ -30,7 +30,7 @@
 // CHECK:           tensor.extract %[[W2]][
 // CHECK:           arith.select
 // CHECK:         %[[INIT:.*]] = linalg.fill ins(%zero : f32) outs(%{{.*}} : tensor<2x4x32xf32>)
-// CHECK-NEXT:    %[[MM:.*]] = linalg.generic {{.*}} ins(%[[COL]], %[[W]] : tensor<2x32x32xf32>, tensor<4x32xf32>) outs(%[[INIT]] : tensor<2x4x32xf32>)
+// CHECK-NEXT:    %[[MM:.*]] = linalg.generic {{.*}} ins(%[[W]], %[[COL]] : tensor<4x32xf32>, tensor<2x32x32xf32>) outs(%[[INIT]] : tensor<2x4x32xf32>)
 // CHECK:         %[[CORNER:.*]] = tensor.extract_slice %[[MM]][0, 0, 0] [2, 4, 25] [1, 1, 1] : tensor<2x4x32xf32> to tensor<2x4x25xf32>
 // CHECK:         tensor.expand_shape %[[CORNER]] {{\[}}[0], [1], [2, 3]] output_shape [2, 4, 5, 5]
 // CHECK-NOT:     linalg.fill ins(%zero : f32) outs(%{{.*}} : tensor<2x4x5x5xf32>)
@@ -59,7 +59,7 @@ func.func @padded_columns(%x: tensor<2x3x7x7xf32>, %w: tensor<4x3x3x3xf32>) -> t
 // CHECK:         %[[W:.*]] = tensor.collapse_shape %w
 // CHECK:         %[[FLAT:.*]] = tensor.collapse_shape %init {{\[}}[0], [1], [2, 3]] : tensor<1x2x3x3xf32> into tensor<1x2x9xf32>
 // CHECK:         %[[PADDED:.*]] = tensor.pad %[[FLAT]] low[0, 0, 0] high[0, 0, 7]
-// CHECK:         linalg.generic {{.*}} ins(%[[COL]], %[[W]] : tensor<1x16x16xf32>, tensor<2x16xf32>) outs(%[[PADDED]] : tensor<1x2x16xf32>)
+// CHECK:         linalg.generic {{.*}} ins(%[[W]], %[[COL]] : tensor<2x16xf32>, tensor<1x16x16xf32>) outs(%[[PADDED]] : tensor<1x2x16xf32>)
 // CHECK:         tensor.extract_slice
 func.func @pointwise_padded(%x: tensor<1x16x3x3xf32>, %w: tensor<2x16x1x1xf32>, %init: tensor<1x2x3x3xf32>) -> tensor<1x2x3x3xf32> {
   %y = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %w : tensor<1x16x3x3xf32>, tensor<2x16x1x1xf32>) outs(%init : tensor<1x2x3x3xf32>) -> tensor<1x2x3x3xf32>

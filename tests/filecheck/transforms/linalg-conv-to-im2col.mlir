@@ -3,7 +3,8 @@
 // A strided, dilated convolution: the im2col gather reads the input at
 // (oh * 2 + kh, ow * 2 + kw * 2) for k = (c, kh, kw) and p = (oh, ow); the
 // weights and the init are collapsed to (F, K) and (N, F, P), and a batch
-// of matmuls with the convolution's body computes the result.
+// of matmuls `A (F x K) @ B (K x P)`, the weights first, with the
+// convolution's body (its arguments swapped) computes the result.
 
 // CHECK-LABEL: func.func @strided
 // CHECK:         %[[EMPTY:.*]] = tensor.empty() : tensor<2x18x20xf32>
@@ -13,7 +14,7 @@
 // CHECK:           tensor.extract %x[
 // CHECK:         %[[W:.*]] = tensor.collapse_shape %w {{\[}}[0], [1, 2, 3]] : tensor<4x3x3x2xf32> into tensor<4x18xf32>
 // CHECK:         %[[INIT:.*]] = tensor.collapse_shape %init {{\[}}[0], [1], [2, 3]] : tensor<2x4x4x5xf32> into tensor<2x4x20xf32>
-// CHECK:         %[[MM:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%[[COL]], %[[W]] : tensor<2x18x20xf32>, tensor<4x18xf32>) outs(%[[INIT]] : tensor<2x4x20xf32>)
+// CHECK:         %[[MM:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%[[W]], %[[COL]] : tensor<4x18xf32>, tensor<2x18x20xf32>) outs(%[[INIT]] : tensor<2x4x20xf32>)
 // CHECK:         tensor.expand_shape %[[MM]] {{\[}}[0], [1], [2, 3]] output_shape [2, 4, 4, 5]
 // CHECK-NOT:     linalg.conv_2d_nchw_fchw
 func.func @strided(%x: tensor<2x3x9x11xf32>, %w: tensor<4x3x3x2xf32>, %init: tensor<2x4x4x5xf32>) -> tensor<2x4x4x5xf32> {
@@ -28,7 +29,7 @@ func.func @strided(%x: tensor<2x3x9x11xf32>, %w: tensor<4x3x3x2xf32>, %init: ten
 
 // CHECK-LABEL: func.func @half
 // CHECK:         linalg.generic {{.*}} outs(%{{.*}} : tensor<1x9x16xf16>)
-// CHECK:         linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x9x16xf16>, tensor<2x9xf16>) outs(%{{.*}} : tensor<1x2x16xf32>)
+// CHECK:         linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<2x9xf16>, tensor<1x9x16xf16>) outs(%{{.*}} : tensor<1x2x16xf32>)
 // CHECK:           arith.extf
 // CHECK:           arith.extf
 // CHECK:           arith.mulf
@@ -85,7 +86,7 @@ func.func @padded_channels(%source: tensor<1x1x6x6xf32>, %w: tensor<3x2x3x3xf32>
 // CHECK-LABEL: func.func @pointwise
 // CHECK-NOT:     tensor.extract
 // CHECK:         %[[COLS:.*]] = tensor.collapse_shape %x {{\[}}[0], [1], [2, 3]] : tensor<2x3x4x5xf32> into tensor<2x3x20xf32>
-// CHECK:         linalg.generic {{.*}} ins(%[[COLS]], %{{.*}} : tensor<2x3x20xf32>, tensor<4x3xf32>)
+// CHECK:         linalg.generic {{.*}} ins(%{{.*}}, %[[COLS]] : tensor<4x3xf32>, tensor<2x3x20xf32>)
 func.func @pointwise(%x: tensor<2x3x4x5xf32>, %w: tensor<4x3x1x1xf32>, %init: tensor<2x4x4x5xf32>) -> tensor<2x4x4x5xf32> {
   %y = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %w : tensor<2x3x4x5xf32>, tensor<4x3x1x1xf32>) outs(%init : tensor<2x4x4x5xf32>) -> tensor<2x4x4x5xf32>
   return %y : tensor<2x4x4x5xf32>
