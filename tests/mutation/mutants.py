@@ -720,6 +720,21 @@ MUTANTS: tuple[Mutant, ...] = (
         "columns' margin (out of bounds), rather than selecting zero there",
     ),
     Mutant(
+        "im2col-columns-first",
+        "irkit/transforms/linalg_conv_to_im2col.py",
+        "        assert block.args[1] is input_arg\n",
+        "        assert block.args[1] is input_arg\n"
+        "        weights_value, columns = columns, weights_value\n"
+        "        maps[0], maps[1] = maps[1], maps[0]\n"
+        "        block.args[0].replace_all_uses_with(block.args[1])\n",
+        (
+            "tests/properties/test_conv_epilogues.py::"
+            "test_a_half_convolution_runs_on_tensor_cores",
+        ),
+        "the columns as the matmul's first operand: an f16 convolution "
+        "misses the tensor cores (and here reads one operand twice)",
+    ),
+    Mutant(
         "epilogue-tile-past-the-corner-negative",
         TILE_GPU,
         "                size = _at_least_zero(\n"

@@ -300,3 +300,58 @@ def test_a_block_wholly_in_the_padding_is_reached() -> None:
     """4x4 outputs (16 pixels) padded to 24 columns in blocks of 8."""
     assert _has_empty_epilogue_tiles(FOUR_BY_FOUR)
     _check_on_the_emulator(FOUR_BY_FOUR, WIDE_PADDING)
+
+
+HALF_CONVOLUTION = """
+func.func @main(%x: tensor<1x16x8x8xf16>, %w: tensor<64x16x3x3xf16>,
+                %b: tensor<64xf32>) -> tensor<1x64x8x8xf16> {
+  %zero = arith.constant 0.0 : f32
+  %hzero = arith.constant 0.0 : f16
+  %padded = tensor.pad %x low[0, 0, 1, 1] high[0, 0, 1, 1] {
+  ^bb0(%i: index, %j: index, %k: index, %l: index):
+    tensor.yield %hzero : f16
+  } : tensor<1x16x8x8xf16> to tensor<1x16x10x10xf16>
+  %empty = tensor.empty() : tensor<1x64x8x8xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%empty : tensor<1x64x8x8xf32>)
+      -> tensor<1x64x8x8xf32>
+  %y = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>,
+      strides = dense<1> : vector<2xi64>}
+      ins(%padded, %w : tensor<1x16x10x10xf16>, tensor<64x16x3x3xf16>)
+      outs(%init : tensor<1x64x8x8xf32>) -> tensor<1x64x8x8xf32>
+  %bc = tensor.expand_shape %b [[0, 1, 2]] output_shape [64, 1, 1]
+      : tensor<64xf32> into tensor<64x1x1xf32>
+  %eh = tensor.empty() : tensor<1x64x8x8xf16>
+  %r = linalg.generic {indexing_maps = [
+      affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>,
+      affine_map<(d0, d1, d2, d3) -> (d1, 0, 0)>,
+      affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>],
+      iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%y, %bc : tensor<1x64x8x8xf32>, tensor<64x1x1xf32>)
+      outs(%eh : tensor<1x64x8x8xf16>) {
+  ^bb0(%a: f32, %c: f32, %o: f16):
+    %s = arith.addf %a, %c : f32
+    %m = arith.maximumf %s, %zero : f32
+    %t = arith.truncf %m : f32 to f16
+    linalg.yield %t : f16
+  } -> tensor<1x64x8x8xf16>
+  return %r : tensor<1x64x8x8xf16>
+}
+"""
+
+
+def test_a_half_convolution_runs_on_tensor_cores() -> None:
+    """f16 operands into f32: the columns are the matmul's B (`K x P`), the
+    weights its A, so `convert-linalg-to-mma` takes it (it ran on the SIMT
+    tiles while the columns came first). Its epilogue is still a kernel of
+    its own: the tensor-core kernel stores its accumulators as they are."""
+    module, launches = _launches(HALF_CONVOLUTION, "lower-to-cuda")
+    assert any(op.name == "mma.sync" for op in module.walk())
+    assert launches == 3  # the gather, the tensor-core matmul, the epilogue
+    original = Interpreter(parse_module(HALF_CONVOLUTION))
+    args = random_arguments(original.function("main"), np.random.default_rng(0))
+    (expected,) = run_function(original, "main", [a.copy() for a in args])
+    (got,) = run_function(Interpreter(module), "main", [a.copy() for a in args])
+    difference = compare_arrays(
+        np.asarray(expected), np.asarray(got), rtol=4e-3, atol=4e-3
+    )
+    assert difference is None, difference.describe()
