@@ -411,7 +411,7 @@ class ConvToIm2col(RewritePattern):
             else [collapse_op(init, output_groups, flat_type)]
         )
         rewriter.insert_op(weights)
-        weights_value = weights.result
+        weights_value: SSAValue = weights.result
         if rows != shape.reduction:
             element = w_type.get_element_type()
             weights_ops = _padded_weights(weights_value, rows, element)

@@ -192,7 +192,7 @@ class SliceBeforeExpand(RewritePattern):
         if op.strides:
             return
         source_type = cast(TensorType[Attribute], expand.src.type)
-        expanded = cast(TensorType[Attribute], expand.result.type).get_shape()
+        expanded = expand.result.type.get_shape()
         sizes = list(op.static_sizes.get_values())
         if len(op.result.type.get_shape()) != len(expanded):
             return  # rank-reducing
