@@ -291,37 +291,54 @@ def _zero_attribute(element: Attribute) -> FloatAttr | IntegerAttr:
     return IntegerAttr(0, element)
 
 
+@dataclass(frozen=True)
+class _MatmulExtents:
+    """The matmul's filters (M), reduction (K) and columns (P), each the
+    convolution's or a multiple of its tile past it."""
+
+    filters: int
+    reduction: int
+    pixels: int
+
+
 def padded_extents(
-    shape: _ConvShape, multiples: tuple[int, int], max_growth_percent: int
-) -> tuple[int, int]:
-    """The rows and columns of the matmul's columns (K, P): each rounded up
-    to its multiple (the matmul's block tile along the pixels, its K step;
-    0 or 1: kept) where padding pays (`padded_ranges`, as
-    `linalg-pad-contractions` decides for the product it would pad)."""
-    extents = [shape.reduction, shape.pixels]
+    shape: _ConvShape, multiples: tuple[int, int, int], max_growth_percent: int
+) -> _MatmulExtents:
+    """The matmul's filters, reduction and columns (F, K, P), each rounded up
+    to its multiple (the matmul's block tile along the filters and the
+    pixels, its K step; 0 or 1: kept) where padding pays (`padded_ranges`,
+    as `linalg-pad-contractions` decides for the product it would pad)."""
+    extents = [shape.filters, shape.reduction, shape.pixels]
     steps = [max(multiple, 1) for multiple in multiples]
-    padded = padded_ranges(extents, steps, max_growth_percent)
-    if padded is None:
-        return (shape.reduction, shape.pixels)
-    return (padded[0], padded[1])
+    padded = padded_ranges(extents, steps, max_growth_percent) or extents
+    return _MatmulExtents(padded[0], padded[1], padded[2])
 
 
 def _padded_weights(
-    weights: SSAValue, rows: int, element: Attribute
+    weights: SSAValue, extents: _MatmulExtents, element: Attribute
 ) -> tuple[tensor.EmptyOp, GenericOp]:
-    """`F x rows` weights from the collapsed `F x K` ones, zero past K: one
-    elementwise op (a pad would be a fill and a copy)."""
+    """`F' x K'` weights from the collapsed `F x K` ones, zero past F and K:
+    one elementwise op (a pad would be a fill and a copy)."""
     weights_type = cast(TensorType[Attribute], weights.type)
     filters, reduction = weights_type.get_shape()
-    padded_type = TensorType(element, [filters, rows])
+    padded_type = TensorType(element, [extents.filters, extents.reduction])
     empty = tensor.EmptyOp([], padded_type)
     body = Block(arg_types=[element])
     ib = _IndexBuilder(body)
     f, k = (ib.add(IndexOp(dim)) for dim in range(2))
-    clamped, inside = ib.clamped(k, reduction)
-    read = ib.add(ExtractOp(weights, [f, clamped], element))
+    inside: list[SSAValue] = []
+    if extents.filters != filters:
+        f, filter_inside = ib.clamped(f, filters)
+        inside.append(filter_inside)
+    if extents.reduction != reduction:
+        k, row_inside = ib.clamped(k, reduction)
+        inside.append(row_inside)
+    read = ib.add(ExtractOp(weights, [f, k], element))
+    real = inside[0]
+    for other in inside[1:]:
+        real = ib.add(arith.AndIOp(real, other))
     margin = ib.add(arith.ConstantOp(_zero_attribute(element)))
-    body.add_op(LinalgYieldOp(ib.add(arith.SelectOp(inside, read, margin))))
+    body.add_op(LinalgYieldOp(ib.add(arith.SelectOp(real, read, margin))))
     identity = AffineMapAttr(AffineMap.identity(2))
     generic = GenericOp(
         [],
@@ -335,14 +352,16 @@ def _padded_weights(
 
 
 def _padded_init(
-    init: SSAValue, flat_type: TensorType[Attribute], columns: int
+    init: SSAValue, flat_type: TensorType[Attribute], extents: _MatmulExtents
 ) -> list[Operation]:
-    """Ops computing the matmul's init over `columns` columns from the
-    convolution's `init`, collapsed to `flat_type`: a fill of a padded
-    empty tensor when `init` is a fill (as torch-mlir writes it), else the
-    collapsed init padded with zeros. The last op's result is the init."""
-    n, f, _ = flat_type.get_shape()
-    padded_type = TensorType(flat_type.get_element_type(), [n, f, columns])
+    """Ops computing the matmul's `N x F' x P'` init from the convolution's
+    `init`, collapsed to `flat_type`: a fill of a padded empty tensor when
+    `init` is a fill (as torch-mlir writes it), else the collapsed init
+    padded with zeros. The last op's result is the init."""
+    n, f, p = flat_type.get_shape()
+    padded_type = TensorType(
+        flat_type.get_element_type(), [n, extents.filters, extents.pixels]
+    )
     fill = init.owner
     if (
         isinstance(fill, linalg.FillOp | GenericOp)
@@ -353,19 +372,20 @@ def _padded_init(
         return [empty, fill_like(fill, empty.tensor, padded_type)]
     flat = collapse_op(init, [[0], [1], [2, 3]], flat_type)
     zero = arith.ConstantOp(_zero_attribute(flat_type.get_element_type()))
-    pad = pad_op(
-        flat.result, [0, 0, 0], [0, 0, columns - flat_type.get_shape()[2]], zero.result
-    )
+    high = [0, extents.filters - f, extents.pixels - p]
+    pad = pad_op(flat.result, [0, 0, 0], high, zero.result)
     return [flat, zero, pad]
 
 
 @dataclass
 class ConvToIm2col(RewritePattern):
     # The matmul's columns are padded to a multiple of `pixel_multiple`, its
-    # reduction to one of `reduction_multiple` (0 or 1: never), together by
-    # at most `max_growth_percent` percent (`padded_extents`).
+    # reduction to one of `reduction_multiple`, its filters to one of
+    # `filter_multiple` (0 or 1: never), together by at most
+    # `max_growth_percent` percent (`padded_extents`).
     pixel_multiple: int = 0
     reduction_multiple: int = 0
+    filter_multiple: int = 0
     max_growth_percent: int = MAX_PADDING_GROWTH_PERCENT
 
     @op_type_rewrite_pattern
@@ -380,14 +400,16 @@ class ConvToIm2col(RewritePattern):
         x_type = cast(TensorType[Attribute], x.type)
         w_type = cast(TensorType[Attribute], w.type)
         init_type = cast(TensorType[Attribute], init.type)
-        rows, columns_count = padded_extents(
+        extents = padded_extents(
             shape,
-            (self.reduction_multiple, self.pixel_multiple),
+            (self.filter_multiple, self.reduction_multiple, self.pixel_multiple),
             self.max_growth_percent,
         )
-        padded = columns_count != shape.pixels
+        rows, columns_count = extents.reduction, extents.pixels
+        # The product is padded (and its corner the result) along F or P.
+        padded = (extents.filters, columns_count) != (shape.filters, shape.pixels)
         columns: SSAValue
-        gathered = rows != shape.reduction or padded
+        gathered = rows != shape.reduction or columns_count != shape.pixels
         if shape.is_pointwise and spatial_padding(x) is None and not gathered:
             # A 1x1 convolution of stride 1 reads each input element once,
             # in the columns' order: the columns are the input, reshaped.
@@ -406,15 +428,15 @@ class ConvToIm2col(RewritePattern):
         output_groups = [[0], [1], [2, 3]]
         flat_type = collapsed_type(init_type, output_groups)
         init_ops: list[Operation] = (
-            _padded_init(init, flat_type, columns_count)
+            _padded_init(init, flat_type, extents)
             if padded
             else [collapse_op(init, output_groups, flat_type)]
         )
         rewriter.insert_op(weights)
         weights_value: SSAValue = weights.result
-        if rows != shape.reduction:
+        if (extents.filters, rows) != (shape.filters, shape.reduction):
             element = w_type.get_element_type()
-            weights_ops = _padded_weights(weights_value, rows, element)
+            weights_ops = _padded_weights(weights_value, extents, element)
             rewriter.insert_op(weights_ops)
             weights_value = weights_ops[1].results[0]
         # The init right before the product: its fill runs in the matmul's
@@ -456,7 +478,7 @@ class ConvToIm2col(RewritePattern):
         rewriter.insert_op(product)
         flat_result = product.results[0]
         if padded:
-            # The output's pixels: the leading corner of the padded product.
+            # The output's filters and pixels: the padded product's corner.
             corner = tensor.ExtractSliceOp(
                 flat_result, [0, 0, 0], flat_type.get_shape(), [1, 1, 1], flat_type
             )
@@ -488,17 +510,23 @@ class LinalgConvToIm2colPass(ModulePass):
     # stem over 3 channels (K = 147) then has 160 rows of zeros past K, and
     # its weights are padded by one small elementwise op, not copies.
     reduction_multiple: int = 0
+    # `lower-to-cuda` passes its matmul block's rows: MobileNet-v2's 192
+    # expanded channels become 256 rows of the product (and of the weights),
+    # as `linalg-pad-contractions` would pad them, by copies.
+    filter_multiple: int = 0
     max_growth_percent: int = MAX_PADDING_GROWTH_PERCENT
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        if min(self.pixel_multiple, self.reduction_multiple) < 0 or (
-            self.max_growth_percent < 0
-        ):
+        multiples = (self.pixel_multiple, self.reduction_multiple, self.filter_multiple)
+        if min(multiples) < 0 or self.max_growth_percent < 0:
             raise PassFailedException(
-                f"{PASS_NAME}: pixel-multiple, reduction-multiple and "
-                "max-growth-percent must be >= 0"
+                f"{PASS_NAME}: pixel-multiple, reduction-multiple, "
+                "filter-multiple and max-growth-percent must be >= 0"
             )
         pattern = ConvToIm2col(
-            self.pixel_multiple, self.reduction_multiple, self.max_growth_percent
+            self.pixel_multiple,
+            self.reduction_multiple,
+            self.filter_multiple,
+            self.max_growth_percent,
         )
         PatternRewriteWalker(pattern, apply_recursively=False).rewrite_module(op)

@@ -694,7 +694,10 @@ class CloneSharedFill(RewritePattern):
     torch-mlir gives two matmuls of one shape one zero-filled init; shared,
     it had to be materialised and copied into each product's buffer, and
     neither matmul could fill its own output in its kernel. A fill writes
-    what it would otherwise read, so a clone costs nothing more."""
+    what it would otherwise read, so a clone costs nothing more. A fill with
+    one reader moves right before it (torch-mlir fills a depthwise
+    convolution's init at the top of a MobileNet block, far from it: its
+    fill then ran as a kernel of its own)."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(
@@ -712,7 +715,15 @@ class CloneSharedFill(RewritePattern):
             and use.operation.parent_block() is fill.parent_block()
             and use.index >= len(use.operation.inputs)
         ]
-        if len(init_users) < 2 or len(init_users) != len(list(result.uses)):
+        if not init_users or len(init_users) != len(list(result.uses)):
+            return
+        if len(init_users) == 1:
+            (user,) = init_users
+            if fill.next_op is not user:
+                # Its one reader's prologue: next to it, as `linalg-tile-for-
+                # gpu` wants it to run the fill in the reader's grid.
+                fill.detach()
+                rewriter.insert(fill, InsertPoint.before(user))
             return
         for user in init_users:
             clone = fill.clone()

@@ -291,6 +291,7 @@ class LowerToCudaPipeline(NamedPipeline):
                     "linalg-conv-to-im2col",
                     pixel_multiple=self.matmul_block[1] if self.pad else 0,
                     reduction_multiple=self.matmul_block[2] if self.pad else 0,
+                    filter_multiple=self.matmul_block[0] if self.pad else 0,
                 )
             )
         stages.append(_stage("linalg-generalize-named-ops"))

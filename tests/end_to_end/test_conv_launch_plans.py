@@ -39,7 +39,9 @@ KERNELS = {
     "resnet_bottleneck_s1": 6,  # 3 x (gather or padded copy, matmul)
     "resnet_stem": 4,  # gather, K-padded weights, matmul, max pool
     "resnext_bottleneck_s1": 8,
-    "mobilenet_v2_block": 12,
+    # gather, matmul (192 filters padded to 256), its weights' padding,
+    # the depthwise convolution and its epilogue, gather, matmul + residual
+    "mobilenet_v2_block": 6,
 }
 
 

@@ -261,7 +261,9 @@ def _kernels_of_the_convolution(conv_only: str) -> int:
     in the matmul's grid: the gather (unless pointwise), the weights'
     padding (if K grows), the matmul."""
     module = parse_module(conv_only)
-    im2col = LinalgConvToIm2colPass(pixel_multiple=8, reduction_multiple=4)
+    im2col = LinalgConvToIm2colPass(
+        pixel_multiple=8, reduction_multiple=4, filter_multiple=8
+    )
     im2col.apply(make_context(), module)
     return sum(isinstance(op, GenericOp) and not is_fill(op) for op in module.walk())
 

@@ -1,4 +1,4 @@
-// RUN: irkit-opt %s --split-input-file -p 'linalg-conv-to-im2col{pixel-multiple=8 reduction-multiple=16}' --check-semantics | filecheck %s
+// RUN: irkit-opt %s --split-input-file -p 'linalg-conv-to-im2col{pixel-multiple=8 reduction-multiple=16 filter-multiple=8}' --check-semantics | filecheck %s
 // RUN: irkit-opt %s --split-input-file -p 'linalg-conv-to-im2col{pixel-multiple=8 reduction-multiple=16 max-growth-percent=10}' | filecheck %s --check-prefix=TIGHT
 // RUN: not irkit-opt %s -p 'linalg-conv-to-im2col{pixel-multiple=-1}' 2>&1 | filecheck %s --check-prefix=OPTIONS
 
@@ -68,10 +68,32 @@ func.func @pointwise_padded(%x: tensor<1x16x3x3xf32>, %w: tensor<2x16x1x1xf32>, 
 
 // -----
 
+// The filters padded (12 -> 16, MobileNet's 192 -> 256 at the real tile):
+// a pointwise convolution whose pixels and K need nothing keeps its input
+// as the columns; the weights get zero rows past F, the product is
+// 16 filters high and the result its 12-filter corner.
+
+// CHECK-LABEL: func.func @padded_filters
+// CHECK:         %[[COLS:.*]] = tensor.collapse_shape %x {{\[}}[0], [1], [2, 3]] : tensor<1x16x4x4xf32> into tensor<1x16x16xf32>
+// CHECK:         %[[W:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<16x16xf32>)
+// CHECK:           %[[LASTF:.*]] = arith.constant 11 : index
+// CHECK:           arith.cmpi ule, %{{.*}}, %[[LASTF]] : index
+// CHECK:         linalg.generic {{.*}} ins(%[[W]], %[[COLS]] : tensor<16x16xf32>, tensor<1x16x16xf32>) outs(%{{.*}} : tensor<1x16x16xf32>)
+// CHECK:         tensor.extract_slice %{{.*}}[0, 0, 0] [1, 12, 16] [1, 1, 1] : tensor<1x16x16xf32> to tensor<1x12x16xf32>
+func.func @padded_filters(%x: tensor<1x16x4x4xf32>, %w: tensor<12x16x1x1xf32>) -> tensor<1x12x4x4xf32> {
+  %zero = arith.constant 0.0 : f32
+  %empty = tensor.empty() : tensor<1x12x4x4xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%empty : tensor<1x12x4x4xf32>) -> tensor<1x12x4x4xf32>
+  %y = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %w : tensor<1x16x4x4xf32>, tensor<12x16x1x1xf32>) outs(%init : tensor<1x12x4x4xf32>) -> tensor<1x12x4x4xf32>
+  return %y : tensor<1x12x4x4xf32>
+}
+
+// -----
+
 // Extents no larger than their multiple are one full tile: not padded
 // (2x2 = 4 pixels, K = 1 * 3 * 3 = 9 under 16). Bad options fail the pass.
 
-// OPTIONS: error: linalg-conv-to-im2col: pixel-multiple, reduction-multiple and max-growth-percent must be >= 0
+// OPTIONS: error: linalg-conv-to-im2col: pixel-multiple, reduction-multiple, filter-multiple and max-growth-percent must be >= 0
 
 // CHECK-LABEL: func.func @one_tile
 // CHECK-NOT:     tensor.extract_slice
