@@ -668,3 +668,26 @@ func.func @float_generator_kept(%x: tensor<3x5xf32>) -> tensor<3x5xf32> {
   } -> tensor<3x5xf32>
   return %r : tensor<3x5xf32>
 }
+
+// -----
+
+// A fill with one reader moves right before it (where `linalg-tile-for-gpu`
+// runs it in the reader's grid): torch-mlir fills a MobileNet block's
+// depthwise init at the top of the function.
+
+// CHECK-LABEL: func.func @fill_moves_to_its_reader
+// CHECK:         linalg.matmul
+// CHECK-NEXT:    %[[FILL:.*]] = linalg.fill
+// CHECK-NEXT:    linalg.generic {{.*}} outs(%[[FILL]] : tensor<4xf32>)
+func.func @fill_moves_to_its_reader(%a: tensor<4x4xf32>, %v: tensor<4x4xf32>) -> (tensor<4x4xf32>, tensor<4xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  %m = linalg.matmul ins(%a, %a : tensor<4x4xf32>, tensor<4x4xf32>) outs(%v : tensor<4x4xf32>) -> tensor<4x4xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%v : tensor<4x4xf32>) outs(%acc : tensor<4xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %r = arith.addf %o, %x : f32
+    linalg.yield %r : f32
+  } -> tensor<4xf32>
+  return %m, %s : tensor<4x4xf32>, tensor<4xf32>
+}
