@@ -108,12 +108,13 @@ def test_no_generic_reads_a_value_twice(name: str) -> None:
 
 
 def test_gpt2_block_at_real_size_launches_no_more_kernels_than_torch_mlir() -> None:
-    """The measured workload itself (8x128x768, 12 heads): torch-mlir's 12
+    """The measured workload itself (8x128x768, 12 heads): torch-mlir's 11
     kernels, each row group (the layer norms) one kernel of a block per row,
-    attention one fused kernel."""
+    attention one fused kernel (12 while the result, a reshape of the last
+    kernel's output, was copied into the output by a kernel of its own)."""
     ours = frontend_launches(zoo.WORKLOADS["gpt2_block"])
     theirs = torch_mlir_launches(REAL / "gpt2_block.mlir")
-    assert len(ours) <= len(theirs) == 12, (ours, theirs)
+    assert len(ours) <= len(theirs) == 11, (ours, theirs)
     # The two layer norms: a block of 256 threads for each of the 1024 rows.
     row_groups = [launch for launch in ours if launch == ((1024, 1, 1), (256, 1, 1))]
     assert len(row_groups) == 2, ours
@@ -155,9 +156,11 @@ class ScaledDotProductAttention(torch.nn.Module):
 
 @pytest.mark.parametrize("name", ["attention_s128", "attention_s128_causal"])
 def test_sdpa_launches_as_many_kernels_as_the_spelled_out_attention(name: str) -> None:
-    """`F.scaled_dot_product_attention` at 8x12x128x64 takes torch-mlir's 2
-    launches of the spelled-out attention (the fused attention kernel, a
-    copy of its result into the output), with the same grids. Through PyTorch's decomposition (q and k scaled
+    """`F.scaled_dot_product_attention` at 8x12x128x64 takes torch-mlir's
+    one launch of the spelled-out attention (the fused attention kernel,
+    writing the output through its reshape: the copy of its result into the
+    output was a second kernel until `bufferize` built reshaped results in
+    their outputs), with the same grid. Through PyTorch's decomposition (q and k scaled
     apart, a -inf bias, the fix for fully masked rows, permutes) it took 6,
     causal 7."""
     module = ScaledDotProductAttention(causal=name.endswith("_causal"))
@@ -167,5 +170,5 @@ def test_sdpa_launches_as_many_kernels_as_the_spelled_out_attention(name: str) -
         warnings.simplefilter("ignore")
         ours = launches(irkit.torch.import_module(module, *inputs).module)
     theirs = torch_mlir_launches(REAL / f"{name}.mlir")
-    assert len(ours) == len(theirs) == 2, (ours, theirs)
+    assert len(ours) == len(theirs) == 1, (ours, theirs)
     assert ours == theirs
