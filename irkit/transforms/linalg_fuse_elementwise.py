@@ -687,6 +687,19 @@ def _erase_dead_producers(value: SSAValue, rewriter: PatternRewriter) -> None:
         producer = tensors[0].owner
 
 
+def _next_to(fill: Operation, user: Operation) -> bool:
+    """Whether only other inits of `user` (fills, empty tensors) and
+    constants lie between `fill` and `user`: a reader of several filled
+    outputs has them all before it, and none moves again."""
+    current = fill.next_op
+    while current is not None and current is not user:
+        is_init = any(value in user.operands for value in current.results)
+        if current.name not in ("arith.constant", "tensor.empty") and not is_init:
+            return False
+        current = current.next_op
+    return current is user
+
+
 class CloneSharedFill(RewritePattern):
     """A fill (`linalg.fill`, or a generic that `is_fill`) on tensors that
     several linalg ops take as their init becomes a clone right before each
@@ -719,7 +732,7 @@ class CloneSharedFill(RewritePattern):
             return
         if len(init_users) == 1:
             (user,) = init_users
-            if fill.next_op is not user:
+            if not _next_to(fill, user):
                 # Its one reader's prologue: next to it, as `linalg-tile-for-
                 # gpu` wants it to run the fill in the reader's grid.
                 fill.detach()
