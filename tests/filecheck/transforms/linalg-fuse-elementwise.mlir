@@ -691,3 +691,27 @@ func.func @fill_moves_to_its_reader(%a: tensor<4x4xf32>, %v: tensor<4x4xf32>) ->
   } -> tensor<4xf32>
   return %m, %s : tensor<4x4xf32>, tensor<4xf32>
 }
+
+// -----
+
+// A reader of two filled outputs (a max and its index): both fills end up
+// before it, and neither moves again (they used to swap places forever).
+
+// CHECK-LABEL: func.func @two_fills_one_reader
+// CHECK:         %[[A:.*]] = linalg.fill
+// CHECK-NEXT:    %[[B:.*]] = linalg.fill
+// CHECK-NEXT:    linalg.generic {{.*}} outs(%[[A]], %[[B]] : tensor<4xf32>, tensor<4xf32>)
+func.func @two_fills_one_reader(%v: tensor<4x4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4xf32>
+  %a = linalg.fill ins(%zero : f32) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  %b = linalg.fill ins(%zero : f32) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  %n = arith.negf %zero : f32
+  %s:2 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%v : tensor<4x4xf32>) outs(%a, %b : tensor<4xf32>, tensor<4xf32>) {
+  ^bb0(%x: f32, %o: f32, %p: f32):
+    %r = arith.addf %o, %x : f32
+    %q = arith.subf %p, %x : f32
+    linalg.yield %r, %q : f32, f32
+  } -> (tensor<4xf32>, tensor<4xf32>)
+  return %s#0, %s#1 : tensor<4xf32>, tensor<4xf32>
+}
