@@ -312,6 +312,7 @@ class LowerToCudaPipeline(NamedPipeline):
                     max_shared_bytes=max(
                         self.max_shared_bytes, self.max_dynamic_shared_bytes
                     ),
+                    multiprocessors=self.multiprocessors,
                 )
             )
         if self.rows:

@@ -353,6 +353,14 @@ MUTANTS: tuple[Mutant, ...] = (
         "partials exchanged by `down`: lanes past the end add their own value",
     ),
     Mutant(
+        "attention-grid-keeps-threads",
+        ATTENTION,
+        "            threads=options.threads // 2,",
+        "            threads=options.threads,",
+        ("tests/filecheck/transforms/linalg-fuse-attention.mlir",),
+        "halved attention blocks keep the whole block's threads (idle threads)",
+    ),
+    Mutant(
         "online-softmax-never-rescales",
         ATTENTION,
         "        difference = arith.SubfOp(old_max, chosen.result)",

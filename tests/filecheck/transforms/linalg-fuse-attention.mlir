@@ -1,6 +1,8 @@
 // RUN: irkit-opt %s --split-input-file -p 'linalg-generalize-named-ops,bufferize,linalg-fuse-attention{block-rows=4 block-keys=4 min-block=1}' | filecheck %s
 // RUN: irkit-opt %s --split-input-file -p 'linalg-generalize-named-ops,bufferize,linalg-fuse-attention{block-rows=4 block-keys=4 min-block=1 max-keys=4}' | filecheck %s --check-prefix=LONG
 // RUN: irkit-opt %s --split-input-file -p 'linalg-generalize-named-ops,bufferize,linalg-fuse-attention' | filecheck %s --check-prefix=SMALL
+// RUN: irkit-opt %s --split-input-file -p 'linalg-generalize-named-ops,bufferize,linalg-fuse-attention{block-rows=8 block-keys=8 threads=128 min-block=1 multiprocessors=4}' | filecheck %s --check-prefix=GRID
+// RUN: irkit-opt %s --split-input-file -p 'linalg-generalize-named-ops,bufferize,linalg-fuse-attention{block-rows=8 block-keys=8 threads=128 min-block=4 multiprocessors=64}' | filecheck %s --check-prefix=GRID-FLOOR
 
 // (Semantics are checked with a reassociation tolerance by
 // tests/properties/test_linalg_fuse_attention.py: the online softmax sums in
@@ -65,6 +67,18 @@
 // CHECK-NEXT:        arith.divf
 // CHECK:         } {irkit.block_threads = [8 : index, 16 : index], mapping = [#gpu.block<x>]}
 // CHECK-NOT:     linalg.generic
+
+// With the multiprocessors' count, rows, keys and threads halve together
+// while the grid has fewer blocks than multiprocessors: 8 rows in blocks of
+// 8 are one block, of 4 two, of 2 four (32 threads: 2 x 16) for 4
+// multiprocessors; never under min-block (4 rows: two blocks of 64 threads).
+
+// GRID-LABEL:       func.func @causal
+// GRID:               scf.forall (%{{.*}}) in (4) {
+// GRID:               } {irkit.block_threads = [2 : index, 16 : index], mapping = [#gpu.block<x>]}
+// GRID-FLOOR-LABEL: func.func @causal
+// GRID-FLOOR:         scf.forall (%{{.*}}) in (2) {
+// GRID-FLOOR:         } {irkit.block_threads = [4 : index, 16 : index], mapping = [#gpu.block<x>]}
 
 // Past max-keys (a cost bound), and with the default blocks of at least 16
 // rows and keys, the chain stays as it is.
