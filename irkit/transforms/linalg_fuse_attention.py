@@ -118,6 +118,7 @@ from irkit.analysis.attention import (
     loop_ranges,
 )
 from irkit.analysis.gpu_mapping import BLOCK_THREADS_ATTRIBUTE
+from irkit.analysis.masks import masked_beyond_diagonal
 from irkit.analysis.memory import (
     DEFAULT_MAX_SHARED_BYTES,
     element_bytes,
@@ -573,6 +574,36 @@ def _view_split(
     return _expand(buffer, [[0], [1, 2]], result_type, at)
 
 
+def _keys_upper_bound(kernel: _Kernel, at: InsertPoint) -> SSAValue:
+    """Where the block's key steps end: every key, or, when the modifier
+    masks every key past `query + c` (`masked_beyond_diagonal`: a causal
+    mask), the keys up to the block's last query row plus `c`. The steps
+    after hold only `-inf` scores, which change no row max, sum or output.
+    """
+    chain, tiles = kernel.chain, kernel.tiles
+    modifier = chain.modifier
+    loops = chain.loops[modifier] if modifier is not None else None
+    past = (
+        masked_beyond_diagonal(modifier, loops.rows[-1], loops.key)
+        if modifier is not None and loops is not None and loops.key is not None
+        else None
+    )
+    if modifier is None or loops is None or past is None:
+        return index_constant(chain.keys, at)
+    # The block's rows in the modifier's innermost row loop start here.
+    origin = kernel.row_origin(1, loop_ranges(modifier)[loops.rows[-1]])
+    d0 = AffineExpr.dimension(0)
+    bound = affine.MinOp(
+        [origin],
+        AffineMapAttr(
+            AffineMap(1, 0, (d0 + (tiles.rows + past), AffineExpr.constant(chain.keys)))
+        ),
+    )
+    bound.result.name_hint = "keys"
+    Rewriter.insert_op(bound, at)
+    return bound.result
+
+
 def _build(
     chain: AttentionChain, tiles: AttentionTiles, threads: tuple[int, int]
 ) -> ForallOp:
@@ -686,7 +717,7 @@ def _build(
     loop_body.add_op(loop_yield)
     loop = ForOp(
         index_constant(0, host),
-        index_constant(chain.keys, host),
+        _keys_upper_bound(kernel, body),
         index_constant(tiles.keys, host),
         [],
         Region(loop_body),

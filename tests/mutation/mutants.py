@@ -353,6 +353,22 @@ MUTANTS: tuple[Mutant, ...] = (
         "partials exchanged by `down`: lanes past the end add their own value",
     ),
     Mutant(
+        "diagonal-mask-bound-one-short",
+        "irkit/analysis/masks.py",
+        "    threshold = (-form.offset if positive else form.offset) // abs(slope)",
+        "    threshold = (-form.offset if positive else form.offset) // abs(slope) - 1",
+        (ATTENTION_PROPERTY,),
+        "the key steps end one key early: the last row's last unmasked key is lost",
+    ),
+    Mutant(
+        "diagonal-mask-reads-any-comparison",
+        "irkit/analysis/masks.py",
+        "    if form.key != -form.query:\n        return None",
+        "    if False:\n        return None",
+        (ATTENTION_PROPERTY,),
+        "a comparison of j with i alone, or j + i, is taken as one of j - i",
+    ),
+    Mutant(
         "attention-grid-keeps-threads",
         ATTENTION,
         "            threads=options.threads // 2,",
