@@ -44,8 +44,8 @@ register_profiles()
 install_ir_printers()
 
 __all__ = [
-    "TF32_TOLERANCE",
     "PROFILES",
+    "TF32_TOLERANCE",
     "TOLERANCES",
     "Difference",
     "PassNeverFired",

@@ -33,7 +33,7 @@ PASS = ConvertLinalgToMmaPass()
 TF32_PASS = ConvertLinalgToMmaPass(tf32=True)
 # Exact products, f32 sums in another order than the interpreter's.
 TOLERANCE = {"rtol": 1e-4, "atol": 1e-4}
-TF32 = {"rtol": TF32_TOLERANCE[0], "atol": TF32_TOLERANCE[1]}
+TF32_RTOL, TF32_ATOL = TF32_TOLERANCE
 
 
 @st.composite
@@ -162,8 +162,16 @@ def _tf32_products(module: ModuleOp) -> list[bool]:
     return [op.rounds_to_tf32 for op in module.walk() if isinstance(op, SyncOp)]
 
 
+def _all_tf32(module: ModuleOp) -> bool:
+    """Whether `module` has `mma.sync` ops, all of them TF32 products."""
+    products = _tf32_products(module)
+    return bool(products) and all(products)
+
+
 def test_tf32_kernels_keep_meaning_and_fire() -> None:
-    reach = check_pass(TF32_PASS, f32_matmuls().map(_bufferized), **TF32)
+    reach = check_pass(
+        TF32_PASS, f32_matmuls().map(_bufferized), rtol=TF32_RTOL, atol=TF32_ATOL
+    )
     assert reach.changed == reach.examples
 
 
@@ -174,7 +182,9 @@ def test_tf32_small_tiles_and_other_warp_grids_keep_meaning() -> None:
     small = ConvertLinalgToMmaPass(
         block=(64, 64, 16), stages=4, warps=(4, 1), tf32=True, max_shared_bytes=232448
     )
-    reach = check_pass(small, f32_matmuls().map(_bufferized), **TF32)
+    reach = check_pass(
+        small, f32_matmuls().map(_bufferized), rtol=TF32_RTOL, atol=TF32_ATOL
+    )
     assert reach.changed == reach.examples
 
 
@@ -195,8 +205,7 @@ def test_tf32_kernels_use_tf32_products_and_plain_loads(text: str) -> None:
     assert names.count("gpu.launch") == 1
     assert "linalg.generic" not in names
     assert "mma.ldmatrix" not in names
-    products = _tf32_products(module)
-    assert products and all(products)
+    assert _all_tf32(module)
 
 
 @st.composite
@@ -236,9 +245,9 @@ def test_lower_to_cuda_with_tf32_keeps_meaning_on_unaligned_matmuls(
     pass (checking each stage on its own runs scalar loop nests on the
     interpreter: minutes), its kernels on the grid emulator."""
     after = assert_pass_preserves_semantics(
-        ALLOW_TF32, drawn[0], trials=1, seed=seed, **TF32
+        ALLOW_TF32, drawn[0], trials=1, seed=seed, rtol=TF32_RTOL, atol=TF32_ATOL
     )
-    assert _tf32_products(after) and all(_tf32_products(after))
+    assert _all_tf32(after)
 
 
 @settings(max_examples=8)
@@ -250,5 +259,5 @@ def test_lower_to_cuda_takes_the_tf32_path_only_when_allowed(
     allowed, default = parse_module(text), parse_module(text)
     ALLOW_TF32.apply(make_context(), allowed)
     Pipeline.parse("lower-to-cuda").run(make_context(), default)
-    assert _tf32_products(allowed) and all(_tf32_products(allowed))
+    assert _all_tf32(allowed)
     assert not _tf32_products(default)
