@@ -273,6 +273,11 @@ class LowerToCudaPipeline(NamedPipeline):
     mma_block: tuple[int, ...] = MMA_BLOCK
     mma_stages: int = MMA_STAGES
     mma_warps: tuple[int, ...] = MMA_WARPS
+    # f32 matmuls on tensor cores too, their operands rounded to TF32
+    # (`convert-linalg-to-mma{tf32}`): off, as PyTorch's
+    # `torch.backends.cuda.matmul.allow_tf32`; `irkit.compile(...,
+    # allow_tf32=True)` turns it on.
+    allow_tf32: bool = False
 
     def stages(self) -> list[ModulePass]:
         stages = [_stage("convert-nn-to-linalg")]
@@ -337,6 +342,7 @@ class LowerToCudaPipeline(NamedPipeline):
                     max_shared_bytes=max(
                         self.max_shared_bytes, self.max_dynamic_shared_bytes
                     ),
+                    tf32=self.allow_tf32,
                 )
             )
         stages += [

@@ -33,6 +33,10 @@ ATTENTION_CHAIN = "irkit/analysis/attention.py"
 ATTENTION_PROPERTY = "tests/properties/test_linalg_fuse_attention.py"
 MMA = "irkit/transforms/convert_linalg_to_mma.py"
 MMA_PROPERTY = "tests/properties/test_convert_linalg_to_mma.py"
+MMA_TF32_PROPERTY = (
+    "tests/properties/test_convert_linalg_to_mma.py"
+    "::test_tf32_kernels_keep_meaning_and_fire"
+)
 TILE_FUSE = "irkit/transforms/linalg_tile_and_fuse.py"
 HOIST = "irkit/transforms/scf_for_hoist_accumulators.py"
 HOIST_PROPERTY = (
@@ -416,6 +420,35 @@ MUTANTS: tuple[Mutant, ...] = (
         (MMA_PROPERTY,),
         "a planted wrong fragment index: accumulator elements 1 and 2 are "
         "stored to each other's columns",
+    ),
+    Mutant(
+        "mma-tf32-wrong-a-fragment-row",
+        MMA,
+        "                row = lb.add_index(self.warp_m, self.group, mi * 16 + 8 * (e % 2))",
+        "                row = lb.add_index(self.warp_m, self.group, mi * 16 + 8 * (e // 2))",
+        (MMA_TF32_PROPERTY,),
+        "a planted wrong TF32 fragment index: A's elements 1 and 2 are read "
+        "from each other's rows (row g + 8 for column c + 4 and back)",
+    ),
+    Mutant(
+        "mma-tf32-wrong-b-fragment-k",
+        MMA,
+        "                k = lb.add_index(self.lane_in_group, kk * 8 + 4 * e)",
+        "                k = lb.add_index(self.lane_in_group, kk * 8 + e)",
+        (MMA_TF32_PROPERTY,),
+        "B's second element is read from k = c + 1 instead of c + 4: rows of "
+        "B multiply the wrong columns of A",
+    ),
+    Mutant(
+        "mma-tf32-emulator-skips-rounding",
+        "irkit/interpreter/mma.py",
+        "        a_fragments, b_fragments = to_tf32(a_fragments), to_tf32(b_fragments)",
+        "        pass",
+        (
+            "tests/interpreter/test_mma.py::test_one_warp_multiplies_tf32_as_ptx_lays_fragments_out",
+        ),
+        "the emulator multiplies the f32 operands as they are: what it checks "
+        "is not what the tensor cores compute after cvt.rna",
     ),
     Mutant(
         "mma-b-fragments-not-transposed",
