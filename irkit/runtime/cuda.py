@@ -97,9 +97,12 @@ COMPILER_VARIABLE = "IRKIT_CUDA_COMPILER"  # "nvrtc" or "nvcc" forces one
 # process may run on); 1 compiles them one after the other.
 COMPILE_THREADS_VARIABLE = "IRKIT_CUDA_COMPILE_THREADS"
 CXX_STANDARD = "c++17"
-# Both compilers optimise the kernels of a translation unit on all cores
-# (`--split-compile=0`): a transformer block's twelve kernels compile in
-# 1.4 s instead of 2.1 on two cores, less on more; the code is the same.
+# Both compilers optimise the kernels of a program on all cores
+# (`--split-compile=0`): a transformer block's twelve kernels in one program
+# compiled in 1.4 s instead of 2.1 on two cores. A program holds one kernel
+# now (`compile_unit` runs programs in parallel instead), which it leaves
+# alone; it still splits a program of kernels sharing a global, or a unit
+# compiled whole. The code is the same.
 SPLIT_COMPILE_THREADS = 0  # 0: as many as the machine has
 NVCC_FLAGS = (
     f"-std={CXX_STANDARD}",
