@@ -311,7 +311,7 @@ def cuda_include_dirs() -> list[str]:
     return found
 
 
-def _compile_with_nvrtc(source: str, arch: str, name: str) -> bytes:
+def _compile_with_nvrtc(source: str, arch: str, name: str = SOURCE_NAME) -> bytes:
     from irkit.targets.cuda import TYPE_INCLUDES
 
     include_path = None
