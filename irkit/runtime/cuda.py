@@ -1,10 +1,12 @@
 """Compiling CUDA translation units and running their launch plans on a GPU.
 
-The CUDA target (`irkit.targets.cuda`) prints one CUDA C++ translation unit
-and, per host function, a `LaunchPlan`. This module compiles the source to a
-cubin for the current device's architecture (NVRTC through `cuda.core`, else
-`nvcc` run with an argument list, never a shell), keeps the cubin in the
-artifact cache (`irkit.runtime.cache`) keyed by source, compiler, options and
+The CUDA target (`irkit.targets.cuda`) prints one CUDA C++ translation unit,
+split into programs of one kernel each, and, per host function, a
+`LaunchPlan`. This module compiles each program to a cubin for the current
+device's architecture (NVRTC through `cuda.core`, else `nvcc` run with an
+argument list, never a shell), the programs in parallel on a thread pool
+(`compile_unit`), keeps each cubin in the artifact cache
+(`irkit.runtime.cache`) keyed by its source, compiler, options and
 architecture, and returns a `CudaCompiledFunction` that executes the plan:
 device buffers are bound to the plan's parameters, the steps run in order on
 one stream, and the stream is synchronised before results are returned.

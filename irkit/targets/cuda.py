@@ -10,7 +10,9 @@ word, as a kernel cannot return early) and for what a kernel may not do
 `func.func` (after `gpu-kernel-outlining` it holds only `gpu.launch_func`,
 `memref.alloc`/`dealloc` of device buffers, constants and `func.return`)
 becomes a `LaunchPlan` (`irkit.targets.launch_plan`, whose names this module
-re-exports) that `irkit.runtime.cuda` executes in order.
+re-exports) that `irkit.runtime.cuda` executes in order. The unit is also
+split into `CudaProgram`s, a kernel each with what it uses, which the
+runtime compiles in parallel and caches one by one.
 """
 
 from __future__ import annotations
