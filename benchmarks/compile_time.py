@@ -8,10 +8,11 @@ For each program of `benchmarks/models/` it runs what
 part: parsing, every pass of `lower-to-cuda` (as `irkit.runtime.lower` runs
 it: verified once at the end; `--verify-each` also times the verification
 each pass boundary would cost), printing the CUDA C and launch plans, and
-NVRTC three ways, each into an empty cache: the unit as one program (how
-irkit compiled before), its per-kernel programs one after the other, and the
-same on `--threads` threads (default: every core, what `irkit.compile`
-does). With a GPU it also times loading the cubins and, last, the whole
+the CUDA compiler (NVRTC, else nvcc) three ways, each into an empty cache:
+the unit as one program (how irkit compiled before, and how it compiles
+with nvcc), its per-kernel programs one after the other, and the same on
+`--threads` threads (default: every core; what `irkit.compile` does with
+NVRTC). With a GPU it also times loading the cubins and, last, the whole
 cold `irkit.compile` in a fresh cache directory (the issue's number: the
 device is opened before, so CUDA's one-time initialisation, timed on its
 own, is not in it). Without cuda-python it times the pipeline and printing
@@ -94,8 +95,8 @@ def _lower(breakdown: Breakdown, module: Any, verify_each: bool) -> None:
 
 
 def _nvrtc(breakdown: Breakdown, unit: Any, threads: int) -> dict[str, Path] | None:
-    """NVRTC three ways, each into an empty cache; the parallel compile's
-    cubins, or None when no CUDA compiler is here."""
+    """The CUDA compiler three ways, each into an empty cache; the parallel
+    compile's cubins, or None when no CUDA compiler is here."""
     from irkit.runtime.cuda import (
         CudaUnavailableError,
         compile_unit,
@@ -106,7 +107,7 @@ def _nvrtc(breakdown: Breakdown, unit: Any, threads: int) -> dict[str, Path] | N
     try:
         compiler = cuda_compiler()
     except CudaUnavailableError as error:
-        breakdown.notes.append(f"no NVRTC: {error}")
+        breakdown.notes.append(f"no CUDA compiler: {error}")
         return None
     arch = device_hardware().architecture
     whole = dataclasses.replace(unit, programs=())
@@ -118,10 +119,14 @@ def _nvrtc(breakdown: Breakdown, unit: Any, threads: int) -> dict[str, Path] | N
     ):
         cache = ArtifactCache.open(Path(tempfile.mkdtemp(prefix="irkit-nvrtc-")))
         start = time.perf_counter()
-        cubins = compile_unit(variant, arch, cache, compiler, threads=count)
+        cubins = compile_unit(
+            variant, arch, cache, compiler, threads=count, per_kernel=True
+        )
         setattr(breakdown, field, time.perf_counter() - start)
     if compiler.kind != "nvrtc":
-        breakdown.notes.append(f"compiled with {compiler.kind}")
+        breakdown.notes.append(
+            f"compiled with {compiler.kind}, which irkit.compile runs on the unit whole"
+        )
     return cubins
 
 
@@ -184,9 +189,12 @@ def print_tables(breakdowns: list[Breakdown], threads: int) -> None:
         ("verify (once)", lambda b: _seconds(b.final_verify)),
         ("verify each pass", lambda b: _seconds(b.verify_each)),
         ("print", lambda b: _seconds(b.emit)),
-        ("NVRTC: unit whole", lambda b: _seconds(b.nvrtc_unit)),
-        ("NVRTC: per kernel, 1 thread", lambda b: _seconds(b.nvrtc_serial)),
-        (f"NVRTC: per kernel, {threads} threads", lambda b: _seconds(b.nvrtc_parallel)),
+        ("cubins: unit whole", lambda b: _seconds(b.nvrtc_unit)),
+        ("cubins: per kernel, 1 thread", lambda b: _seconds(b.nvrtc_serial)),
+        (
+            f"cubins: per kernel, {threads} threads",
+            lambda b: _seconds(b.nvrtc_parallel),
+        ),
         ("load cubins", lambda b: _seconds(b.load)),
         (
             "cold compile without loading",

@@ -79,7 +79,7 @@ from irkit.targets.target import H100, GpuHardware
 
 if TYPE_CHECKING:
     from irkit.runtime.tuning import TuningResult
-    from irkit.targets.cuda import CudaProgram, CudaTranslationUnit, LaunchPlan
+    from irkit.targets.cuda import CudaTranslationUnit, LaunchPlan
 
 __all__ = [
     "CudaCompileError",
@@ -447,30 +447,45 @@ def compile_unit(
     cache: ArtifactCache | None = None,
     compiler: CudaCompiler | None = None,
     threads: int | None = None,
+    per_kernel: bool | None = None,
 ) -> dict[str, Path]:
     """The cubin of each kernel of `unit` for `arch`, by kernel name.
 
-    Each of the unit's programs (`CudaTranslationUnit.compiled_programs`:
-    one per kernel) is a cubin of its own, cached by its own source
-    (`compile_cubin`): a kernel that did not change is found in the cache
-    even when its neighbours did. Programs missing from the cache compile
-    on `threads` threads (default `compile_threads()`), the longest first:
-    NVRTC releases the GIL and nvcc is a subprocess, so they run on as many
-    cores. The cubins are those a serial compile makes. A program that does
-    not compile raises `CudaCompileError` naming its kernels (the first
-    failing program in the unit's order, whatever order they finished in).
+    With `per_kernel` (the default for NVRTC on more than one thread), each
+    of the unit's programs
+    (`CudaTranslationUnit.compiled_programs`: one per kernel) is a cubin of
+    its own, cached by its own source (`compile_cubin`): a kernel that did
+    not change is found in the cache even when its neighbours did. Programs
+    missing from the cache compile on `threads` threads (default
+    `compile_threads()`), the longest first: NVRTC releases the GIL and
+    nvcc is a subprocess, so they run on as many cores. The cubins are those
+    a serial compile makes. A program that does not compile raises
+    `CudaCompileError` naming its kernels (the first failing program in the
+    unit's order, whatever order they finished in).
+
+    Otherwise the unit compiles whole, as one program: on one thread the
+    programs' own costs (NVRTC's 20 ms each) would only add up, and nvcc
+    starts a process per program (about half a second each here), where
+    one process with its optimiser on every core (`--split-compile`)
+    costs less.
     """
+    from irkit.targets.cuda import CudaProgram
+
     cache = cache or ArtifactCache.open()
     compiler = compiler or cuda_compiler()
-    programs = unit.compiled_programs()
+    threads = threads or compile_threads()
+    if per_kernel is None:
+        per_kernel = compiler.kind == "nvrtc" and threads > 1
+    whole = not per_kernel or not unit.programs
+    programs = (CudaProgram(unit.source, unit.kernels),) if whole else unit.programs
     if compiler.kind == "nvrtc":
         # Imported once here: importing cuda.core from several threads at
         # once can fail halfway.
         _cuda_core()
-    workers = min(len(programs), threads or compile_threads())
+    workers = min(len(programs), threads)
 
     def compile_program(program: CudaProgram) -> Path:
-        if not unit.programs:  # the unit whole
+        if whole:
             return compile_cubin(program.source, arch, cache, compiler)
         name = f"<irkit-generated:{program.kernels[0]}>.cu"
         try:

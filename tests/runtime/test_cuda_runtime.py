@@ -272,7 +272,9 @@ def test_each_program_is_a_cubin_of_its_own_cached_on_its_own(
     compiler: CudaCompiler, cache: ArtifactCache, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     compiled = counting_compiles(monkeypatch)
-    cubins = compile_unit(FEW_PROGRAMS, "sm_90", cache, compiler, threads=3)
+    cubins = compile_unit(
+        FEW_PROGRAMS, "sm_90", cache, compiler, threads=3, per_kernel=True
+    )
     assert set(cubins) == set(FEW_KERNELS)
     assert len(set(cubins.values())) == len(FEW_KERNELS)
     for kernel, path in cubins.items():
@@ -285,7 +287,10 @@ def test_each_program_is_a_cubin_of_its_own_cached_on_its_own(
     assert sorted(compiled) == sorted(KERNEL_SOURCES[name] for name in FEW_KERNELS)
     # Again: every program is a cache hit.
     compiled.clear()
-    assert compile_unit(FEW_PROGRAMS, "sm_90", cache, compiler, threads=3) == cubins
+    assert (
+        compile_unit(FEW_PROGRAMS, "sm_90", cache, compiler, threads=3, per_kernel=True)
+        == cubins
+    )
     assert compiled == []
     # One kernel changed: it alone compiles again.
     changed_add = KERNEL_SOURCES["add"].replace("a[i] + b[i]", "b[i] + a[i]")
@@ -298,7 +303,7 @@ def test_each_program_is_a_cubin_of_its_own_cached_on_its_own(
             for name in FEW_KERNELS
         ),
     )
-    again = compile_unit(changed, "sm_90", cache, compiler, threads=3)
+    again = compile_unit(changed, "sm_90", cache, compiler, threads=3, per_kernel=True)
     assert compiled == [changed_add]
     assert again["add"] != cubins["add"]
     assert {k: p for k, p in again.items() if k != "add"} == {
@@ -315,6 +320,7 @@ def test_the_parallel_compile_makes_the_serial_compiles_cubins(
         ArtifactCache.open(tmp_path / "serial"),
         compiler,
         threads=1,
+        per_kernel=True,
     )
     parallel = compile_unit(
         FEW_PROGRAMS,
@@ -322,6 +328,7 @@ def test_the_parallel_compile_makes_the_serial_compiles_cubins(
         ArtifactCache.open(tmp_path / "parallel"),
         compiler,
         threads=4,
+        per_kernel=True,
     )
     assert set(serial) == set(parallel) == set(FEW_KERNELS)
     for kernel in FEW_KERNELS:
@@ -345,7 +352,7 @@ def test_a_kernel_that_does_not_compile_is_named(
         programs=tuple(CudaProgram(broken[name], (name,)) for name in FEW_KERNELS),
     )
     with pytest.raises(CudaCompileError) as caught:
-        compile_unit(unit, "sm_90", cache, compiler, threads=4)
+        compile_unit(unit, "sm_90", cache, compiler, threads=4, per_kernel=True)
     message = str(caught.value)
     # Two kernels fail; the first in the unit's order is reported, whichever
     # thread finished first, at its line in its own program.
@@ -355,6 +362,32 @@ def test_a_kernel_that_does_not_compile_is_named(
     assert "other_undefined_name" not in message
     assert "<irkit-generated:add>.cu(3)" in message
     assert ".tmp-" not in message
+
+
+def test_by_default_nvrtc_compiles_per_kernel_and_nvcc_the_unit_whole(
+    compiler: CudaCompiler, cache: ArtifactCache, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("IRKIT_CUDA_COMPILE_THREADS", "2")
+    compiled = counting_compiles(monkeypatch)
+    cubins = compile_unit(FEW_PROGRAMS, "sm_90", cache, compiler)
+    if compiler.kind == "nvrtc":
+        assert set(cubins) == set(FEW_KERNELS)
+        assert len(compiled) == len(FEW_KERNELS)
+    else:
+        assert set(cubins) == set(
+            KERNELS
+        )  # a process per kernel would cost more than it saves
+        assert compiled == [SOURCE]
+        assert len(set(cubins.values())) == 1
+
+
+def test_on_one_thread_nvrtc_compiles_the_unit_whole(
+    compiler: CudaCompiler, cache: ArtifactCache, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    compiled = counting_compiles(monkeypatch)
+    cubins = compile_unit(FEW_PROGRAMS, "sm_90", cache, compiler, threads=1)
+    assert compiled == [SOURCE]
+    assert set(cubins) == set(KERNELS)
 
 
 def test_the_compile_threads_can_be_set(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -592,7 +625,11 @@ def test_kernels_from_cubins_of_their_own_give_the_same_results(
     scale_then_add: Any, cache: ArtifactCache
 ) -> None:
     split = load_cuda_function(SPLIT_UNIT, "main", cache=cache)
-    assert len(set(split.cubins.values())) == 2  # the plan's two kernels
+    if (
+        cuda_runtime.cuda_compiler().kind == "nvrtc"
+        and cuda_runtime.compile_threads() > 1
+    ):
+        assert len(set(split.cubins.values())) == 2  # the plan's two kernels
     rng = np.random.default_rng(1)
     a, b = random_array(rng, SHAPE), random_array(rng, SHAPE)
     np.testing.assert_array_equal(split(a, b)[0], scale_then_add(a, b)[0])
