@@ -452,16 +452,15 @@ def compile_unit(
     """The cubin of each kernel of `unit` for `arch`, by kernel name.
 
     With `per_kernel` (the default for NVRTC on more than one thread), each
-    of the unit's programs
-    (`CudaTranslationUnit.compiled_programs`: one per kernel) is a cubin of
-    its own, cached by its own source (`compile_cubin`): a kernel that did
-    not change is found in the cache even when its neighbours did. Programs
-    missing from the cache compile on `threads` threads (default
-    `compile_threads()`), the longest first: NVRTC releases the GIL and
-    nvcc is a subprocess, so they run on as many cores. The cubins are those
-    a serial compile makes. A program that does not compile raises
-    `CudaCompileError` naming its kernels (the first failing program in the
-    unit's order, whatever order they finished in).
+    of the unit's programs (`CudaTranslationUnit.programs`: one per kernel)
+    is a cubin of its own, cached by its own source (`compile_cubin`): a
+    kernel that did not change is found in the cache even when its
+    neighbours did. Programs missing from the cache compile on `threads`
+    threads (default `compile_threads()`), the longest first: NVRTC
+    releases the GIL and nvcc is a subprocess, so they run on as many
+    cores. The cubins are those a serial compile makes. A program that does
+    not compile raises `CudaCompileError` naming its kernels (the first
+    failing program in the unit's order, whatever order they finished in).
 
     Otherwise the unit compiles whole, as one program: on one thread the
     programs' own costs (NVRTC's 20 ms each) would only add up, and nvcc
