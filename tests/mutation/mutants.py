@@ -228,6 +228,50 @@ MUTANTS: tuple[Mutant, ...] = (
         "f16 kernels printed without cuda_fp16.h",
     ),
     Mutant(
+        "kernels-sharing-a-global-compiled-apart",
+        "irkit/targets/cuda.py",
+        "                if symbol not in self.mutable_globals:",
+        "                if True:",
+        (
+            "tests/targets/test_cuda.py"
+            "::test_kernels_sharing_a_mutable_global_share_a_program",
+        ),
+        "two kernels exchanging data through a mutable global get a copy of it "
+        "each (one writes a global the other never sees)",
+    ),
+    Mutant(
+        "program-without-its-helpers",
+        "irkit/targets/cuda.py",
+        "        self._part_helpers.add(name)\n        return name\n\n    def helper(",
+        "        return name\n\n    def helper(",
+        (
+            "tests/targets/test_cuda.py"
+            "::test_each_kernel_is_a_program_of_its_own_with_only_what_it_uses",
+        ),
+        "a kernel's program lacks the device helpers it calls (does not compile)",
+    ),
+    Mutant(
+        "half-program-without-its-header",
+        "irkit/targets/cuda.py",
+        "            self._part_types.add(key)",
+        "            pass",
+        (
+            "tests/targets/test_cuda_half.py::test_f16_is_stored_as_half_with_its_header",
+        ),
+        "an f16 kernel's program compiled without cuda_fp16.h",
+    ),
+    Mutant(
+        "changed-kernel-served-from-the-cache",
+        "irkit/runtime/cuda.py",
+        '        "cuda-cubin", source, compiler.kind,',
+        '        "cuda-cubin", source[:60], compiler.kind,',
+        (
+            "tests/runtime/test_cuda_runtime.py"
+            "::test_each_program_is_a_cubin_of_its_own_cached_on_its_own",
+        ),
+        "a kernel whose text changed past its first lines gets the old cubin",
+    ),
+    Mutant(
         "unverified-pipeline-blames-last-pass",
         "irkit/pass_manager.py",
         "        except DiagnosticError as error:\n"
