@@ -44,6 +44,7 @@ from xdsl.ir import Attribute
 from irkit.abi import is_output_argument
 from irkit.diagnostics import DiagnosticError, IRKitError, location_of
 from irkit.dtypes import numpy_dtype
+from irkit.targets.c_math import MATH_HELPER_KINDS
 from irkit.targets.cstyle import CStyleEmitter
 from irkit.targets.cstyle_memory import ALLOCATION_FAILURE_STATUS
 from irkit.targets.language import Language
@@ -187,6 +188,8 @@ C_LANGUAGE = Language(
         for template in templates.values()
         for name in re.findall(r"[A-Za-z_][A-Za-z0-9_]*(?=\()", template)
     ),
+    # f32 exp, tanh and erf as polynomials gcc vectorises (libm's are calls).
+    math_helpers=MATH_HELPER_KINDS,
 )
 
 
