@@ -302,6 +302,34 @@ def run_models(args: argparse.Namespace) -> None:
         Path(args.plot).write_text(plot.svg(record))
 
 
+def gelu_case(
+    rows: int, cols: int, approximation: str, rng: np.random.Generator
+) -> Case:
+    """GELU, exact (erf) or tanh; NumPy has no erf, so the exact form's peer
+    is PyTorch's CPU `F.gelu` (on the same arrays, no copies)."""
+    program = programs.gelu(rows, cols, approximation)
+
+    def numpy_gelu_tanh(x: np.ndarray) -> np.ndarray:
+        inner = np.float32(np.sqrt(2 / np.pi)) * (x + np.float32(0.044715) * x**3)
+        return np.float32(0.5) * x * (np.float32(1) + np.tanh(inner))
+
+    def torch_gelu(x: np.ndarray) -> np.ndarray:
+        import torch
+
+        with torch.no_grad():
+            return torch.nn.functional.gelu(torch.from_numpy(x)).numpy()
+
+    inputs = [rng.uniform(-4, 4, (rows, cols)).astype(np.float32)]
+    name = "gelu (erf, peer PyTorch)" if approximation == "none" else "gelu (tanh)"
+    return Case(
+        f"{name} {rows}x{cols}",
+        program,
+        inputs,
+        torch_gelu if approximation == "none" else numpy_gelu_tanh,
+        (2 * 4 * rows * cols / 1e9, "GB"),
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=10)
@@ -315,6 +343,9 @@ def main() -> None:
     )
     parser.add_argument(
         "--tune", action="store_true", help="compile with tune=True instead"
+    )
+    parser.add_argument(
+        "--only", default="", help="run the programs whose names start with these"
     )
     parser.add_argument(
         "--models", action="store_true", help="the model corpus beside PyTorch CPU"
@@ -341,6 +372,8 @@ def main() -> None:
             fused_chain_case(1 << 16, rng),
             softmax_case(256, 128, rng),
             layer_norm_case(256, 128, rng),
+            gelu_case(256, 128, "none", rng),
+            gelu_case(256, 128, "tanh", rng),
         ]
     else:
         cases = [
@@ -348,7 +381,12 @@ def main() -> None:
             fused_chain_case(1 << 24, rng),
             softmax_case(4096, 1024, rng),
             layer_norm_case(4096, 1024, rng),
+            gelu_case(4096, 1024, "none", rng),
+            gelu_case(4096, 1024, "tanh", rng),
         ]
+    prefixes = tuple(p for p in args.only.split(",") if p)
+    if prefixes:
+        cases = [case for case in cases if case.name.startswith(prefixes)]
 
     rows = []
     choices = []

@@ -178,7 +178,8 @@ def _tanh_body(t: str) -> str:
     lines = [
         f"{t} z = x * x;",
         *_horner(t, "small", "z", _TANH_COEFFICIENTS),
-        "small = small * z * x + x;",
+        # Sign from x: the sum would turn tanh(-0) into +0.
+        "small = copysignf(small * z * x + x, x);",
         f"{t} e = {{exp}}(2.0f * fabsf(x));",
         f"{t} large = copysignf(1.0f - 2.0f / (e + 1.0f), x);",
         f"return fabsf(x) < {_TANH_SMALL} ? small : large;",
