@@ -16,8 +16,9 @@ up through `func.call` keeps its meaning) failed, whose message is
 returned NULL. Buffers allocated before a failing assertion are not freed.
 
 The outermost `scf.parallel` of a loop nest gets `#pragma omp parallel for`
-(`collapse(n)` for n induction variables, inside `#ifdef _OPENMP` so that
-`-Wall` without `-fopenmp` does not warn) unless it carries reductions or
+(`collapse(n)` for n induction variables, and then `simd` where the body has
+no loop, as gcc vectorises a collapsed nest only so; inside `#ifdef _OPENMP`
+so that `-Wall` without `-fopenmp` does not warn) unless it carries reductions or
 holds an op that returns from the function (`cf.assert`, `func.call`,
 `memref.alloc`); those loops run sequentially.
 
@@ -176,7 +177,7 @@ C_LANGUAGE = Language(
     # Guarded: without -fopenmp, -Wall would warn about an unknown pragma.
     parallel_loop_pragma=(
         "#ifdef _OPENMP",
-        "#pragma omp parallel for{collapse}",
+        "#pragma omp parallel for{simd}{collapse}",
         "#endif",
     ),
     # GCC's own spelling; clang reads it too.

@@ -49,7 +49,8 @@ class Language:
     bf16, and in CUDA a constant expression (a `__device__` global's
     initialiser may not call `__half`'s or `__nv_bfloat16`'s conversions).
     `parallel_loop_pragma` is printed line by line before a parallel loop
-    nest, `{collapse}` filled with ` collapse(n)`.
+    nest, `{collapse}` filled with ` collapse(n)` and `{simd}` with ` simd`
+    for a collapsed nest whose body has no loop.
     `unroll_pragma` goes before an `scf.for` marked `irkit.unroll` (the
     loop's constant trip count fills `{count}`).
     `math_helpers` maps a `math` op to the kind of a generated f32 helper
