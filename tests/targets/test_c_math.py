@@ -7,9 +7,9 @@ infinities and NaNs included), the edge values, and the 4096 floats on each
 side of every point where the implementation switches formula or saturates.
 Each result is compared with the float64 result rounded to f32 (NumPy's
 `exp` and `tanh`, the interpreter's `erf`) in f32 ulps, the count of f32
-numbers between the two: the documented bound is 1 for each (the whole f32
-range was checked once: `docs/targets.md`). NaN must stay NaN and nothing
-else may become NaN.
+numbers between the two: the documented bounds are 1 for exp and tanh, 2
+for erf (the whole f32 range was checked once by `c_math_exhaustive.py`:
+`docs/targets.md`). NaN must stay NaN and nothing else may become NaN.
 
 Then: the special values exactly (signed zeros, infinities, NaN), f16 and bf16
 through the f32 helpers, f64 still on libm, a loop over the helpers
@@ -44,7 +44,7 @@ needs_cc = pytest.mark.skipif(shutil.which("cc") is None, reason="no C compiler"
 
 CHUNK = 1 << 16
 # The documented bound, in f32 ulps, for each function.
-MAX_ULPS = {"exp": 1, "tanh": 1, "erf": 1}
+MAX_ULPS = {"exp": 1, "tanh": 1, "erf": 2}
 REFERENCES = {"exp": np.exp, "tanh": np.tanh, "erf": erf}
 # Where a formula changes or the result saturates (c_math's constants).
 SWITCH_POINTS = {
@@ -171,7 +171,8 @@ def test_f32_helper_is_within_its_ulp_bound(
         f"{name}({x[worst]!r}) = {got[worst]!r}, expected "
         f"{_reference(name, x[worst : worst + 1])[0]!r}: {distances[worst]} ulps"
     )
-    # The bound is tight: a looser implementation would show here.
+    # Most results are the correctly rounded ones: an implementation merely
+    # inside the bound everywhere would show here.
     assert (distances == 0).mean() > 0.9
 
 
