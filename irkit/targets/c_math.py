@@ -18,9 +18,10 @@ results in representable numbers), over all 2^32 f32 inputs
 (`tests/targets/c_math_exhaustive.py`): `exp` and `tanh` at most 1 ulp,
 `erf` at most 2 (just above x = 1; 3% of all inputs are 1 or 2 ulps off).
 `tests/targets/test_c_math.py` asserts these bounds on a dense sweep of
-all bit patterns, the edges and the ranges around each switch-over. Evaluation is plain `*` and `+`: irkit compiles with
-`-std=c99`, under which gcc does not contract into FMAs, so the result does
-not depend on the instruction set. Denormal inputs and results are exact
+all bit patterns, the edges and the ranges around each switch-over.
+Evaluation is plain `*` and `+`: irkit compiles with `-std=c99`, under which
+gcc does not contract into FMAs, so the result does not depend on the
+instruction set. Denormal inputs and results are exact
 IEEE arithmetic (no flush to zero).
 
 - `exp(x)`: `x = n ln2 + r`, `n = round(x / ln2)`, `|r| <= ln2 / 2`, by
