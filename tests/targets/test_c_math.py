@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 import shutil
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -45,7 +46,11 @@ needs_cc = pytest.mark.skipif(shutil.which("cc") is None, reason="no C compiler"
 CHUNK = 1 << 16
 # The documented bound, in f32 ulps, for each function.
 MAX_ULPS = {"exp": 1, "tanh": 1, "erf": 2}
-REFERENCES = {"exp": np.exp, "tanh": np.tanh, "erf": erf}
+REFERENCES: dict[str, Callable[[np.ndarray], Any]] = {
+    "exp": np.exp,
+    "tanh": np.tanh,
+    "erf": erf,
+}
 # Where a formula changes or the result saturates (c_math's constants).
 SWITCH_POINTS = {
     "exp": (
@@ -271,7 +276,7 @@ TRANSCENDENTAL_OPS = {"nn.exp", "nn.tanh", "nn.erf", "nn.sigmoid", "nn.gelu"}
 
 
 @needs_cc
-@settings(max_examples=max(4, settings.default.max_examples // 6), deadline=None)
+@settings(max_examples=max(4, settings().max_examples // 6), deadline=None)
 @given(
     program=nn_programs(max_ops=3, ops=TRANSCENDENTAL_OPS, max_dim=5).map(str),
     scale=st.sampled_from([1.0, 6.0, 40.0, 120.0]),
