@@ -217,6 +217,9 @@ def run_model(name: str, size: str, repeats: int) -> ModelResult:
     if not error <= MODEL_RTOL:
         raise AssertionError(f"{name}: PyTorch relative L2 error {error:.3g}")
     result.ms["torch"] = median_seconds(eager, repeats) * 1e3
+    # PyTorch's OpenMP workers (its own libgomp) keep spinning for a while
+    # after its last call and would take the cores from irkit's threads.
+    time.sleep(1.0)
 
     arrays = [argument.numpy() for argument in arguments]
     program = (MODEL_DIRECTORIES[size] / f"{name}.mlir").read_text()
