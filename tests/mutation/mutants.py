@@ -760,4 +760,21 @@ MUTANTS: tuple[Mutant, ...] = (
         C_MATH_TESTS,
         "exp(NaN) is a number",
     ),
+    Mutant(
+        "c-simd-across-inner-loops",
+        "irkit/targets/cstyle_control.py",
+        'simd = " simd" if collapse and straight else ""',
+        'simd = " simd" if collapse else ""',
+        ("tests/filecheck/targets/c/loops.mlir",),
+        "a nest holding loops (rows with stack buffers) is vectorised across "
+        "its outer iterations",
+    ),
+    Mutant(
+        "c-helper-dependencies-not-printed",
+        "irkit/targets/cstyle.py",
+        "            for dependency in HELPER_DEPENDENCIES.get(kind, ()):",
+        "            for dependency in ():",
+        ("tests/filecheck/targets/c/math.mlir",),
+        "tanh and erf call an exp helper that is not printed",
+    ),
 )
