@@ -2,8 +2,9 @@
 
 libm's `expf`, `tanhf` and `erff` are calls the C compiler cannot vectorise
 (gcc keeps `expf` scalar for `errno`; glibc's vector library, libmvec, is
-used only under `-ffast-math` or with `simd` declarations gcc alone reads,
-and picks a different implementation per instruction set at run time), so a
+used only under `-ffast-math` or with GCC's `simd` declarations, exists only
+in glibc, and picks a different implementation per instruction set at run
+time: docs/targets.md), so a
 softmax, a GELU or a SiLU row ran one element at a time. These helpers are
 straight-line C (mul/add, selects, integer bit moves, one division), printed
 `static inline` once per translation unit by `CStyleEmitter.helper`, so
