@@ -4,13 +4,12 @@ libm's `expf`, `tanhf` and `erff` are calls the C compiler cannot vectorise
 (gcc keeps `expf` scalar for `errno`; glibc's vector library, libmvec, is
 used only under `-ffast-math` or with GCC's `simd` declarations, exists only
 in glibc, and picks a different implementation per instruction set at run
-time: docs/targets.md), so a
-softmax, a GELU or a SiLU row ran one element at a time. These helpers are
-straight-line C (mul/add, selects, integer bit moves, one division), printed
-`static inline` once per translation unit by `CStyleEmitter.helper`, so
-`gcc -O3 -march=native` vectorises every loop calling them (AVX-512: 16
-lanes). They never branch: both sides of every case are computed and one is
-selected, which the vectoriser needs.
+time: docs/targets.md), so a softmax, a GELU or a SiLU row ran one element
+at a time. These helpers are straight-line C (mul/add, selects, integer bit
+moves, one division), printed `static inline` once per translation unit by
+`CStyleEmitter.helper`, so `gcc -O3 -march=native` vectorises every loop
+calling them (AVX-512: 16 lanes). They never branch: both sides of every
+case are computed and one is selected, which the vectoriser needs.
 
 Accuracy, against the float64 result rounded to f32 (NumPy's `exp` and
 `tanh`, `irkit.interpreter.special.erf`; glibc's double functions in the
@@ -22,8 +21,8 @@ results in representable numbers), over all 2^32 f32 inputs
 all bit patterns, the edges and the ranges around each switch-over.
 Evaluation is plain `*` and `+`: irkit compiles with `-std=c99`, under which
 gcc does not contract into FMAs, so the result does not depend on the
-instruction set. Denormal inputs and results are exact
-IEEE arithmetic (no flush to zero).
+instruction set. Denormal inputs and results are exact IEEE arithmetic (no
+flush to zero).
 
 - `exp(x)`: `x = n ln2 + r`, `n = round(x / ln2)`, `|r| <= ln2 / 2`, by
   Cody and Waite's two-part ln2 (`n * LN2_HI` is exact for |n| < 2^8);
@@ -45,7 +44,8 @@ IEEE arithmetic (no flush to zero).
   [1, 4], then rounded to f32) to `erfc(x) exp(x^2)`, relative error
   2.6e-7 evaluated in f32 (about 0.7 ulp of erf at x = 1, erfc(1) < 0.16;
   with the rounding of `exp`, the product and the subtraction, 2 ulps at
-  worst); from 3.9192 (where erfc falls below half an ulp of 1, 2^-25) it is +-1.
+  worst); from 3.9192 (where erfc falls below half an ulp of 1, 2^-25) it
+  is +-1.
 
 f64 keeps libm (`exp`, `tanh`, `erf`); f16 and bf16 are computed through
 these f32 helpers and rounded once to their type, as every half op is.
