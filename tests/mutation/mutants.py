@@ -43,6 +43,8 @@ HOIST_PROPERTY = (
     "tests/properties/test_scf_for_hoist_accumulators.py"
     "::test_accumulators_stay_in_memory_beside_unseen_effects"
 )
+C_MATH = "irkit/targets/c_math.py"
+C_MATH_TESTS = ("tests/targets/test_c_math.py",)
 TILE_FUSE_PROPERTY = (
     "tests/properties/test_linalg_tile_and_fuse.py"
     "::test_fusion_never_passes_over_a_writer_of_what_it_reads"
@@ -817,5 +819,63 @@ MUTANTS: tuple[Mutant, ...] = (
         ("tests/filecheck/transforms/linalg-conv-to-im2col.mlir",),
         "a strided 1x1 convolution reads its input as if every pixel were an "
         "output pixel",
+    ),
+    Mutant(
+        "c-exp-overflows-one-ulp-early",
+        C_MATH,
+        '_EXP_OVERFLOW = "0x1.62e42ep+6f"',
+        '_EXP_OVERFLOW = "0x1.62e42cp+6f"',
+        C_MATH_TESTS,
+        "exp of the largest input with a finite result is infinity",
+    ),
+    Mutant(
+        "c-exp-scales-by-one-power-of-two",
+        C_MATH,
+        '"int32_t half = k / 2;",',
+        '"int32_t half = 0;",',
+        C_MATH_TESTS,
+        "2^n as one float: results near overflow and in the denormal range "
+        "come out wrong",
+    ),
+    Mutant(
+        "c-tanh-polynomial-past-its-range",
+        C_MATH,
+        '_TANH_SMALL = "0.625f"',
+        '_TANH_SMALL = "1.5f"',
+        C_MATH_TESTS,
+        "tanh's odd polynomial used where it is not accurate",
+    ),
+    Mutant(
+        "c-erf-tail-loses-its-sign",
+        C_MATH,
+        '        "large = copysignf(large, x);",\n',
+        "",
+        C_MATH_TESTS,
+        "erf(x) for x <= -1 is positive",
+    ),
+    Mutant(
+        "c-exp-drops-nan",
+        C_MATH,
+        '"return x != x ? x + x : result;",',
+        '"return result;",',
+        C_MATH_TESTS,
+        "exp(NaN) is a number",
+    ),
+    Mutant(
+        "c-simd-across-inner-loops",
+        "irkit/targets/cstyle_control.py",
+        'simd = " simd" if collapse and straight else ""',
+        'simd = " simd" if collapse else ""',
+        ("tests/filecheck/targets/c/loops.mlir",),
+        "a nest holding loops (rows with stack buffers) is vectorised across "
+        "its outer iterations",
+    ),
+    Mutant(
+        "c-helper-dependencies-not-printed",
+        "irkit/targets/cstyle.py",
+        "            for dependency in HELPER_DEPENDENCIES.get(kind, ()):",
+        "            for dependency in ():",
+        ("tests/filecheck/targets/c/math.mlir",),
+        "tanh and erf call an exp helper that is not printed",
     ),
 )
