@@ -30,7 +30,15 @@ loads (PTX has no `ldmatrix` for them):
   memory (registers: every index is a constant, the code is unrolled here);
 - the output's fill before the matmul (`irkit.analysis.contraction_fusion.
   fusable_prologue`, a fill of a value) initialises the accumulators and is
-  erased; without one, the accumulators start from the output's elements.
+  erased; without one, the accumulators start from the output's elements;
+- the output's elementwise consumer after the matmul (`fusable_epilogue`:
+  a bias, an activation, a residual add, the cast back to f16) runs on
+  each accumulator when it reads the product itself (not a padded
+  product's corner) and its other operands through maps of loops and
+  constants: its body is cloned per element (`linalg.index` as the
+  element's indices), its results stored, and it is erased; the product is
+  then stored only when something else reads it (else its allocation goes
+  too).
 
 **Contract.** The rewrite computes `C[b, m, n] += sum_k A[b, m, k] B[b, k,
 n]` (B's map may also be `(n, k)`; A and B may lack batch dimensions, which
@@ -59,6 +67,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
+from typing import cast
 
 from xdsl.context import Context
 from xdsl.dialects import arith
@@ -73,16 +82,16 @@ from xdsl.dialects.builtin import (
     NoneAttr,
 )
 from xdsl.dialects.linalg.attrs import IteratorType
-from xdsl.dialects.linalg.ops import GenericOp
+from xdsl.dialects.linalg.ops import GenericOp, IndexOp
 from xdsl.dialects.linalg.ops import YieldOp as LinalgYieldOp
 from xdsl.dialects.scf import YieldOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
-from xdsl.ir.affine import AffineDimExpr, AffineMap
+from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import PassFailedException
 
-from irkit.analysis.contraction_fusion import fusable_prologue
+from irkit.analysis.contraction_fusion import fusable_epilogue, fusable_prologue
 from irkit.analysis.memory import DEFAULT_MAX_SHARED_BYTES
 from irkit.analysis.structured import is_contraction, shaped_inputs
 from irkit.dialects import memref
@@ -108,6 +117,7 @@ from irkit.dialects.mma import (
 )
 from irkit.dialects.scf import ForOp, IfOp
 from irkit.dtypes import element_bytes
+from irkit.transforms.utils.builders import hoist_to_contraction
 
 PASS_NAME = "convert-linalg-to-mma"
 
@@ -435,8 +445,19 @@ class _MmaKernel:
     program order: ids, accumulators, the first steps' copies, the
     reduction loop, the results."""
 
-    def __init__(self, shape: MatmulShape, tiles: MmaTiles, at: InsertPoint) -> None:
+    def __init__(
+        self,
+        shape: MatmulShape,
+        tiles: MmaTiles,
+        at: InsertPoint,
+        epilogue: GenericOp | None = None,
+        store_product: bool = True,
+    ) -> None:
         self.shape, self.tiles = shape, tiles
+        # The elementwise consumer of the product run on each accumulator
+        # (`fusable_epilogue`), and whether the product itself is still
+        # stored (something else reads it).
+        self.epilogue, self.store_product = epilogue, store_product
         bm, bn, bk, stages = tiles.block_m, tiles.block_n, tiles.block_k, tiles.stages
         fm, fn = tiles.fragments_m, tiles.fragments_n
         self.a_fragment, self.b_fragment, _ = fragment_sizes(shape.instruction)
@@ -582,11 +603,50 @@ class _MmaKernel:
         for slot, mi, ni, e in self._accumulator_elements():
             load = memref.LoadOp.get(self.acc, [kb.const(slot)])
             kb.add(load)
-            kb.add(
-                memref.StoreOp.get(
-                    load.res, self.shape.c, self._output_indices(mi, ni, e)
-                )
-            )
+            indices = self._output_indices(mi, ni, e)
+            if self.store_product:
+                kb.add(memref.StoreOp.get(load.res, self.shape.c, indices))
+            if self.epilogue is not None:
+                self._epilogue_element(load.res, indices)
+
+    def _epilogue_element(self, product: SSAValue, indices: list[SSAValue]) -> None:
+        """The epilogue's body at one output element: the product from the
+        accumulator, its other operands loaded at their maps (loops and
+        constants: `_epilogue_fits`), its results stored at `indices`."""
+        kb, epilogue = self.kb, self.epilogue
+        assert epilogue is not None
+        block = epilogue.body.block
+        maps = [attr.data for attr in epilogue.indexing_maps]
+        values: dict[SSAValue, SSAValue] = {}
+        for position, (operand, argument) in enumerate(
+            zip(epilogue.operands, block.args, strict=True)
+        ):
+            if not argument.uses:
+                continue
+            if position < len(epilogue.inputs) and operand is self.shape.c:
+                values[argument] = product
+            elif isinstance(operand.type, MemRefType):
+                at = [
+                    indices[expr.position]
+                    if isinstance(expr, AffineDimExpr)
+                    else kb.const(cast(AffineConstantExpr, expr).value)
+                    for expr in maps[position].results
+                ]
+                load = memref.LoadOp.get(operand, at)
+                kb.add(load)
+                values[argument] = load.res
+            else:
+                values[argument] = operand
+        for op in block.ops:
+            if isinstance(op, LinalgYieldOp):
+                for result, output in zip(op.operands, epilogue.outputs, strict=True):
+                    kb.add(
+                        memref.StoreOp.get(values.get(result, result), output, indices)
+                    )
+            elif isinstance(op, IndexOp):
+                values[op.result] = indices[op.dim.value.data]
+            else:
+                kb.add(op.clone(value_mapper=values))
 
     # -- copies of one reduction step's tiles ---------------------------------
 
@@ -798,6 +858,42 @@ def _fill_value(prologue: GenericOp) -> SSAValue | None:
     return None
 
 
+def _epilogue_fits(epilogue: GenericOp, shape: MatmulShape) -> bool:
+    """Whether the kernel can run `epilogue` (`fusable_epilogue`'s) on its
+    accumulators: it reads the product itself (not the corner of a padded
+    one: the kernel has no bounds checks), and its other operands through
+    maps of loops and constants (a bias broadcast along rows, a residual)."""
+    if shape.c not in epilogue.inputs:
+        return False
+    return all(
+        isinstance(expr, (AffineDimExpr, AffineConstantExpr))
+        for attr in epilogue.indexing_maps
+        for expr in attr.data.results
+    )
+
+
+def _read_elsewhere(product: SSAValue, fused: set[GenericOp | None]) -> bool:
+    """Whether anything but the fused ops and deallocations uses the product
+    buffer (`product` an allocation): then the kernel still stores it."""
+    if not isinstance(product.owner, memref.AllocOp):
+        return True
+    return any(
+        use.operation not in fused and not isinstance(use.operation, memref.DeallocOp)
+        for use in product.uses
+    )
+
+
+def _erase_unread_buffer(product: SSAValue) -> None:
+    """The product's allocation and deallocations, once nothing else uses it."""
+    owner = product.owner
+    for use in list(product.uses):
+        use.operation.detach()
+        use.operation.erase()
+    if isinstance(owner, Operation):
+        owner.detach()
+        owner.erase()
+
+
 @dataclass(frozen=True)
 class ConvertLinalgToMmaPass(ModulePass):
     """Half-precision matmuls as tensor-core kernels (see the module doc).
@@ -865,11 +961,23 @@ class ConvertLinalgToMmaPass(ModulePass):
                 continue
             prologue = fusable_prologue(generic)
             initial = None if prologue is None else _fill_value(prologue)
+            epilogue = fusable_epilogue(generic)
+            if epilogue is not None and not _epilogue_fits(epilogue, shape):
+                epilogue = None
+            if epilogue is not None:
+                hoist_to_contraction(generic, epilogue)
+            fused = {generic, epilogue} | ({prologue} if initial is not None else set())
+            store_product = epilogue is None or _read_elsewhere(shape.c, fused)
             at = InsertPoint.before(generic)
-            kernel = _MmaKernel(shape, tiles, at).build(initial)
-            Rewriter.insert_op(kernel, at)
-            generic.detach()
-            generic.erase()
-            if initial is not None and prologue is not None:
-                prologue.detach()
-                prologue.erase()
+            kernel = _MmaKernel(shape, tiles, at, epilogue, store_product)
+            Rewriter.insert_op(kernel.build(initial), at)
+            for fused_op in (
+                generic,
+                epilogue,
+                prologue if initial is not None else None,
+            ):
+                if fused_op is not None:
+                    fused_op.detach()
+                    fused_op.erase()
+            if not store_product:
+                _erase_unread_buffer(shape.c)

@@ -403,6 +403,22 @@ MUTANTS: tuple[Mutant, ...] = (
         "partials exchanged by `down`: lanes past the end add their own value",
     ),
     Mutant(
+        "mma-epilogue-operand-at-first-index",
+        MMA,
+        "                    indices[expr.position]\n",
+        "                    indices[0]\n",
+        (MMA_PROPERTY,),
+        "an epilogue operand (a bias) is read at the row, not at its own map",
+    ),
+    Mutant(
+        "mma-epilogue-drops-read-product",
+        MMA,
+        "    if not isinstance(product.owner, memref.AllocOp):\n        return True",
+        "    if True:\n        return False",
+        (MMA_PROPERTY,),
+        "a product also returned is no longer stored when its epilogue is fused",
+    ),
+    Mutant(
         "diagonal-mask-bound-one-short",
         "irkit/analysis/masks.py",
         "    threshold = (-form.offset if positive else form.offset) // abs(slope)",

@@ -36,8 +36,15 @@ TOLERANCE = {"rtol": 1e-4, "atol": 1e-4}
 TF32_RTOL, TF32_ATOL = TF32_TOLERANCE
 
 
+EPILOGUES = ("bias_gelu", "residual_truncf", "column_index", "product_returned")
+
+
 @st.composite
-def half_matmuls(draw: st.DrawFn, elements: tuple[str, ...] = ("f16", "bf16")) -> str:
+def half_matmuls(
+    draw: st.DrawFn,
+    elements: tuple[str, ...] = ("f16", "bf16"),
+    epilogues: tuple[str, ...] = (),
+) -> str:
     element = draw(st.sampled_from(elements))
     m = draw(st.sampled_from([64, 128, 192]))
     n = draw(st.sampled_from([64, 128, 192]))
@@ -99,11 +106,85 @@ def half_matmuls(draw: st.DrawFn, elements: tuple[str, ...] = ("f16", "bf16")) -
         "    linalg.yield %s : f32\n"
         f"  }} -> {c_type}"
     )
+    results = [("%r", c_type)]
+    if epilogues:
+        kind = draw(st.sampled_from(epilogues))
+        results = _epilogue(kind, element, batch, m, n, args, lines, c_type)
     body = "\n  ".join(lines)
+    returned = ", ".join(name for name, _ in results)
+    types = ", ".join(type_ for _, type_ in results)
     return (
-        f"func.func @main({', '.join(args)}) -> {c_type} {{\n  {body}\n"
-        f"  return %r : {c_type}\n}}\n"
+        f"func.func @main({', '.join(args)}) -> ({types}) {{\n  {body}\n"
+        f"  return {returned} : {types}\n}}\n"
     )
+
+
+def _epilogue(
+    kind: str,
+    element: str,
+    batch: list[int],
+    m: int,
+    n: int,
+    args: list[str],
+    lines: list[str],
+    c_type: str,
+) -> list[tuple[str, str]]:
+    """An elementwise consumer of the product `%r`, as torch-mlir writes a
+    linear layer's bias and activation, a residual add with the cast back
+    to half precision, a use of `linalg.index`, or one whose product is
+    returned too (then still stored); appended to `lines`, its results
+    returned."""
+    rank = len(batch) + 2
+    loops = [f"d{i}" for i in range(rank)]
+    domain = f"({', '.join(loops)})"
+    identity = f"affine_map<{domain} -> ({', '.join(loops)})>"
+    kinds = ", ".join(['"parallel"'] * rank)
+    dims = "x".join(str(d) for d in [*batch, m, n])
+    out_element = element if kind == "residual_truncf" else "f32"
+    out_type = f"tensor<{dims}x{out_element}>"
+    ins, maps = ["%r"], [identity]
+    types = [c_type]
+    if kind == "bias_gelu":
+        args.append(f"%bias: tensor<{n}xf32>")
+        ins.append("%bias")
+        types.append(f"tensor<{n}xf32>")
+        maps.append(f"affine_map<{domain} -> ({loops[-1]})>")
+        body = [
+            "^bb0(%c: f32, %t: f32, %o: f32):",
+            "  %u = arith.addf %c, %t : f32",
+            "  %h = math.tanh %u : f32",
+            "  %g = arith.mulf %u, %h : f32",
+            "  linalg.yield %g : f32",
+        ]
+    elif kind == "residual_truncf":
+        args.append(f"%res: {c_type}")
+        ins.append("%res")
+        types.append(c_type)
+        maps.append(identity)
+        body = [
+            f"^bb0(%c: f32, %t: f32, %o: {element}):",
+            "  %u = arith.addf %c, %t : f32",
+            f"  %h = arith.truncf %u : f32 to {element}",
+            f"  linalg.yield %h : {element}",
+        ]
+    else:
+        body = [
+            "^bb0(%c: f32, %o: f32):",
+            f"  %col = linalg.index {rank - 1} : index",
+            "  %i = arith.index_cast %col : index to i32",
+            "  %f = arith.sitofp %i : i32 to f32",
+            "  %u = arith.addf %c, %f : f32",
+            "  linalg.yield %u : f32",
+        ]
+    lines.append(f"%ee = tensor.empty() : {out_type}")
+    lines.append(
+        f"%y = linalg.generic {{indexing_maps = [{', '.join([*maps, identity])}], "
+        f"iterator_types = [{kinds}]}} ins({', '.join(ins)} : {', '.join(types)}) "
+        f"outs(%ee : {out_type}) {{\n  " + "\n  ".join(body) + f"\n  }} -> {out_type}"
+    )
+    if kind == "product_returned":
+        return [("%y", out_type), ("%r", c_type)]
+    return [("%y", out_type)]
 
 
 def _bufferized(text: str) -> ModuleOp:
@@ -117,6 +198,31 @@ def _bufferized(text: str) -> ModuleOp:
 def test_tensor_core_kernels_keep_meaning_and_fire() -> None:
     reach = check_pass(PASS, half_matmuls().map(_bufferized), **TOLERANCE)
     assert reach.changed == reach.examples
+
+
+def test_epilogues_run_on_the_accumulators() -> None:
+    """Bias and activation, residual and the cast to half precision, an
+    index, and a product also returned: the epilogue runs in the kernel
+    (no linalg op is left), and the product buffer is stored only when
+    something else reads it."""
+    programs = half_matmuls(epilogues=EPILOGUES).map(_bufferized)
+    # Per-dtype tolerances: a half-precision result may round either way
+    # after the reassociated f32 sum.
+    reach = check_pass(PASS, programs)
+    assert reach.changed == reach.examples
+
+
+@given(half_matmuls(epilogues=EPILOGUES))
+def test_an_epilogue_leaves_no_linalg_op(text: str) -> None:
+    module = _bufferized(text)
+    PASS.apply(make_context(), module)
+    names = [op.name for op in module.walk()]
+    assert "linalg.generic" not in names
+    stores_product = "%r" in text.split("return")[-1]
+    allocations = names.count("memref.alloc")
+    # The product's buffer survives only when it is returned too (then an
+    # output argument, not an allocation) or initialised by something else.
+    assert allocations == 0 or stores_product or "%init:" in text
 
 
 def test_small_tiles_and_deep_pipelines_keep_meaning() -> None:
