@@ -52,6 +52,9 @@ class Language:
     nest, `{collapse}` filled with ` collapse(n)`.
     `unroll_pragma` goes before an `scf.for` marked `irkit.unroll` (the
     loop's constant trip count fills `{count}`).
+    `vector_typedef` declares the type of a 1-D `vector` value (`{name}`,
+    `{element}`'s type name, `{bytes}` its size), None where the language
+    has no vector types.
     """
 
     target_name: str
@@ -79,6 +82,7 @@ class Language:
     parallel_loop_pragma: tuple[str, ...] | None
     unroll_pragma: str | None
     reserved_names: frozenset[str]
+    vector_typedef: str | None = None
 
     def type_name(self, key: str) -> str:
         """The name of scalar type `key` (`float`, `int64_t`)."""
