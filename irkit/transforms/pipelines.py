@@ -105,7 +105,10 @@ class LowerToCPipeline(NamedPipeline):
     `tile=false`: `linalg-pack-operands` (unless `pack=false`: static
     matmuls as packed operand panels in cache tiles of `pack-tile-sizes`
     and register micro-kernels sized from `vector-bits` and
-    `vector-registers`, peeled so that any shape takes it), and the other
+    `vector-registers`, peeled so that any shape takes it;
+    `linalg-vectorize-micro-kernels` then, unless `vectorize=false`, makes
+    each micro-kernel vector code: accumulators carried in vector registers
+    through its K loop, fused multiply-adds), and the other
     matmul-class ops (and the peeled tails) are tiled twice by
     `linalg-tile-contractions`
     (cache tiles of `matmul-tile-sizes`, the outer parallel tile loop an
@@ -140,6 +143,10 @@ class LowerToCPipeline(NamedPipeline):
     # (gcc spills its accumulators), and the defaults here, which
     # `irkit-opt` uses without host facts, are AVX2's.
     pack: bool = True
+    # The packed micro-kernels as vector code (`linalg-vectorize-micro-kernels`):
+    # accumulators in named vector registers and fused multiply-adds, which
+    # the C compiler keeps out of memory (it spilled the scalar tile's).
+    vectorize: bool = True
     pack_tile_sizes: tuple[int, ...] = (112, 128, 64)
     vector_bits: int = 256
     vector_registers: int = 16
@@ -162,6 +169,14 @@ class LowerToCPipeline(NamedPipeline):
                         vector_registers=self.vector_registers,
                     )
                 )
+                if self.vectorize:
+                    stages.append(
+                        _stage(
+                            "linalg-vectorize-micro-kernels",
+                            vector_bits=self.vector_bits,
+                            vector_registers=self.vector_registers,
+                        )
+                    )
             stages += [
                 _stage("linalg-tile-contractions", tile_sizes=self.matmul_tile_sizes),
                 _stage("linalg-tile-contractions", tile_sizes=self.register_tile_sizes),
