@@ -64,9 +64,9 @@ def fused_multiply_add(a: Any, b: Any, c: Any) -> np.ndarray:
     proved algorithms using rounding to odd", 2008). In f64, finite
     operands are summed exactly as fractions and rounded once; an exact
     zero takes the sign the rounded f64 operations give it, which is
-    IEEE's (the product is then exact). Non-finite operands give what the
-    unfused operations give: an infinite or NaN operand decides the result
-    alone.
+    IEEE's (the product is then exact). With finite factors an infinite or
+    NaN addend is the result; an infinite or NaN factor gives what the
+    unfused operations give.
     """
     dtype = np.asarray(a).dtype
     wide = [np.asarray(v).astype(np.float64) for v in (a, b, c)]
@@ -92,7 +92,11 @@ def _fused_multiply_add_f64(
     shape = np.broadcast_shapes(a.shape, b.shape, c.shape)
     flat = [np.broadcast_to(v, shape).reshape(-1) for v in (a, b, c)]
     result = np.array(np.broadcast_to(rounded, shape), np.float64).reshape(-1)
-    finite = np.isfinite(flat[0]) & np.isfinite(flat[1]) & np.isfinite(flat[2])
+    finite_product = np.isfinite(flat[0]) & np.isfinite(flat[1])
+    # A finite product is exact: an infinite (or NaN) addend alone decides,
+    # even where the rounded product overflowed.
+    result = np.where(finite_product & ~np.isfinite(flat[2]), flat[2], result)
+    finite = finite_product & np.isfinite(flat[2])
     for position in np.flatnonzero(finite):
         x, y, z = (float(v[position]) for v in flat)
         exact = Fraction(x) * Fraction(y) + Fraction(z)
