@@ -39,7 +39,9 @@ def main() -> None:
     threads = os.environ.get("OMP_NUM_THREADS", "unset")
     print(f"{os.cpu_count()} cores, OMP_NUM_THREADS={threads}, NumPy {np.__version__}")
     print()
-    print("| n | pipeline | irkit (ms) | NumPy (ms) | NumPy time / irkit time | irkit GFLOP/s |")
+    print(
+        "| n | pipeline | irkit (ms) | NumPy (ms) | NumPy time / irkit time | irkit GFLOP/s |"
+    )
     print("|---|---|---|---|---|---|")
     for n in args.sizes:
         a, b = (rng.uniform(-1, 1, (n, n)).astype(np.float32) for _ in range(2))

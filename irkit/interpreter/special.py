@@ -75,7 +75,7 @@ def fused_multiply_add(a: Any, b: Any, c: Any) -> np.ndarray:
         product = wide[0] * wide[1]
         total = product + wide[2]
         if dtype == np.float64:
-            return _fused_multiply_add_f64(*wide, total)
+            return _fused_multiply_add_f64(wide[0], wide[1], wide[2], total)
         # TwoSum (Knuth): the exact error of `product + c`.
         virtual = total - product
         error = (product - (total - virtual)) + (wide[2] - virtual)

@@ -53,14 +53,18 @@ def _block(
         raise interpretation_error(op, "vector ops are not run inside a GPU kernel")
     start = [int(i) for i in indices]
     lead = len(start) - len(shape)
-    ends = [*(i + 1 for i in start[:lead]), *(i + n for i, n in zip(start[lead:], shape, strict=True))]
-    if any(i < 0 or end > extent for i, end, extent in zip(start, ends, memref.shape, strict=True)):
+    sizes = [*([1] * lead), *shape]
+    if any(
+        i < 0 or i + size > extent
+        for i, size, extent in zip(start, sizes, memref.shape, strict=True)
+    ):
         raise interpretation_error(
             op,
             f"accesses {list(shape)} elements at {format_index(start)}, outside "
             f"the memref's shape {list(memref.shape)}",
         )
-    return (*start[:lead], *(slice(i, i + n) for i, n in zip(start[lead:], shape, strict=True)))
+    block = (slice(i, i + n) for i, n in zip(start[lead:], shape, strict=True))
+    return (*start[:lead], *block)
 
 
 @register("vector.load")

@@ -47,9 +47,13 @@ def vector_type_name(
         raise emitter.error(op, f"has no vector types ({vector_type})")
     key = emitter.key_of(vector_type.get_element_type(), op)
     if vector_type.get_num_dims() != 1 or vector_type.get_num_scalable_dims():
-        raise emitter.error(op, f"prints 1-D fixed-size vectors only, not {vector_type}")
+        raise emitter.error(
+            op, f"prints 1-D fixed-size vectors only, not {vector_type}"
+        )
     if is_half(key) or key == "i1":
-        raise emitter.error(op, f"cannot hold {key} elements in a vector ({vector_type})")
+        raise emitter.error(
+            op, f"cannot hold {key} elements in a vector ({vector_type})"
+        )
     lanes = vector_type.get_shape()[0]
     name = f"{HELPER_PREFIX}v{lanes}{key}"
     if name not in emitter.helpers:

@@ -34,7 +34,10 @@ _LIBM.fma.argtypes = [ctypes.c_double] * 3
 def libm_fma(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
     function = _LIBM.fmaf if a.dtype == np.float32 else _LIBM.fma
     return np.array(
-        [function(float(x), float(y), float(z)) for x, y, z in zip(a, b, c, strict=True)],
+        [
+            function(float(x), float(y), float(z))
+            for x, y, z in zip(a, b, c, strict=True)
+        ],
         a.dtype,
     )
 
@@ -55,16 +58,14 @@ func.func @main(%a: memref<4x32xf32>, %i: index, %j: index, %k: index, %l: index
 """
 
 
-@given(
-    st.integers(0, 3), st.integers(0, 24), st.integers(0, 3), st.integers(0, 24)
-)
+@given(st.integers(0, 3), st.integers(0, 24), st.integers(0, 3), st.integers(0, 24))
 def test_load_and_store_move_consecutive_elements(
-    i: int, j: int, k: int, l: int
+    row: int, column: int, to_row: int, to_column: int
 ) -> None:
     a = np.arange(128, dtype=np.float32).reshape(4, 32)
-    (out,) = run(MOVE, a, i, j, k, l)
+    (out,) = run(MOVE, a, row, column, to_row, to_column)
     expected = np.zeros((4, 32), np.float32)
-    expected[k, l : l + 8] = a[i, j : j + 8]
+    expected[to_row, to_column : to_column + 8] = a[row, column : column + 8]
     np.testing.assert_array_equal(out, expected)
 
 
@@ -101,10 +102,16 @@ def _fma_program(element: str, lanes: int) -> str:
     }}"""
 
 
-@pytest.mark.parametrize(("dtype", "element"), [(np.float32, "f32"), (np.float64, "f64")])
+@pytest.mark.parametrize(
+    ("dtype", "element"), [(np.float32, "f32"), (np.float64, "f64")]
+)
 @given(data=st.data())
-def test_fma_rounds_once_like_libm(dtype: type, element: str, data: st.DataObject) -> None:
-    values = hnp.arrays(dtype, 8, elements=hnp.from_dtype(np.dtype(dtype), allow_nan=False))
+def test_fma_rounds_once_like_libm(
+    dtype: type, element: str, data: st.DataObject
+) -> None:
+    values = hnp.arrays(
+        dtype, 8, elements=hnp.from_dtype(np.dtype(dtype), allow_nan=False)
+    )
     a, b = data.draw(values), data.draw(values)
     # Half the lanes cancel the product almost exactly: the sum's rounding
     # is then all that is left.
@@ -137,7 +144,9 @@ def test_fused_multiply_add_signs_and_specials() -> None:
     assert np.isnan(fused_multiply_add(np.inf, 0.0, 1.0))
     # The exact value is finite although the f64 product overflows.
     assert fused_multiply_add(1e308, 10.0, -np.inf) == -np.inf
-    assert fused_multiply_add(np.float64(1.5e308), np.float64(1.2), np.float64(-1.7e308)) == pytest.approx(1e307)
+    assert fused_multiply_add(
+        np.float64(1.5e308), np.float64(1.2), np.float64(-1.7e308)
+    ) == pytest.approx(1e307)
 
 
 def test_out_of_bounds_and_unwritten_loads_are_reported() -> None:
