@@ -48,7 +48,8 @@ located error. It rewrites one whose
   indexes the output;
 - operands are two inputs and one output, memrefs of one element type, f32
   or f64, with static shapes and static strides, each indexing map a
-  projection of the loops (`(d0, d4, d2)`), and no input may alias the
+  projection of the loops, each loop at most once (`(d0, d4, d2)`), and no
+  input may alias the
   output (`irkit.analysis.aliasing.may_alias`);
 - body is `yield(out + lhs * rhs)` (`arith.mulf`, `arith.addf`, either
   operand order), no widening;
@@ -154,7 +155,12 @@ def _loops(generic: GenericOp) -> list[tuple[int, ...]] | None:
         results = attr.data.results
         if not all(isinstance(e, AffineDimExpr) for e in results):
             return None
-        maps.append(tuple(e.position for e in results if isinstance(e, AffineDimExpr)))
+        loops = tuple(e.position for e in results if isinstance(e, AffineDimExpr))
+        # A loop twice in one map (a diagonal) is not a block of consecutive
+        # elements along it.
+        if len(set(loops)) != len(loops):
+            return None
+        maps.append(loops)
     return maps
 
 

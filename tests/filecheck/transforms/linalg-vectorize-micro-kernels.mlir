@@ -77,14 +77,15 @@ func.func @f64_rhs_first(%b: memref<3x8xf64, strided<[16, 1]>>, %a: memref<2x3xf
 // tile; integer elements; inputs widened (f16 into f32); 12 columns, not a
 // whole number of 8-lane vectors; 16 x 16 outputs (32 accumulators: more
 // than 16 registers); an input that may alias the output; a column loop
-// that the lhs reads too (not an outer product).
+// that the lhs reads too (not an outer product); an rhs read along its
+// diagonal (the column loop twice in its map).
 
 // CHECK-LABEL: func.func @rejected
 // CHECK-NOT:     vector.
-// CHECK-COUNT-7: linalg.generic
+// CHECK-COUNT-8: linalg.generic
 // CHECK-NOT:     vector.
 // CHECK:         return
-func.func @rejected(%a: memref<2x3xf32>, %b: memref<3x16xf32>, %c: memref<2x16xf32> {irkit.output}, %ai: memref<2x3xi32>, %bi: memref<3x16xi32>, %ci: memref<2x16xi32> {irkit.output}, %ah: memref<2x3xf16>, %bh: memref<3x16xf16>, %b12: memref<3x12xf32>, %c12: memref<2x12xf32> {irkit.output}, %a16: memref<16x3xf32>, %c16: memref<16x16xf32> {irkit.output}, %x: memref<3x16xf32> {irkit.output}, %y: memref<16x3xf32>, %d: memref<2x16xf32> {irkit.output}) {
+func.func @rejected(%a: memref<2x3xf32>, %b: memref<3x16xf32>, %c: memref<2x16xf32> {irkit.output}, %ai: memref<2x3xi32>, %bi: memref<3x16xi32>, %ci: memref<2x16xi32> {irkit.output}, %ah: memref<2x3xf16>, %bh: memref<3x16xf16>, %b12: memref<3x12xf32>, %c12: memref<2x12xf32> {irkit.output}, %a16: memref<16x3xf32>, %c16: memref<16x16xf32> {irkit.output}, %x: memref<3x16xf32> {irkit.output}, %y: memref<16x3xf32>, %d: memref<2x16xf32> {irkit.output}, %diagonal: memref<3x16x16xf32>) {
   %xo = memref.subview %x[0, 0] [2, 16] [1, 1] : memref<3x16xf32> to memref<2x16xf32, strided<[16, 1]>>
   linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%a, %b : memref<2x3xf32>, memref<3x16xf32>) outs(%c : memref<2x16xf32>) {
   ^bb0(%p: f32, %q: f32, %acc: f32):
@@ -125,6 +126,12 @@ func.func @rejected(%a: memref<2x3xf32>, %b: memref<3x16xf32>, %c: memref<2x16xf
     linalg.yield %s : f32
   }
   linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%y, %b : memref<16x3xf32>, memref<3x16xf32>) outs(%d : memref<2x16xf32>) attrs = {irkit.register_tile} {
+  ^bb0(%p: f32, %q: f32, %acc: f32):
+    %m = arith.mulf %p, %q : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%a, %diagonal : memref<2x3xf32>, memref<3x16x16xf32>) outs(%d : memref<2x16xf32>) attrs = {irkit.register_tile} {
   ^bb0(%p: f32, %q: f32, %acc: f32):
     %m = arith.mulf %p, %q : f32
     %s = arith.addf %acc, %m : f32
