@@ -174,7 +174,7 @@ def _unit_stride_innermost(memref_type: MemRefType[Attribute]) -> bool:
     )
 
 
-def _is_fused_candidate_body(generic: GenericOp) -> bool:
+def _is_multiply_add_body(generic: GenericOp) -> bool:
     """`yield(out + lhs * rhs)` in `arith.mulf`/`arith.addf`, no widening."""
     block = generic.body.block
     ops = list(block.ops)
@@ -227,7 +227,7 @@ def match_micro_kernel(
         t.get_element_type() != element for t in memref_types
     ):
         return None
-    if not _is_fused_candidate_body(generic):
+    if not _is_multiply_add_body(generic):
         return None
     maps = _loops(generic)
     if maps is None:
