@@ -47,8 +47,10 @@ MMA_BLOCK: tuple[int, int, int] = (128, 128, 32)
 MMA_STAGES = 4
 # `lower-to-c` packs matmul operands only for vector units at least this
 # wide (AVX-512): 0.56x NumPy/OpenBLAS at 1024^3 against 0.30x unpacked
-# on the project's VM, where AVX2-sized micro-kernels measured slower
-# (docs/benchmarks.md).
+# on the project's VM, where AVX2-sized scalar micro-kernels measured
+# slower (docs/benchmarks.md). Vectorised, the AVX2-sized (6x16) kernel
+# built for Haswell ran at 1.9x the unpacked tiles on a Sapphire Rapids
+# host (SGEMM 1024^3, 2 threads); not measured on an AVX2-only CPU yet.
 PACK_MIN_VECTOR_BITS = 512
 MMA_WARPS: tuple[int, int] = (2, 2)
 
