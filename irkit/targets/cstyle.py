@@ -105,7 +105,7 @@ from irkit.targets.language import (
     type_key,
     width_of,
 )
-from irkit.targets.semantics import helper_body
+from irkit.targets.semantics import HELPER_DEPENDENCIES, helper_body
 from irkit.targets.views import DYNAMIC, Index, View, index_literal
 
 __all__ = [
@@ -384,7 +384,11 @@ class CStyleEmitter:
         """The name of helper `kind` for type `key`, generated on first use."""
         name = f"{HELPER_PREFIX}{kind}_{key}" + (f"_{other}" if other else "")
         if name not in self.helpers:
+            # What it calls is printed first (helpers keep their order).
             body = helper_body(self.language, kind, key, other)
+            for dependency in HELPER_DEPENDENCIES.get(kind, ()):
+                called = self.helper(dependency, key)
+                body = body.replace(f"{{{dependency}}}", called)
             qualifier = self.language.helper_qualifier
             self.helpers[name] = f"{qualifier} " + body.replace("{name}", name)
         return name

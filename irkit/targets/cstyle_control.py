@@ -34,6 +34,7 @@ if TYPE_CHECKING:
 # Ops whose C form returns from the function: they cannot sit inside an
 # OpenMP loop (a structured block may not be left by `return`).
 _EARLY_EXIT_OPS = frozenset({"cf.assert", "func.call", "memref.alloc"})
+_LOOP_OPS = frozenset({"scf.for", "scf.while", "scf.parallel", "scf.forall"})
 
 
 # ---------------------------------------------------------------------------
@@ -282,8 +283,14 @@ def _parallel_loop(
         with emitter.nested_scope():
             if pragma and emitter.language.parallel_loop_pragma is not None:
                 collapse = f" collapse({len(lower)})" if len(lower) > 1 else ""
+                # gcc does not vectorise a collapsed nest (its one loop
+                # recomputes the indices) unless told its iterations are
+                # independent, which a parallel loop's are; only a
+                # straight-line body, so no inner loop is vectorised across.
+                straight = not any(inner.name in _LOOP_OPS for inner in body.walk())
+                simd = " simd" if collapse and straight else ""
                 for line in emitter.language.parallel_loop_pragma:
-                    emitter.writer.line(line.format(collapse=collapse))
+                    emitter.writer.line(line.format(collapse=collapse, simd=simd))
             _parallel_nest(emitter, op, body, lower, upper, step, accumulators, [])
     finally:
         emitter.in_parallel_loop = outer_flag

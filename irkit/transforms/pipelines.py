@@ -28,15 +28,17 @@ from irkit.transforms import get_irkit_passes
 GPU_MATMUL_BLOCK: tuple[int, int, int] = (128, 128, 16)
 GPU_MATMUL_THREAD: tuple[int, int] = (8, 8)
 GPU_MATMUL_CYCLIC = True
-# `linalg-fuse-attention`'s blocks: at most 64 query rows, 32 keys per step,
-# 128 threads, 16 of them along x. Fused only up to 512 keys: on the H100
-# the fused kernel (SIMT tiles, its scores in shared memory) matched or beat
-# the unfused kernels up to 512 keys (96 heads x 512: 0.461 against 0.459
-# ms; x 128: 0.066 against 0.069) and lost at 2048 (6.40 against 5.64 ms),
-# where the unfused batched matmuls' larger register tiles win
-# (docs/passes/linalg-fuse-attention.md).
-ATTENTION_BLOCK: tuple[int, int, int, int] = (64, 32, 128, 16)
-ATTENTION_MAX_KEYS = 512
+# `linalg-fuse-attention`'s blocks: at most 128 query rows, 64 keys per
+# step, 256 threads, 16 of them along x, in the dynamic shared memory the
+# device allows (`max-dynamic-shared-bytes`: 96 KB for these tiles), at any
+# number of keys. Sweep on the H100 (2026-11-27, f32, 8 x 12 heads x 64,
+# through the user's call): 128,64,256,16 was the fastest of 16 shapes, at
+# 512 keys 0.359 ms (64,32,128,16 in 48 KB: 0.444; unfused 0.425) and at
+# 2048 5.10 ms (6.00; unfused 5.47), so the fused kernel now wins at every
+# length (docs/passes/linalg-fuse-attention.md). Where only 48 KB are known
+# (`irkit-opt` without the device's facts) the pass halves the tiles to fit.
+ATTENTION_BLOCK: tuple[int, int, int, int] = (128, 64, 256, 16)
+ATTENTION_MAX_KEYS = 0
 # Tensor-core matmul blocks (`convert-linalg-to-mma`): 128x128 outputs, K
 # steps of 32, four copy buffers (74 KiB of dynamic shared memory; two, 37
 # KiB, where only the 48 KiB without opt-in are known), 2 x 2 warps of
@@ -205,8 +207,9 @@ class LowerToCudaPipeline(NamedPipeline):
     `linalg-fuse-attention` (unless `fuse-attention=false`: softmax(q k^T) v
     as one block forall per tile of query rows, with an online softmax;
     `attention-block` = rows, keys, threads, threads along x bounds its
-    tiles and sets its threads; attention over more than
-    `attention-max-keys` (512) keys, 0 for no bound, stays unfused);
+    tiles and sets its threads, in `max-dynamic-shared-bytes` of workgroup
+    memory; attention over more than `attention-max-keys` keys (0, the
+    default: no bound) stays unfused);
     `linalg-tile-rows-for-gpu` (unless
     `rows=false`: row reductions and their neighbours as one kernel, a block
     of `reduction-block` threads per row, by default chosen per row length);
@@ -287,6 +290,11 @@ class LowerToCudaPipeline(NamedPipeline):
     mma_block: tuple[int, ...] = MMA_BLOCK
     mma_stages: int = MMA_STAGES
     mma_warps: tuple[int, ...] = MMA_WARPS
+    # f32 matmuls on tensor cores too, their operands rounded to TF32
+    # (`convert-linalg-to-mma{tf32}`): off, as PyTorch's
+    # `torch.backends.cuda.matmul.allow_tf32`; `irkit.compile(...,
+    # allow_tf32=True)` turns it on.
+    allow_tf32: bool = False
 
     def stages(self) -> list[ModulePass]:
         stages = [_stage("convert-nn-to-linalg")]
@@ -321,7 +329,12 @@ class LowerToCudaPipeline(NamedPipeline):
                     threads=self.attention_block[2],
                     threads_x=self.attention_block[3],
                     max_keys=self.attention_max_keys,
-                    max_shared_bytes=self.max_shared_bytes,
+                    # The fused kernel is built for the device's opt-in
+                    # (dynamic shared memory), as the tensor-core kernels.
+                    max_shared_bytes=max(
+                        self.max_shared_bytes, self.max_dynamic_shared_bytes
+                    ),
+                    multiprocessors=self.multiprocessors,
                 )
             )
         if self.rows:
@@ -346,6 +359,7 @@ class LowerToCudaPipeline(NamedPipeline):
                     max_shared_bytes=max(
                         self.max_shared_bytes, self.max_dynamic_shared_bytes
                     ),
+                    tf32=self.allow_tf32,
                 )
             )
         stages += [
