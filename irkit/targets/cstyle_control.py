@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from xdsl.dialects.builtin import MemRefType
+from xdsl.dialects.builtin import MemRefType, VectorType
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.traits import IsTerminator
 
@@ -87,12 +87,16 @@ def _declare_carried(
     names: list[str] = []
     if any(isinstance(value.type, MemRefType) for value in values):
         raise emitter.error(op, "memref values cannot be carried by loops or ifs")
-    starts = [emitter.name_of(v) for v in initial] if initial else ["0"] * len(values)
+    if initial:
+        starts = [emitter.name_of(v) for v in initial]
+    else:
+        # Zero (a vector's every lane) until the region assigns it.
+        starts = ["{0}" if isinstance(v.type, VectorType) else "0" for v in values]
     for value, start in zip(values, starts, strict=True):
-        key = emitter.key_of(value.type, op)
+        type_name = emitter.value_type_name(value.type, op)
         name = emitter.fresh_name(value.name_hint)
-        emitter.writer.line(f"{emitter.type_name(key)} {name} = {start};")
-        emitter.variable_types[name] = emitter.type_name(key)
+        emitter.writer.line(f"{type_name} {name} = {start};")
+        emitter.variable_types[name] = type_name
         names.append(name)
     return names
 

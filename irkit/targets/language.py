@@ -57,6 +57,9 @@ class Language:
     (`CStyleEmitter.helper`) that computes it in place of its
     `math_functions` template, for f32 and the halves computed in f32 (C:
     the vectorisable `exp`, `tanh`, `erf` of `irkit.targets.c_math`).
+    `vector_typedef` declares the type of a 1-D `vector` value (`{name}`,
+    `{element}`'s type name, `{bytes}` its size), None where the language
+    has no vector types.
     """
 
     target_name: str
@@ -85,6 +88,7 @@ class Language:
     unroll_pragma: str | None
     reserved_names: frozenset[str]
     math_helpers: Mapping[str, str] = field(default_factory=dict)
+    vector_typedef: str | None = None
 
     def type_name(self, key: str) -> str:
         """The name of scalar type `key` (`float`, `int64_t`)."""

@@ -49,8 +49,10 @@ MMA_BLOCK: tuple[int, int, int] = (128, 128, 32)
 MMA_STAGES = 4
 # `lower-to-c` packs matmul operands only for vector units at least this
 # wide (AVX-512): 0.56x NumPy/OpenBLAS at 1024^3 against 0.30x unpacked
-# on the project's VM, where AVX2-sized micro-kernels measured slower
-# (docs/benchmarks.md).
+# on the project's VM, where AVX2-sized scalar micro-kernels measured
+# slower (docs/benchmarks.md). Vectorised, the AVX2-sized (6x16) kernel
+# built for Haswell ran at 1.9x the unpacked tiles on a Sapphire Rapids
+# host (SGEMM 1024^3, 2 threads); not measured on an AVX2-only CPU yet.
 PACK_MIN_VECTOR_BITS = 512
 MMA_WARPS: tuple[int, int] = (2, 2)
 
@@ -107,7 +109,10 @@ class LowerToCPipeline(NamedPipeline):
     `tile=false`: `linalg-pack-operands` (unless `pack=false`: static
     matmuls as packed operand panels in cache tiles of `pack-tile-sizes`
     and register micro-kernels sized from `vector-bits` and
-    `vector-registers`, peeled so that any shape takes it), and the other
+    `vector-registers`, peeled so that any shape takes it;
+    `linalg-vectorize-micro-kernels` then, unless `vectorize=false`, makes
+    each micro-kernel vector code: accumulators carried in vector registers
+    through its K loop, fused multiply-adds), and the other
     matmul-class ops (and the peeled tails) are tiled twice by
     `linalg-tile-contractions`
     (cache tiles of `matmul-tile-sizes`, the outer parallel tile loop an
@@ -142,6 +147,10 @@ class LowerToCPipeline(NamedPipeline):
     # (gcc spills its accumulators), and the defaults here, which
     # `irkit-opt` uses without host facts, are AVX2's.
     pack: bool = True
+    # The packed micro-kernels as vector code (`linalg-vectorize-micro-kernels`):
+    # accumulators in named vector registers and fused multiply-adds, which
+    # the C compiler keeps out of memory (it spilled the scalar tile's).
+    vectorize: bool = True
     pack_tile_sizes: tuple[int, ...] = (112, 128, 64)
     vector_bits: int = 256
     vector_registers: int = 16
@@ -164,6 +173,14 @@ class LowerToCPipeline(NamedPipeline):
                         vector_registers=self.vector_registers,
                     )
                 )
+                if self.vectorize:
+                    stages.append(
+                        _stage(
+                            "linalg-vectorize-micro-kernels",
+                            vector_bits=self.vector_bits,
+                            vector_registers=self.vector_registers,
+                        )
+                    )
             stages += [
                 _stage("linalg-tile-contractions", tile_sizes=self.matmul_tile_sizes),
                 _stage("linalg-tile-contractions", tile_sizes=self.register_tile_sizes),

@@ -43,6 +43,11 @@ HOIST_PROPERTY = (
     "tests/properties/test_scf_for_hoist_accumulators.py"
     "::test_accumulators_stay_in_memory_beside_unseen_effects"
 )
+VECTORIZE = "irkit/transforms/linalg_vectorize_micro_kernels.py"
+VECTORIZE_PROPERTY = (
+    "tests/properties/test_linalg_vectorize_micro_kernels.py"
+    "::test_vectorizing_keeps_meaning_on_random_shapes"
+)
 C_MATH = "irkit/targets/c_math.py"
 C_MATH_TESTS = ("tests/targets/test_c_math.py",)
 TILE_FUSE_PROPERTY = (
@@ -835,6 +840,60 @@ MUTANTS: tuple[Mutant, ...] = (
         ("tests/filecheck/transforms/linalg-conv-to-im2col.mlir",),
         "a strided 1x1 convolution reads its input as if every pixel were an "
         "output pixel",
+    ),
+    Mutant(
+        "vector-chunks-read-the-first-columns",
+        VECTORIZE,
+        "            place[kernel.vector_loop] = chunk * kernel.lanes",
+        "            place[kernel.vector_loop] = 0",
+        (
+            VECTORIZE_PROPERTY,
+            "tests/filecheck/transforms/linalg-vectorize-micro-kernels.mlir",
+        ),
+        "every vector of a micro-kernel row loads, accumulates and stores the "
+        "row's first VL columns: the other columns keep their old values",
+    ),
+    Mutant(
+        "vector-rows-share-one-broadcast",
+        VECTORIZE,
+        "        if lhs_key not in broadcasts:",
+        "        if not broadcasts:",
+        (
+            VECTORIZE_PROPERTY,
+            "tests/filecheck/transforms/linalg-vectorize-micro-kernels.mlir",
+        ),
+        "every accumulator row is multiplied by the first row's lhs element",
+    ),
+    Mutant(
+        "vector-accumulators-beside-an-aliasing-input",
+        VECTORIZE,
+        "    if any(may_alias(value, output) for value in generic.inputs):",
+        "    if False:",
+        ("tests/filecheck/transforms/linalg-vectorize-micro-kernels.mlir",),
+        "a micro-kernel whose input may be its output keeps the output in "
+        "registers across the K loop: its reads of that input miss the updates",
+    ),
+    Mutant(
+        "fma-rounded-twice",
+        "irkit/interpreter/special.py",
+        "        to_odd = np.where(inexact & even, towards, total)",
+        "        to_odd = total",
+        ("tests/interpreter/test_vector.py",),
+        "the interpreter's fma rounds the f64 sum to f32 after rounding it to "
+        "f64: a tie made by the first rounding goes the wrong way",
+    ),
+    Mutant(
+        "vector-broadcast-fills-one-lane",
+        "irkit/targets/cstyle_vector.py",
+        '    emitter.declare(op.results[0], "{" + ", ".join([source] * lanes) + "}", op)',
+        '    emitter.declare(op.results[0], "{" + source + "}", op)',
+        (
+            "tests/filecheck/targets/c/vector.mlir",
+            "tests/properties/test_linalg_vectorize_micro_kernels.py"
+            "::test_vectorized_matmuls_run_in_c",
+        ),
+        "a broadcast sets the first lane and zeroes the others: every column "
+        "but the first of each vector gets no product",
     ),
     Mutant(
         "c-exp-overflows-one-ulp-early",
