@@ -15,18 +15,39 @@ NumPy before timing. Prints a Markdown table (paste it into
 (here: without the matmul tiling and accumulator hoisting) for comparison;
 `--tune` compiles with `irkit.compile(..., tune=True)` and prints what the
 autotuner chose (and how long it took) per program.
+
+`--models` times the model corpus instead (torch-mlir exports of PyTorch
+modules, weights as arguments, `benchmarks/models/zoo.py`): irkit through the
+user's call beside the same module in PyTorch CPU eager (`torch.no_grad()`,
+`torch.set_num_threads` = OMP_NUM_THREADS), both checked against PyTorch in
+float64 first (relative L2 error <= 1e-4). `--size small` takes the CI twins
+(`tests/corpus/models`: d 32, a few rows; mostly call overhead), `--size real`
+the exported sizes (`benchmarks/models`); `--only-models a,b` picks some
+(default: every f32 model but the ones too slow for two cores, `SLOW_MODELS`).
+NumPy has no such modules: no NumPy column. `--json FILE` writes the numbers
+(the shape `benchmarks/gpu.py --json` writes), `--plot FILE.svg` the chart of
+`benchmarks/plot.py`.
+
+    OMP_NUM_THREADS=2 OPENBLAS_NUM_THREADS=2 .venv/bin/python benchmarks/cpu.py \
+        --models --size real --repeats 3 --json cpu-models.json --plot cpu-models.svg
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import platform
+import sys
 import time
+import traceback
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
 
 import numpy as np
+import plot
 import programs
 from timing import median_seconds
 
@@ -110,6 +131,210 @@ def layer_norm_case(rows: int, cols: int, rng: np.random.Generator) -> Case:
     )
 
 
+# --- the model corpus -------------------------------------------------------
+
+ROOT = Path(__file__).resolve().parents[1]
+MODEL_DIRECTORIES = {
+    "small": ROOT / "tests" / "corpus" / "models",
+    "real": ROOT / "benchmarks" / "models",
+}
+# Relative L2 error allowed against PyTorch in float64 (as benchmarks/gpu.py).
+MODEL_RTOL = 1e-4
+# f32 models, in the order of benchmarks/gpu.py's table.
+MODEL_NAMES = (
+    "gpt2_block",
+    "bert_layer",
+    "vit_layer",
+    "llama_block",
+    "mlp_m1",
+    "mlp_m64",
+    "mlp_m512",
+    "mlp_m4096",
+    "attention_s128",
+    "attention_s128_causal",
+    "attention_s512",
+    "attention_s512_causal",
+    "attention_s2048",
+    "attention_s2048_causal",
+    "resnet_basic_s1",
+    "resnet_basic_s2",
+    "resnet_basic_s3",
+    "resnet_basic_s4",
+    "resnet_bottleneck_s1",
+    "resnext_bottleneck_s1",
+    "resnet_stem",
+    "mobilenet_v2_block",
+    "resnet18_b1",
+    "resnet18_b32",
+)
+# At the real sizes, minutes per run on two cores (a 1.6 GB score matrix per
+# attention at 2048; 58 GFLOP for ResNet-18 at batch 32): left out unless
+# named with --only-models.
+SLOW_MODELS = frozenset(
+    {"attention_s2048", "attention_s2048_causal", "mlp_m4096", "resnet18_b32"}
+)
+
+
+@dataclass
+class ModelResult:
+    name: str
+    description: str
+    ms: dict[str, float] = field(default_factory=dict)  # implementation -> ms
+    notes: list[str] = field(default_factory=list)
+
+
+def relative_error(result: np.ndarray, expected: np.ndarray) -> float:
+    if not np.isfinite(result).all():
+        return float("inf")
+    difference = result.astype(np.float64) - expected
+    return float(np.linalg.norm(difference) / np.linalg.norm(expected))
+
+
+def run_model(name: str, size: str, repeats: int) -> ModelResult:
+    """One model of the corpus: irkit's C target through the user's call (and
+    the C function alone) beside PyTorch CPU eager, on the same inputs."""
+    import copy
+
+    import torch
+
+    sys.path.insert(0, str(ROOT / "benchmarks" / "models"))
+    from zoo import SMALL_WORKLOADS, WORKLOADS, build, export_arguments
+
+    workload = (SMALL_WORKLOADS if size == "small" else WORKLOADS)[name]
+    result = ModelResult(name, workload.description)
+    module, inputs = build(workload)
+    arguments, _ = export_arguments(module, inputs)
+    reference_module = copy.deepcopy(module).double()
+    with torch.no_grad():
+        expected = reference_module(*(x.double() for x in inputs)).numpy()
+    del reference_module
+
+    def eager() -> Any:
+        with torch.no_grad():
+            return module(*inputs)
+
+    error = relative_error(eager().numpy(), expected)
+    if not error <= MODEL_RTOL:
+        raise AssertionError(f"{name}: PyTorch relative L2 error {error:.3g}")
+    result.ms["torch"] = median_seconds(eager, repeats) * 1e3
+    # PyTorch's OpenMP workers (its own libgomp) keep spinning for a while
+    # after its last call and would take the cores from irkit's threads.
+    time.sleep(1.0)
+
+    arrays = [argument.numpy() for argument in arguments]
+    program = (MODEL_DIRECTORIES[size] / f"{name}.mlir").read_text()
+    start = time.perf_counter()
+    compiled: Any = irkit.compile(program, target="c")
+    result.notes.append(f"irkit compile {time.perf_counter() - start:.1f} s")
+    (output,) = compiled(*arrays)
+    error = relative_error(output, expected)
+    if not error <= MODEL_RTOL:
+        raise AssertionError(f"{name}: irkit relative L2 error {error:.3g}")
+    result.ms["irkit"] = median_seconds(lambda: compiled(*arrays), repeats) * 1e3
+    result.ms["irkit C alone"] = compiled.time(*arrays, runs=repeats).median_ms
+    return result
+
+
+def cpu_description() -> str:
+    model = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    threads = os.environ.get("OMP_NUM_THREADS", "unset")
+    return f"{model}, {os.cpu_count()} cores, OMP_NUM_THREADS={threads}"
+
+
+def run_models(args: argparse.Namespace) -> None:
+    import torch
+
+    threads = int(os.environ.get("OMP_NUM_THREADS", os.cpu_count() or 1))
+    torch.set_num_threads(threads)
+    names = [n for n in args.only_models.split(",") if n] or [
+        n for n in MODEL_NAMES if args.size == "small" or n not in SLOW_MODELS
+    ]
+    results: list[ModelResult] = []
+    for name in names:
+        try:
+            results.append(run_model(name, args.size, args.repeats))
+        except Exception as error:
+            traceback.print_exc()
+            failed = ModelResult(name, "")
+            failed.notes.append(f"{type(error).__name__}: {error}")
+            results.append(failed)
+    device = f"CPU ({cpu_description()})"
+    print(
+        f"\n{device}; torch {torch.__version__} ({torch.get_num_threads()} threads), "
+        f"NumPy {np.__version__}; model sizes: {args.size}\n"
+    )
+    print(
+        "| model | irkit call (ms) | C alone (ms) | PyTorch CPU (ms) | "
+        "irkit / PyTorch speed |"
+    )
+    print("|---|---|---|---|---|")
+    for result in results:
+        ours, alone = result.ms.get("irkit"), result.ms.get("irkit C alone")
+        theirs = result.ms.get("torch")
+
+        def text(ms: float | None) -> str:
+            return "-" if ms is None else f"{ms:.2f}"
+
+        speed = "-" if ours is None or theirs is None else f"{theirs / ours:.2f}x"
+        print(
+            f"| {result.name} | {text(ours)} | {text(alone)} | {text(theirs)} | "
+            f"{speed} |"
+        )
+    print()
+    for result in results:
+        for note in result.notes:
+            print(f"- {result.name}: {note}")
+    record = {
+        "device": device,
+        "size": args.size,
+        "cases": {
+            r.name: {"description": r.description, "ms": r.ms, "notes": r.notes}
+            for r in results
+        },
+    }
+    if args.json:
+        Path(args.json).write_text(json.dumps(record, indent=2) + "\n")
+    if args.plot:
+        Path(args.plot).write_text(plot.svg(record))
+
+
+def gelu_case(
+    rows: int, cols: int, approximation: str, rng: np.random.Generator
+) -> Case:
+    """GELU, exact (erf) or tanh; NumPy has no erf, so the exact form's peer
+    is PyTorch's CPU `F.gelu` (on the same arrays, no copies)."""
+    program = programs.gelu(rows, cols, approximation)
+
+    def numpy_gelu_tanh(x: np.ndarray) -> np.ndarray:
+        inner = np.float32(np.sqrt(2 / np.pi)) * (
+            x + np.float32(0.044715) * (x * x * x)
+        )
+        return np.float32(0.5) * x * (np.float32(1) + np.tanh(inner))
+
+    def torch_gelu(x: np.ndarray) -> np.ndarray:
+        import torch
+
+        with torch.no_grad():
+            return torch.nn.functional.gelu(torch.from_numpy(x)).numpy()
+
+    inputs = [rng.uniform(-4, 4, (rows, cols)).astype(np.float32)]
+    name = "gelu (erf, peer PyTorch)" if approximation == "none" else "gelu (tanh)"
+    return Case(
+        f"{name} {rows}x{cols}",
+        program,
+        inputs,
+        torch_gelu if approximation == "none" else numpy_gelu_tanh,
+        (2 * 4 * rows * cols / 1e9, "GB"),
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=10)
@@ -124,7 +349,27 @@ def main() -> None:
     parser.add_argument(
         "--tune", action="store_true", help="compile with tune=True instead"
     )
+    parser.add_argument(
+        "--only", default="", help="run the programs whose names start with these"
+    )
+    parser.add_argument(
+        "--models", action="store_true", help="the model corpus beside PyTorch CPU"
+    )
+    parser.add_argument(
+        "--size",
+        choices=("small", "real"),
+        default="small",
+        help="--models: the CI twins (small) or the exported sizes (real)",
+    )
+    parser.add_argument(
+        "--only-models", default="", help="--models: comma-separated model names"
+    )
+    parser.add_argument("--json", help="--models: write the numbers to this file")
+    parser.add_argument("--plot", help="--models: write an SVG chart to this file")
     args = parser.parse_args()
+    if args.models:
+        run_models(args)
+        return
     rng = np.random.default_rng(0)
     if args.small:
         cases = [
@@ -132,6 +377,8 @@ def main() -> None:
             fused_chain_case(1 << 16, rng),
             softmax_case(256, 128, rng),
             layer_norm_case(256, 128, rng),
+            gelu_case(256, 128, "none", rng),
+            gelu_case(256, 128, "tanh", rng),
         ]
     else:
         cases = [
@@ -139,7 +386,12 @@ def main() -> None:
             fused_chain_case(1 << 24, rng),
             softmax_case(4096, 1024, rng),
             layer_norm_case(4096, 1024, rng),
+            gelu_case(4096, 1024, "none", rng),
+            gelu_case(4096, 1024, "tanh", rng),
         ]
+    prefixes = tuple(p for p in args.only.split(",") if p)
+    if prefixes:
+        cases = [case for case in cases if case.name.startswith(prefixes)]
 
     rows = []
     choices = []

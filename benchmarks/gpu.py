@@ -21,7 +21,12 @@ and `torch.compile`; `--call-overhead` times the host cost of calling
 `examples/mlp.mlir` on device tensors.
 
     python benchmarks/gpu.py [--small] [--sizes 1000,2048] [--tune] [--models]
+                             [--half 1024,4096] [--tf32 1024,4096,3000]
                              [--call-overhead] [--json FILE]
+
+`--tf32` times f32 GEMMs with TF32 allowed on all sides (irkit's
+`allow_tf32=True`, cuBLAS under `torch.backends.cuda.matmul.allow_tf32`,
+Triton's `input_precision="tf32"`); everything else runs with TF32 off.
 
 Needs a GPU, torch and triton (the lent H100 has both); prints a Markdown
 table last.
@@ -83,6 +88,7 @@ def _triton_matmul_kernel(
     a, b, c, m, n, k,
     stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn,
     BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
+    INPUT_PRECISION: tl.constexpr,
 ):  # fmt: skip
     pid_m = tl.program_id(0)
     pid_n = tl.program_id(1)
@@ -101,7 +107,7 @@ def _triton_matmul_kernel(
             mask=((k0 + depth)[:, None] < k) & (cols[None, :] < n),
             other=0.0,
         )
-        acc += tl.dot(a_tile, b_tile, input_precision="ieee")
+        acc += tl.dot(a_tile, b_tile, input_precision=INPUT_PRECISION)
     tl.store(
         c + rows[:, None] * stride_cm + cols[None, :] * stride_cn,
         acc,
@@ -109,14 +115,17 @@ def _triton_matmul_kernel(
     )
 
 
-def triton_matmul(a: Tensor, b: Tensor, out: Tensor) -> Tensor:
+def triton_matmul(a: Tensor, b: Tensor, out: Tensor, precision: str = "ieee") -> Tensor:
+    """`out = a @ b` in Triton; `precision` is `tl.dot`'s `input_precision`
+    for f32 operands ("ieee": exact f32; "tf32": tensor cores)."""
     m, k = a.shape
     _, n = b.shape
     grid = (triton.cdiv(m, 128), triton.cdiv(n, 128))
     _triton_matmul_kernel[grid](
         a, b, out, m, n, k,
         a.stride(0), a.stride(1), b.stride(0), b.stride(1), out.stride(0), out.stride(1),
-        BLOCK_M=128, BLOCK_N=128, BLOCK_K=32, num_warps=8, num_stages=3,
+        BLOCK_M=128, BLOCK_N=128, BLOCK_K=32, INPUT_PRECISION=precision,
+        num_warps=8, num_stages=3,
     )  # fmt: skip
     return out
 
@@ -169,6 +178,7 @@ class Case:
     results: dict[str, float] = field(default_factory=dict)  # name -> ms
     notes: list[str] = field(default_factory=list)
     kernels: int | None = None  # launches in irkit's plan
+    allow_tf32: bool = False  # irkit.compile(..., allow_tf32=)
 
 
 def compiled(fn: Callable[..., Tensor]) -> Callable[..., Tensor]:
@@ -227,6 +237,38 @@ def half_matmul_case(n: int, element: str) -> Case:
         # Exact products summed in f32; cuBLAS's own result is rounded to
         # `element` (about 2^-8 relative for bf16).
         rtol=1e-2 if element == "bf16" else 2e-3,
+    )
+
+
+def tf32_matmul_case(n: int) -> Case:
+    """An f32 GEMM on TF32 tensor cores: irkit with `allow_tf32=True`
+    (`convert-linalg-to-mma{tf32}`; a size no tile divides is padded first)
+    beside cuBLAS with `torch.backends.cuda.matmul.allow_tf32 = True` and
+    Triton's `tl.dot(..., input_precision="tf32")`; cuBLAS at exact f32
+    for scale. The first peer (cuBLAS TF32) is the table's torch column."""
+
+    def cublas_tf32(a: Tensor, b: Tensor, out: Tensor) -> Tensor:
+        torch.backends.cuda.matmul.allow_tf32 = True
+        try:
+            return torch.matmul(a, b, out=out)
+        finally:
+            torch.backends.cuda.matmul.allow_tf32 = False
+
+    return Case(
+        f"tf32 gemm {n}^3",
+        matmul(n),
+        lambda g: [_uniform((n, n), g), _uniform((n, n), g)],
+        lambda a, b: a.double() @ b.double(),
+        {
+            "torch (cuBLAS, TF32)": cublas_tf32,
+            "torch (cuBLAS, f32)": lambda a, b, out: torch.matmul(a, b, out=out),
+            "triton (tf32)": lambda a, b, out: triton_matmul(a, b, out, "tf32"),
+        },
+        (2 * n**3 / 1e9, "GFLOP"),
+        # Operands rounded to 11 significant bits: a relative error near
+        # 2^-12 per product, about 3e-4 over the whole result.
+        rtol=5e-3,
+        allow_tf32=True,
     )
 
 
@@ -349,10 +391,14 @@ def run_irkit(
     user's call `f(*inputs)` and the plan alone."""
     try:
         start = time.perf_counter()
-        compiled: Any = irkit.compile(case.program, target="cuda")
+        compiled: Any = irkit.compile(
+            case.program, target="cuda", allow_tf32=case.allow_tf32
+        )
         case.notes.append(f"irkit compile {time.perf_counter() - start:.1f} s")
         case.kernels = kernel_count(compiled)
-        checked: Any = irkit.compile(case.program, target="cuda", checked=True)
+        checked: Any = irkit.compile(
+            case.program, target="cuda", checked=True, allow_tf32=case.allow_tf32
+        )
         (result,) = checked(*inputs)
         check("irkit (checked)", case, result, expected)
         (result,) = compiled(*inputs)
@@ -454,7 +500,9 @@ def run_tuned(case: Case, repeats: int, g: torch.Generator) -> None:
     """`irkit.compile(..., tune=True)`: what it chose, how long tuning took,
     and the chosen code checked and timed like the default."""
     try:
-        compiled: Any = irkit.compile(case.program, target="cuda", tune=True)
+        compiled: Any = irkit.compile(
+            case.program, target="cuda", tune=True, allow_tf32=case.allow_tf32
+        )
         tuning = compiled.tuning
         case.notes.append(
             f"tuned: {tuning.pipeline} after {tuning.seconds:.1f} s "
@@ -465,7 +513,9 @@ def run_tuned(case: Case, repeats: int, g: torch.Generator) -> None:
         check("irkit tuned", case, result, case.reference(*inputs))
         case.results["irkit tuned"] = median_ms(lambda: compiled(*inputs), repeats)
         start = time.perf_counter()
-        irkit.compile(case.program, target="cuda", tune=True)
+        irkit.compile(
+            case.program, target="cuda", tune=True, allow_tf32=case.allow_tf32
+        )
         case.notes.append(
             f"second tuned compile (cached choice): {time.perf_counter() - start:.1f} s"
         )
@@ -546,7 +596,10 @@ def print_table(cases: list[Case], bandwidth: float) -> None:
             None,
         )
         inductor_ms = case.results.get("torch.compile")
-        triton_ms = case.results.get("triton")
+        triton_ms = next(
+            (ms for name, ms in case.results.items() if name.startswith("triton")),
+            None,
+        )
 
         def ms_text(ms: float | None) -> str:
             return "-" if ms is None else f"{ms:.3f}"
@@ -598,6 +651,12 @@ def main() -> None:
         "--half-types", default="f16,bf16", help="element types of --half"
     )
     parser.add_argument(
+        "--tf32",
+        default="",
+        help="f32 GEMM sizes on TF32 tensor cores (irkit allow_tf32=True beside "
+        "cuBLAS and Triton in TF32), e.g. 1024,4096,3000",
+    )
+    parser.add_argument(
         "--cold-cache",
         action="store_true",
         help="compile with an empty irkit cache, so each 'irkit compile' note "
@@ -638,6 +697,7 @@ def main() -> None:
         for n in args.half.split(",")
         if n
     ]
+    cases += [tf32_matmul_case(int(n)) for n in args.tf32.split(",") if n]
     bandwidth = copy_bandwidth_gbs(args.repeats)
     for case in cases:
         run_case(case, args.repeats, g)

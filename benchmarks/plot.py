@@ -1,4 +1,4 @@
-"""Plot a `benchmarks/gpu.py --json` result as an SVG bar chart.
+"""Plot a `benchmarks/gpu.py --json` (or `cpu.py --models --json`) result as an SVG bar chart.
 
     python benchmarks/plot.py RESULT.json OUT.svg
 

@@ -7,6 +7,7 @@ It explains the numbers of `benchmarks/gpu.py --models` (which time the
 user's call); it does not replace them. The model is compiled as a user
 compiles it (`irkit.compile(..., target="cuda")`), called on PyTorch CUDA
 tensors, and checked against float64 PyTorch before anything is timed.
+With `--compile`, torch.compile's kernels too.
 Prints one table per side: kernel, launch shape, calls, mean microseconds,
 share of the total.
 """
@@ -16,6 +17,7 @@ from __future__ import annotations
 import argparse
 import copy
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import torch
@@ -49,6 +51,11 @@ def main() -> None:
     parser.add_argument("model", help="a benchmarks/models workload, e.g. gpt2_block")
     parser.add_argument("--pipeline", help="a pass pipeline instead of lower-to-cuda")
     parser.add_argument("--calls", type=int, default=10)
+    parser.add_argument(
+        "--compile",
+        action="store_true",
+        help="also profile torch.compile's kernels (default mode, TF32 off)",
+    )
     args = parser.parse_args()
     torch.backends.cuda.matmul.allow_tf32 = False
     torch.backends.cudnn.allow_tf32 = False
@@ -72,10 +79,14 @@ def main() -> None:
     print(f"{args.model}: max abs error {error:.3g} (max |expected| {scale:.3g})")
     if not error <= 1e-3 * max(scale, 1.0):
         raise SystemExit("wrong result: not profiling")
-    for side, run in (
+    sides: list[tuple[str, Callable[[], object]]] = [
         ("irkit", lambda: compiled(*arguments)),
         ("torch eager", lambda: module(*inputs)),
-    ):
+    ]
+    if args.compile:
+        optimized = torch.compile(module)
+        sides.append(("torch.compile", lambda: optimized(*inputs)))
+    for side, run in sides:
         with torch.no_grad():
             for _ in range(3):
                 run()

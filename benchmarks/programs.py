@@ -62,3 +62,14 @@ func.func @main(%x: {t}, %g: {v}, %b: {v}) -> {t} {{
   %y = nn.layer_norm %x scale %g bias %b axes [-1] eps 1.0e-05 : {t}, {v}, {v} -> {t}
   return %y : {t}
 }}"""
+
+
+def gelu(rows: int, cols: int, approximation: str) -> str:
+    """GELU of a rows x cols f32 matrix: exact (`none`, erf) or `tanh`."""
+    t = f"tensor<{rows}x{cols}xf32>"
+    spelled = "" if approximation == "none" else f" approximate {approximation}"
+    return f"""
+func.func @main(%x: {t}) -> {t} {{
+  %y = nn.gelu %x{spelled} : {t}
+  return %y : {t}
+}}"""

@@ -70,6 +70,26 @@ def to_bfloat16(value: Any) -> np.ndarray:
     return np.where(inexact, odd, bits).view(np.float32).astype(BFLOAT16)
 
 
+# TF32 (the tensor cores' f32 operand format): f32's 8 exponent bits and
+# the top 10 of its 23 mantissa bits.
+TF32_DROPPED_BITS = 13
+
+
+def to_tf32(value: Any) -> np.ndarray:
+    """`value` (f32) rounded to TF32 as PTX's `cvt.rna.tf32.f32` rounds: to
+    the nearest, ties away from zero, kept as f32 with the low 13 mantissa
+    bits zero. Adding half a unit of TF32's last place to the magnitude's
+    bits and clearing the rest rounds ties away (f32 is sign-magnitude);
+    a carry out of the mantissa steps the exponent, up to infinity. NaN
+    stays NaN, infinities stay."""
+    single = np.asarray(value, dtype=np.float32)
+    bits = single.view(np.uint32)
+    half = np.uint32(1 << (TF32_DROPPED_BITS - 1))
+    low = np.uint32((1 << TF32_DROPPED_BITS) - 1)
+    rounded = ((bits + half) & ~low).view(np.float32)
+    return np.where(np.isnan(single), single, rounded).astype(np.float32)
+
+
 def convert(value: Any, dtype: np.dtype[Any]) -> np.ndarray:
     """`value` as an array of `dtype`, each element rounded once (NumPy's
     `astype`, but bf16 from f64 or an integer through `to_bfloat16`)."""

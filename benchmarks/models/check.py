@@ -4,7 +4,8 @@ and say what the launch plan holds; no GPU needed.
 For each program: `lower-to-cuda`, the CUDA printer, then the counts of the
 launch plan (kernel launches, distinct kernels, buffers it allocates and their
 bytes) and the size of the CUDA C. With `--cubin` each source is also compiled
-for sm_90 (`irkit.runtime.cuda.compile_cubin`: NVRTC or nvcc). Prints a
+for sm_90 as the runtime compiles it (`irkit.runtime.cuda.compile_unit`:
+a cubin per kernel, NVRTC or nvcc, on every core). Prints a
 Markdown table; exits 1 if any program fails, naming the error.
 
     .venv/bin/python benchmarks/models/check.py [--cubin] [NAME ...]
@@ -22,7 +23,7 @@ from pathlib import Path
 
 import irkit
 from irkit.runtime import lower
-from irkit.runtime.cuda import compile_cubin
+from irkit.runtime.cuda import compile_unit
 from irkit.targets.cuda import AllocateBuffer, KernelLaunch, emit_cuda
 
 HERE = Path(__file__).resolve().parent
@@ -46,7 +47,8 @@ def plan_row(name: str, cubin: bool) -> str:
     )
     if cubin:
         started = time.perf_counter()
-        size = compile_cubin(unit.source, ARCH).stat().st_size
+        cubins = set(compile_unit(unit, ARCH).values())
+        size = sum(path.stat().st_size for path in cubins)
         row += f" {size:,} | {time.perf_counter() - started:.1f} |"
     return row
 

@@ -25,6 +25,7 @@ _DIALECTS: dict[str, tuple[str, str]] = {
     "memref": ("irkit.dialects.memref", "MemRef"),
     "gpu": ("irkit.dialects.gpu", "GPU"),
     "mma": ("irkit.dialects.mma", "MMA"),
+    "vector": ("irkit.dialects.vector", "Vector"),
 }
 
 # Dialects that are irkit's own (not extensions of an upstream dialect); only

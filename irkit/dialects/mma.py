@@ -28,6 +28,15 @@ Lanes are numbered `l = linear thread id % 32`, `g = l / 4`, `c = l % 4`.
   4)`), 4 of `B` (row `2c + e % 2 + 8 (e / 2)`, column `g`) and 4 of `C`
   (row `g + 8 (e / 2)`, column `2c + e % 2`), each a run of its memref from
   the given index. The products are exact and summed in f32.
+- `mma.sync %a[...], %b[...], %c[...] {tf32}` (PTX `mma.sync.aligned.m16n8k8
+  .row.col.f32.tf32.tf32.f32`, MLIR's `nvgpu.mma.sync` with `mmaShape = [16,
+  8, 8]` and `tf32Enabled`): f32 `A` and `B`, each element first rounded to
+  TF32 (10 mantissa bits, to nearest, ties away from zero: PTX's `cvt.rna
+  .tf32.f32`), then `C += A * B` for a 16x8 `A`, an 8x8 `B` and a 16x8 f32
+  `C`; thread `l` holds 4 elements of `A` (element `e`: row `g + 8 (e % 2)`,
+  column `c + 4 (e / 2)`), 2 of `B` (row `c + 4 e`, column `g`) and 4 of `C`
+  as above. 32-bit fragments have no `ldmatrix`: they are read with plain
+  loads.
 - `mma.cp_async %src[...], %dst[...]` (PTX `cp.async.cg.shared.global`, 16
   bytes): starts copying 16 bytes from global to workgroup memory.
   `mma.cp_async_commit` closes the thread's open group of copies;
@@ -39,7 +48,7 @@ Lanes are numbered `l = linear thread id % 32`, `g = l / 4`, `c = l % 4`.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import ClassVar, Self, TypeVar
+from typing import Self, TypeVar
 
 from xdsl.dialects.builtin import (
     BFloat16Type,
@@ -71,12 +80,25 @@ from irkit.dialects.gpu import (
 )
 from irkit.dtypes import element_bytes
 
-# The one warp-level shape these ops take: m16n8k16 (f16 and bf16 operands).
+# The warp-level shapes `mma.sync` takes: m16n8k16 for f16 and bf16
+# operands, m16n8k8 for f32 operands rounded to TF32 (`tf32`).
 MMA_SHAPE = (16, 8, 16)
+TF32_MMA_SHAPE = (16, 8, 8)
+WARP_LANES = 32
 # Elements of A, B and C (f32) each thread holds for one m16n8k16 product.
 A_FRAGMENT = 8
 B_FRAGMENT = 4
 C_FRAGMENT = 4
+
+
+def fragment_sizes(shape: tuple[int, int, int]) -> tuple[int, int, int]:
+    """Elements of A (m x k), B (k x n) and C (m x n) each of a warp's
+    threads holds for one product of `shape`: m16n8k16 (8, 4, 4), m16n8k8
+    (4, 2, 4)."""
+    m, n, k = shape
+    return m * k // WARP_LANES, k * n // WARP_LANES, m * n // WARP_LANES
+
+
 # Bytes one `cp_async` copies.
 ASYNC_COPY_BYTES = 16
 
@@ -292,32 +314,55 @@ class LdMatrixOp(IRDLOperation):
 
 @irdl_op_definition
 class SyncOp(IRDLOperation):
-    """`C += A * B`, m16n8k16, over the warp's fragments (see the module doc).
+    """`C += A * B` over the warp's fragments (see the module doc):
+    m16n8k16 of f16 or bf16 operands, or m16n8k8 of f32 operands rounded to
+    TF32 with `tf32` (MLIR's `tf32Enabled`; an f32 product must say so,
+    since it is not f32's).
 
     ```mlir
     mma.sync %a[%i, %c0], %b[%j, %c0], %acc[%i, %j, %c0]
         : memref<4x8xf16, #gpu.address_space<private>>,
           memref<4x4xf16, #gpu.address_space<private>>,
           memref<4x4x4xf32, #gpu.address_space<private>>
+    mma.sync %a[%c0], %b[%c0], %acc[%c0] {tf32}
+        : memref<4xf32, #gpu.address_space<private>>,
+          memref<2xf32, #gpu.address_space<private>>,
+          memref<4xf32, #gpu.address_space<private>>
     ```
     """
 
     name = "mma.sync"
 
     operands_ = var_operand_def()
-
-    FRAGMENTS: ClassVar[tuple[int, int, int]] = (A_FRAGMENT, B_FRAGMENT, C_FRAGMENT)
+    tf32 = opt_attr_def(UnitAttr)
 
     def __init__(
         self,
         accesses: Sequence[tuple[SSAValue, Sequence[SSAValue]]],
+        tf32: bool = False,
     ) -> None:
         if len(accesses) != 3:
             raise ValueError("mma.sync takes three fragments: a, b and c")
         operands: list[SSAValue] = []
         for memref, indices in accesses:
             operands += [memref, *indices]
-        super().__init__(operands=[operands])
+        super().__init__(
+            operands=[operands], attributes={"tf32": UnitAttr()} if tf32 else {}
+        )
+
+    @property
+    def rounds_to_tf32(self) -> bool:
+        return self.tf32 is not None
+
+    @property
+    def shape(self) -> tuple[int, int, int]:
+        """(m, n, k) of the instruction."""
+        return TF32_MMA_SHAPE if self.rounds_to_tf32 else MMA_SHAPE
+
+    @property
+    def fragments(self) -> tuple[int, int, int]:
+        """Elements of a, b and c each thread holds."""
+        return fragment_sizes(self.shape)
 
     def accesses(self) -> list[tuple[SSAValue, list[SSAValue]]]:
         """(memref, indices) of a, b and c."""
@@ -341,16 +386,25 @@ class SyncOp(IRDLOperation):
         accesses = self.accesses()
         types: list[Attribute] = []
         for (memref, indices), what, run in zip(
-            accesses, ("a", "b", "c"), self.FRAGMENTS, strict=True
+            accesses, ("a", "b", "c"), self.fragments, strict=True
         ):
             memref_type = _check_access(
                 memref, indices, what, AddressSpace.PRIVATE, run
             )
             types.append(memref_type.get_element_type())
-        if not isinstance(types[0], HALF_TYPES) or types[0] != types[1]:
+        if self.rounds_to_tf32:
+            if not isinstance(types[0], Float32Type) or types[0] != types[1]:
+                raise VerifyException(
+                    f"a and b of a tf32 product must hold f32; got {types[0]} "
+                    f"and {types[1]}"
+                )
+        elif not isinstance(types[0], HALF_TYPES) or types[0] != types[1]:
+            hint = (
+                " (f32 operands take tf32)" if isinstance(types[0], Float32Type) else ""
+            )
             raise VerifyException(
                 f"a and b must hold one element type, f16 or bf16; got {types[0]} "
-                f"and {types[1]}"
+                f"and {types[1]}{hint}"
             )
         if not isinstance(types[2], Float32Type):
             raise VerifyException(f"c must hold f32, got {types[2]}")

@@ -46,6 +46,7 @@ _SEMANTICS_MODULES = (
     "affine",
     "gpu",
     "mma",
+    "vector",
 )
 for _name in _SEMANTICS_MODULES:
     import_module(f"irkit.interpreter.{_name}")

@@ -17,7 +17,7 @@ from xdsl.ir import Operation
 
 from irkit.dtypes import numpy_dtype
 from irkit.interpreter.core import Interpreter, register
-from irkit.interpreter.special import erf
+from irkit.interpreter.special import erf, fused_multiply_add
 from irkit.interpreter.values import to_value, unsigned_dtype
 
 Values = tuple[Any, ...]
@@ -136,11 +136,7 @@ def ipowi(interp: Interpreter, op: Operation, args: Values) -> Values:
 @register("math.fma")
 def fma(interp: Interpreter, op: Operation, args: Values) -> Values:
     a, b, c = (_array(op, index, arg) for index, arg in enumerate(args))
-    if a.dtype == np.float64:
-        return _result(op, a * b + c)
-    # The exact product of two f32 or f16 fits in f64: one rounding at the end.
-    wide = a.astype(np.float64) * b.astype(np.float64) + c.astype(np.float64)
-    return _result(op, wide)
+    return _result(op, fused_multiply_add(a, b, c))
 
 
 def _bits(op: Operation, value: Any) -> tuple[np.ndarray, int]:

@@ -10,8 +10,10 @@ operands from their lanes, computes, and scatters each lane's share:
   every lane the two elements of each 8x8 matrix its fragment layout gives
   it (transposed or not);
 - `mma.sync` rebuilds the warp's 16x16 `A`, 16x8 `B` and 16x8 `C` from the
-  fragments, computes `C + A B` with exact products summed in float64 and
-  rounded once to f32, and hands each lane its elements back;
+  fragments (with `tf32`: 16x8 `A`, 8x8 `B`, each element rounded to TF32
+  as `cvt.rna.tf32.f32` rounds, `irkit.dtypes.to_tf32`), computes `C + A B`
+  with exact products summed in float64 and rounded once to f32, and hands
+  each lane its elements back;
 - `mma.cp_async` reads its 16 bytes when issued but writes them only when a
   `mma.cp_async_wait` of the same thread completes its group, so reading a
   copy's destination before the wait (or before the barrier after it, in
@@ -32,24 +34,32 @@ import numpy as np
 from xdsl.ir import Operation
 
 from irkit.dialects import mma
+from irkit.dtypes import to_tf32
 from irkit.interpreter.core import Interpreter, interpretation_error, register
 from irkit.interpreter.gpu import WARP_SIZE, Grid, current_grid
 from irkit.interpreter.values import MemRefValue
 
 Values = tuple[Any, ...]
 
-# Where lane l's fragment elements sit in the warp's matrices (mma.dialect
-# doc): rows and columns of A (16x16), B (16x8, rows are k) and C (16x8), per
-# element index e, as arrays over (e, l).
+# Where lane l's fragment elements sit in the warp's matrices (mma dialect
+# doc): rows and columns of A (m x k), B (k x n) and C (m x n), per element
+# index e, as arrays over (e, l).
 _LANE = np.arange(WARP_SIZE)
 _G, _C = _LANE // 4, _LANE % 4
+Positions = tuple[np.ndarray, np.ndarray]
 
 
-def _fragment_positions(count: int, kind: str) -> tuple[np.ndarray, np.ndarray]:
+def _fragment_positions(count: int, kind: str, tf32: bool) -> Positions:
     e = np.arange(count)[:, None]
-    if kind == "a":
+    if kind == "a" and tf32:
+        rows = _G + 8 * (e % 2)
+        cols = _C + 4 * (e // 2)
+    elif kind == "a":
         rows = _G + 8 * ((e // 2) % 2)
         cols = 2 * _C + e % 2 + 8 * (e // 4)
+    elif kind == "b" and tf32:
+        rows = _C + 4 * e
+        cols = np.broadcast_to(_G, (count, WARP_SIZE))
     elif kind == "b":
         rows = 2 * _C + e % 2 + 8 * (e // 2)
         cols = np.broadcast_to(_G, (count, WARP_SIZE))
@@ -61,9 +71,19 @@ def _fragment_positions(count: int, kind: str) -> tuple[np.ndarray, np.ndarray]:
     )
 
 
-_A_POSITIONS = _fragment_positions(mma.A_FRAGMENT, "a")
-_B_POSITIONS = _fragment_positions(mma.B_FRAGMENT, "b")
-_C_POSITIONS = _fragment_positions(mma.C_FRAGMENT, "c")
+def _layouts(tf32: bool) -> tuple[Positions, Positions, Positions]:
+    """The positions of A's, B's and C's fragment elements for one shape."""
+    shape = mma.TF32_MMA_SHAPE if tf32 else mma.MMA_SHAPE
+    sizes = mma.fragment_sizes(shape)
+    a, b, c = (
+        _fragment_positions(count, kind, tf32)
+        for count, kind in zip(sizes, "abc", strict=True)
+    )
+    return a, b, c
+
+
+# m16n8k16 (f16, bf16) and m16n8k8 (tf32), by `tf32`.
+_POSITIONS = {False: _layouts(False), True: _layouts(True)}
 
 
 def _full(value: Any, grid: Grid) -> np.ndarray:
@@ -177,19 +197,23 @@ def sync(interp: Interpreter, op: Operation, args: Values) -> Values:
     grid = current_grid(interp, op)
     (a, a_at), (b, b_at), (c, c_at) = _split_operands(op, args)
     warps = _warp_lanes(op, grid)
-    m, n, k = mma.MMA_SHAPE
-    a_matrix = _gather_matrix(
-        _read_run(op, grid, a, a_at, mma.A_FRAGMENT), _A_POSITIONS, (m, k), warps
-    )
-    b_matrix = _gather_matrix(
-        _read_run(op, grid, b, b_at, mma.B_FRAGMENT), _B_POSITIONS, (k, n), warps
-    )
-    c_fragments = _read_run(op, grid, c, c_at, mma.C_FRAGMENT)
-    c_matrix = _gather_matrix(c_fragments, _C_POSITIONS, (m, n), warps)
+    m, n, k = op.shape
+    a_count, b_count, c_count = op.fragments
+    a_positions, b_positions, c_positions = _POSITIONS[op.rounds_to_tf32]
+    a_fragments = _read_run(op, grid, a, a_at, a_count)
+    b_fragments = _read_run(op, grid, b, b_at, b_count)
+    if op.rounds_to_tf32:
+        # What `cvt.rna.tf32.f32` hands the tensor cores; TF32 products are
+        # exact in float64 too.
+        a_fragments, b_fragments = to_tf32(a_fragments), to_tf32(b_fragments)
+    a_matrix = _gather_matrix(a_fragments, a_positions, (m, k), warps)
+    b_matrix = _gather_matrix(b_fragments, b_positions, (k, n), warps)
+    c_fragments = _read_run(op, grid, c, c_at, c_count)
+    c_matrix = _gather_matrix(c_fragments, c_positions, (m, n), warps)
     product = (c_matrix + a_matrix @ b_matrix).astype(np.float32)
     result = c_fragments.astype(np.float32)
-    rows, cols = _C_POSITIONS
-    for e in range(mma.C_FRAGMENT):
+    rows, cols = c_positions
+    for e in range(c_count):
         result[e][warps] = product[:, rows[e], cols[e]]
     _write_run(op, grid, c, c_at, result)
     return ()

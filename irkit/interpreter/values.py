@@ -20,6 +20,7 @@ from xdsl.dialects.builtin import (
     IndexType,
     MemRefType,
     TensorType,
+    VectorType,
 )
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute, Operation
@@ -157,6 +158,10 @@ def to_value(value: Any, mlir_type: Attribute) -> Any:
         return array if array.dtype == dtype else convert(array, dtype)
     if isinstance(value, MemRefValue):
         return value
+    if isinstance(mlir_type, VectorType):
+        dtype = numpy_dtype(mlir_type.get_element_type())
+        array = np.asarray(value)
+        return array if array.dtype == dtype else convert(array, dtype)
     if isinstance(mlir_type, IndexType):
         if np.ndim(value) == 0:
             return int(value)

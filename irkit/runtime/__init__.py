@@ -52,10 +52,17 @@ def holds_tensors(module: ModuleOp) -> bool:
     return False
 
 
-def lower(module: ModuleOp, pipeline: str | None, target: str = "c") -> None:
+def lower(
+    module: ModuleOp,
+    pipeline: str | None,
+    target: str = "c",
+    *,
+    allow_tf32: bool = False,
+) -> None:
     """Run `pipeline` on `module` in place; None picks the target's default
     (`lower-to-c`, `lower-to-cuda`) for tensor-level input and nothing for
-    input that is already lowered."""
+    input that is already lowered. `allow_tf32` lets the target's pipeline
+    run f32 matmuls on TF32 tensor cores (`Target.allowing_tf32`)."""
     from irkit.context import make_context
     from irkit.pass_manager import Pipeline
 
@@ -64,6 +71,8 @@ def lower(module: ModuleOp, pipeline: str | None, target: str = "c") -> None:
         pipeline = chosen.pipeline if holds_tensors(module) else ""
     # The device's facts reach the passes as options of the target's pipeline.
     pipeline = chosen.with_hardware(pipeline)
+    if allow_tf32:
+        pipeline = chosen.allowing_tf32(pipeline)
     # Verified once at the end (a pipeline that leaves invalid IR runs again,
     # verifying each pass, to name the one at fault): verifying after every
     # pass took 4.9 of the GPT-2 block's 7.3 s of lowering on the H100 host.
@@ -82,6 +91,7 @@ def compile(
     *,
     checked: bool = False,
     graphs: bool = True,
+    allow_tf32: bool = False,
 ) -> CompiledFunction: ...
 
 
@@ -95,6 +105,7 @@ def compile(
     *,
     checked: bool = False,
     graphs: bool = True,
+    allow_tf32: bool = False,
 ) -> CudaCompiledFunction: ...
 
 
@@ -108,6 +119,7 @@ def compile(
     *,
     checked: bool = False,
     graphs: bool = True,
+    allow_tf32: bool = False,
 ) -> CompiledFunction | CudaCompiledFunction: ...
 
 
@@ -120,6 +132,7 @@ def compile(  # shadows the builtin on purpose: `irkit.compile`, like `torch.com
     *,
     checked: bool = False,
     graphs: bool = True,
+    allow_tf32: bool = False,
 ) -> CompiledFunction | CudaCompiledFunction:
     """Compile function `entry` (default: `@main`, else the only public one)
     of `module_or_text` for `target` (`c` or `cuda`) and load it.
@@ -134,6 +147,14 @@ def compile(  # shadows the builtin on purpose: `irkit.compile`, like `torch.com
     never writes shows in the results (`irkit-run --check` and the tuner use
     it). `graphs=False` (CUDA) launches the plan's kernels one by one instead
     of replaying them as a CUDA graph.
+
+    `allow_tf32=True` (CUDA) lets f32 matmuls run on tensor cores with their
+    operands rounded to TF32 (10 mantissa bits; PyTorch's
+    `torch.backends.cuda.matmul.allow_tf32`): much faster, about three
+    decimal digits per operand. Off by default: f32 matmuls are then exact
+    f32 on CUDA cores. It turns on `lower-to-cuda`'s `allow-tf32` option (a
+    pipeline other than the target's own must set it itself); the C target's
+    f32 is exact either way.
 
     A compile of a program already compiled (same text, target, pipeline,
     entry and tuning; same irkit) skips the pipeline: the same process gets
@@ -170,11 +191,11 @@ def compile(  # shadows the builtin on purpose: `irkit.compile`, like `torch.com
         with IR_LOCK:
             text = str(module_or_text)
     cache = ArtifactCache.open()
-    key = program_key(text, target, pipeline, entry, tune, machine)
+    key = program_key(text, target, pipeline, entry, tune, machine, allow_tf32)
 
     def load() -> CompiledFunction | CudaCompiledFunction:
         program = _lowered_program(
-            module_or_text, key, cache, target, pipeline, entry, tune
+            module_or_text, key, cache, target, pipeline, entry, tune, allow_tf32
         )
         compiled: CompiledFunction | CudaCompiledFunction = chosen.load(
             program.unit,
@@ -201,6 +222,7 @@ def _lowered_program(
     pipeline: str | None,
     entry: str | None,
     tune: bool,
+    allow_tf32: bool,
 ) -> LoweredProgram:
     """The printed unit of a compile: from the artifact cache, or made by
     parsing, lowering and printing (under `IR_LOCK`) and then cached."""
@@ -213,7 +235,9 @@ def _lowered_program(
             program = dataclasses.replace(program, tuning=tuning)
         return program
     with IR_LOCK:
-        program = _lower_program(module_or_text, target, pipeline, entry, tune)
+        program = _lower_program(
+            module_or_text, target, pipeline, entry, tune, allow_tf32
+        )
     write_program(cache, key, program)
     return program
 
@@ -236,6 +260,7 @@ def _lower_program(
     pipeline: str | None,
     entry: str | None,
     tune: bool,
+    allow_tf32: bool,
 ) -> LoweredProgram:
     from irkit.interpreter import default_entry
     from irkit.parsing import parse_module
@@ -252,9 +277,9 @@ def _lower_program(
     if tune and holds_tensors(module):
         from irkit.runtime.tuning import tune as tune_pipeline
 
-        tuning = tune_pipeline(module, target, symbol)
+        tuning = tune_pipeline(module, target, symbol, allow_tf32=allow_tf32)
         pipeline = tuning.pipeline
-    lower(module, pipeline, target)
+    lower(module, pipeline, target, allow_tf32=allow_tf32)
     funcs = {op.sym_name.data: op for op in module.walk() if isinstance(op, FuncOp)}
     func = funcs.get(symbol)
     names = argument_names(func) if func is not None else None

@@ -1,10 +1,12 @@
 """Compiling CUDA translation units and running their launch plans on a GPU.
 
-The CUDA target (`irkit.targets.cuda`) prints one CUDA C++ translation unit
-and, per host function, a `LaunchPlan`. This module compiles the source to a
-cubin for the current device's architecture (NVRTC through `cuda.core`, else
-`nvcc` run with an argument list, never a shell), keeps the cubin in the
-artifact cache (`irkit.runtime.cache`) keyed by source, compiler, options and
+The CUDA target (`irkit.targets.cuda`) prints one CUDA C++ translation unit,
+split into programs of one kernel each, and, per host function, a
+`LaunchPlan`. This module compiles each program to a cubin for the current
+device's architecture (NVRTC through `cuda.core`, else `nvcc` run with an
+argument list, never a shell), the programs in parallel on a thread pool
+(`compile_unit`), keeps each cubin in the artifact cache
+(`irkit.runtime.cache`) keyed by its source, compiler, options and
 architecture, and returns a `CudaCompiledFunction` that executes the plan:
 device buffers are bound to the plan's parameters, the steps run in order on
 one stream, and the stream is synchronised before results are returned.
@@ -26,7 +28,8 @@ import shutil
 import subprocess
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -85,16 +88,23 @@ __all__ = [
     "CudaRuntimeError",
     "CudaUnavailableError",
     "compile_cubin",
+    "compile_unit",
     "cuda_compiler",
     "gpu_unavailable_reason",
     "load_cuda_function",
 ]
 
 COMPILER_VARIABLE = "IRKIT_CUDA_COMPILER"  # "nvrtc" or "nvcc" forces one
+# How many programs of a unit compile at once (default: one per core this
+# process may run on); 1 compiles them one after the other.
+COMPILE_THREADS_VARIABLE = "IRKIT_CUDA_COMPILE_THREADS"
 CXX_STANDARD = "c++17"
-# Both compilers optimise the kernels of a translation unit on all cores
-# (`--split-compile=0`): a transformer block's twelve kernels compile in
-# 1.4 s instead of 2.1 on two cores, less on more; the code is the same.
+# Both compilers optimise the kernels of a program on all cores
+# (`--split-compile=0`): a transformer block's twelve kernels in one program
+# compiled in 1.4 s instead of 2.1 on two cores. A program holds one kernel
+# now (`compile_unit` runs programs in parallel instead), which it leaves
+# alone; it still splits a program of kernels sharing a global, or a unit
+# compiled whole. The code is the same.
 SPLIT_COMPILE_THREADS = 0  # 0: as many as the machine has
 NVCC_FLAGS = (
     f"-std={CXX_STANDARD}",
@@ -114,6 +124,10 @@ class CudaUnavailableError(IRKitError):
 
 class CudaCompileError(CompileError):
     """NVRTC or nvcc rejected a translation unit (the message holds its log)."""
+
+    def __init__(self, message: str, stderr: str = "") -> None:
+        super().__init__(message, stderr)
+        self.message = message
 
 
 class CudaRuntimeError(IRKitError, RuntimeError):
@@ -233,12 +247,17 @@ class CudaCompiler:
             ]
         return [*NVCC_FLAGS, f"-arch={arch}"]
 
-    def compile(self, cache: ArtifactCache, source: str, arch: str) -> bytes:
+    def compile(
+        self, cache: ArtifactCache, source: str, arch: str, name: str = SOURCE_NAME
+    ) -> bytes:
+        """The cubin of `source`; `name` stands for the file in messages."""
         if self.kind == "nvrtc":
-            return _compile_with_nvrtc(source, arch)
-        return self._compile_with_nvcc(cache, source, arch)
+            return _compile_with_nvrtc(source, arch, name)
+        return self._compile_with_nvcc(cache, source, arch, name)
 
-    def _compile_with_nvcc(self, cache: ArtifactCache, source: str, arch: str) -> bytes:
+    def _compile_with_nvcc(
+        self, cache: ArtifactCache, source: str, arch: str, name: str
+    ) -> bytes:
         with (
             cache.temporary_file(".cu") as source_file,
             cache.temporary_file(CUBIN_SUFFIX) as output,
@@ -256,9 +275,7 @@ class CudaCompiler:
                 command, capture_output=True, text=True, check=False
             )
             if result.returncode != 0:
-                log = (result.stderr + result.stdout).replace(
-                    str(source_file), SOURCE_NAME
-                )
+                log = (result.stderr + result.stdout).replace(str(source_file), name)
                 raise CudaCompileError(
                     f"CUDA compilation failed (nvcc exited with status "
                     f"{result.returncode}):",
@@ -296,7 +313,7 @@ def cuda_include_dirs() -> list[str]:
     return found
 
 
-def _compile_with_nvrtc(source: str, arch: str) -> bytes:
+def _compile_with_nvrtc(source: str, arch: str, name: str = SOURCE_NAME) -> bytes:
     from irkit.targets.cuda import TYPE_INCLUDES
 
     include_path = None
@@ -314,7 +331,7 @@ def _compile_with_nvrtc(source: str, arch: str) -> bytes:
     options = cc.ProgramOptions(
         arch=arch,
         std=CXX_STANDARD,
-        name=SOURCE_NAME,
+        name=name,
         include_path=include_path,
         split_compile=SPLIT_COMPILE_THREADS,
     )
@@ -378,6 +395,21 @@ def cuda_compiler() -> CudaCompiler:
     return _find_compiler(os.environ.get(COMPILER_VARIABLE, "").strip())
 
 
+def compile_threads() -> int:
+    """How many programs `compile_unit` compiles at once:
+    `$IRKIT_CUDA_COMPILE_THREADS`, else the cores this process may use."""
+    text = os.environ.get(COMPILE_THREADS_VARIABLE, "").strip()
+    if text:
+        if not text.isdigit() or int(text) < 1:
+            raise IRKitError(
+                f"${COMPILE_THREADS_VARIABLE} must be a positive integer, not '{text}'"
+            )
+        return int(text)
+    if hasattr(os, "sched_getaffinity"):
+        return max(1, len(os.sched_getaffinity(0)))
+    return max(1, os.cpu_count() or 1)
+
+
 def _is_cubin(path: Path) -> bool:
     with path.open("rb") as file:
         return file.read(4) == b"\x7fELF"
@@ -388,12 +420,14 @@ def compile_cubin(
     arch: str,
     cache: ArtifactCache | None = None,
     compiler: CudaCompiler | None = None,
+    name: str = SOURCE_NAME,
 ) -> Path:
     """The cached cubin of `source` for `arch` (`sm_90`), compiled if needed.
 
     Needs no GPU and no driver, so CI can compile every kernel. The key covers
     the source, the compiler and its version, its options and `arch`; an entry
-    that is not an ELF file is rebuilt.
+    that is not an ELF file is rebuilt. `name` stands for the source file in
+    the compiler's messages.
     """
     cache = cache or ArtifactCache.open()
     compiler = compiler or cuda_compiler()
@@ -402,9 +436,81 @@ def compile_cubin(
     )
 
     def build(output: Path) -> None:
-        output.write_bytes(compiler.compile(cache, source, arch))
+        output.write_bytes(compiler.compile(cache, source, arch, name))
 
     return cache.get_or_build(key, CUBIN_SUFFIX, build, _is_cubin)
+
+
+def compile_unit(
+    unit: CudaTranslationUnit,
+    arch: str,
+    cache: ArtifactCache | None = None,
+    compiler: CudaCompiler | None = None,
+    threads: int | None = None,
+    per_kernel: bool | None = None,
+) -> dict[str, Path]:
+    """The cubin of each kernel of `unit` for `arch`, by kernel name.
+
+    With `per_kernel` (the default for NVRTC on more than one thread), each
+    of the unit's programs (`CudaTranslationUnit.programs`: one per kernel)
+    is a cubin of its own, cached by its own source (`compile_cubin`): a
+    kernel that did not change is found in the cache even when its
+    neighbours did. Programs missing from the cache compile on `threads`
+    threads (default `compile_threads()`), the longest first: NVRTC
+    releases the GIL and nvcc is a subprocess, so they run on as many
+    cores. The cubins are those a serial compile makes. A program that does
+    not compile raises `CudaCompileError` naming its kernels (the first
+    failing program in the unit's order, whatever order they finished in).
+
+    Otherwise the unit compiles whole, as one program: on one thread the
+    programs' own costs (NVRTC's 20 ms each) would only add up, and nvcc
+    starts a process per program (about half a second each here), where
+    one process with its optimiser on every core (`--split-compile`)
+    costs less.
+    """
+    from irkit.targets.cuda import CudaProgram
+
+    cache = cache or ArtifactCache.open()
+    compiler = compiler or cuda_compiler()
+    threads = threads or compile_threads()
+    if per_kernel is None:
+        per_kernel = compiler.kind == "nvrtc" and threads > 1
+    whole = not per_kernel or not unit.programs
+    programs = (CudaProgram(unit.source, unit.kernels),) if whole else unit.programs
+    if compiler.kind == "nvrtc":
+        # Imported once here: importing cuda.core from several threads at
+        # once can fail halfway.
+        _cuda_core()
+    workers = min(len(programs), threads)
+
+    def compile_program(program: CudaProgram) -> Path:
+        if whole:
+            return compile_cubin(program.source, arch, cache, compiler)
+        name = f"<irkit-generated:{program.kernels[0]}>.cu"
+        try:
+            return compile_cubin(program.source, arch, cache, compiler, name)
+        except CudaCompileError as error:
+            kernels = ", ".join(f"'{kernel}'" for kernel in program.kernels)
+            plural = "s" if len(program.kernels) > 1 else ""
+            raise CudaCompileError(
+                f"{error.message.rstrip(':')} in kernel{plural} {kernels}:",
+                error.stderr,
+            ) from None
+
+    if workers <= 1:
+        paths = [compile_program(program) for program in programs]
+    else:
+        with ThreadPoolExecutor(workers, thread_name_prefix="irkit-cuda") as pool:
+            longest_first = sorted(programs, key=lambda p: -len(p.source))
+            futures = {p: pool.submit(compile_program, p) for p in longest_first}
+            # In the unit's order, so the error raised does not depend on
+            # which thread finished first.
+            paths = [futures[program].result() for program in programs]
+    return {
+        kernel: path
+        for program, path in zip(programs, paths, strict=True)
+        for kernel in program.kernels
+    }
 
 
 # ----------------------------------------------------------------------------
@@ -702,7 +808,7 @@ class CudaCompiledFunction:
         unit: CudaTranslationUnit,
         plan: LaunchPlan,
         parameters: Sequence[Parameter],
-        cubin_path: Path,
+        cubins: Mapping[str, Path],
         device: Any,
         *,
         checked: bool = False,
@@ -713,7 +819,8 @@ class CudaCompiledFunction:
         self.unit = unit
         self.plan = plan
         self.parameters = tuple(parameters)
-        self.cubin_path = cubin_path
+        # Each kernel's cubin (kernels compiled together share one).
+        self.cubins = dict(cubins)
         self.checked = checked
         self.graphs = graphs
         self.inputs = tuple(p for p in self.parameters if not p.argument.is_output)
@@ -728,13 +835,20 @@ class CudaCompiledFunction:
         self._torch: _TorchFacts | None = None
         # PyTorch's stream handle -> (its cuda.core view, its workspace).
         self._on_torch_stream: dict[int, tuple[Any, _Workspace]] = {}
-        with self._cuda_errors("loading the cubin"):
-            code = self._cc.ObjectCode.from_cubin(cubin_path.read_bytes())
+        launched = [
+            step.kernel for step in plan.steps if isinstance(step, KernelLaunch)
+        ]
+        with self._cuda_errors("loading the cubins"):
+            # Only the cubins of this plan's kernels, each loaded once.
+            codes: dict[Path, Any] = {}
+            for kernel in launched:
+                path = self.cubins[kernel]
+                if path not in codes:
+                    codes[path] = self._cc.ObjectCode.from_cubin(path.read_bytes())
             self._stream = device.create_stream()
             self._kernels = {
-                step.kernel: code.get_kernel(step.kernel)
-                for step in plan.steps
-                if isinstance(step, KernelLaunch)
+                kernel: codes[self.cubins[kernel]].get_kernel(kernel)
+                for kernel in launched
             }
             for step in plan.steps:
                 if isinstance(step, KernelLaunch):
@@ -751,7 +865,12 @@ class CudaCompiledFunction:
         return self.plan.symbol
 
     def __repr__(self) -> str:
-        return f"<CudaCompiledFunction @{self.symbol} from {self.cubin_path}>"
+        paths = set(self.cubins.values())
+        directories = ", ".join(sorted({str(path.parent) for path in paths}))
+        return (
+            f"<CudaCompiledFunction @{self.symbol} from {len(paths)} cubins "
+            f"in {directories}>"
+        )
 
     # -- errors ---------------------------------------------------------------
 
@@ -1262,8 +1381,8 @@ def load_cuda_function(
         raise IRKitError(f"no CUDA host function '@{symbol}' (functions: {known})")
     plan = unit.plans[symbol]
     check_plan(unit, plan)
-    cubin = compile_cubin(unit.source, device_architecture(device), cache)
+    cubins = compile_unit(unit, device_architecture(device), cache)
     parameters = describe_parameters(plan.arguments, func, names)
     return CudaCompiledFunction(
-        unit, plan, parameters, cubin, device, checked=checked, graphs=graphs
+        unit, plan, parameters, cubins, device, checked=checked, graphs=graphs
     )

@@ -69,11 +69,22 @@ def _entry_function(module: ModuleOp, entry: str) -> FuncOp:
     raise IRKitError(f"no function @{entry} to tune")
 
 
-def _disagreement(expected: Sequence[Any], actual: Sequence[Any]) -> str | None:
-    from irkit.testing.compare import compare_arrays
+def _disagreement(
+    expected: Sequence[Any], actual: Sequence[Any], allow_tf32: bool = False
+) -> str | None:
+    """How two candidates' results differ beyond their dtypes' tolerances
+    (for f32 results TF32's, where f32 matmuls may run on TF32 tensor cores:
+    one candidate's matmul may take them where another's does not)."""
+    from irkit.testing.compare import TF32_TOLERANCE, compare_arrays
 
     for index, (want, got) in enumerate(zip(expected, actual, strict=True)):
-        difference = compare_arrays(np.asarray(want), np.asarray(got))
+        expected_array, actual_array = np.asarray(want), np.asarray(got)
+        rtol, atol = (
+            TF32_TOLERANCE
+            if allow_tf32 and expected_array.dtype == np.float32
+            else (None, None)
+        )
+        difference = compare_arrays(expected_array, actual_array, rtol=rtol, atol=atol)
         if difference is not None:
             return f"result {index} differs: {difference.describe()}"
     return None
@@ -105,9 +116,12 @@ def tune(
     runs: int = 5,
     candidates: Sequence[str] | None = None,
     cache: ArtifactCache | None = None,
+    allow_tf32: bool = False,
 ) -> TuningResult:
     """The fastest candidate pipeline for function `entry` of `module` on
-    `target` here (see the module doc); `module` is not changed."""
+    `target` here (see the module doc); `module` is not changed. With
+    `allow_tf32`, every candidate lets f32 matmuls run on TF32 tensor cores
+    (`Target.allowing_tf32`)."""
     from irkit.runtime import compile as compile_module
     from irkit.runtime import lower
     from irkit.testing.inputs import random_arguments
@@ -117,6 +131,8 @@ def tune(
     if runs < 1:
         raise IRKitError("tuning needs a positive number of runs")
     options = tuple(candidates if candidates is not None else CANDIDATES[target])
+    if allow_tf32:
+        options = tuple(get_target(target).allowing_tf32(p) for p in options)
     if not options:
         raise IRKitError("tuning needs at least one candidate pipeline")
     cache = cache if cache is not None else ArtifactCache.open()
@@ -157,7 +173,7 @@ def tune(
         if reference is None:
             reference = results
         else:
-            mismatch = _disagreement(reference, results)
+            mismatch = _disagreement(reference, results, allow_tf32)
             if mismatch is not None:
                 skipped[pipeline] = f"rejected: {mismatch}"
                 continue

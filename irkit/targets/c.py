@@ -16,8 +16,9 @@ up through `func.call` keeps its meaning) failed, whose message is
 returned NULL. Buffers allocated before a failing assertion are not freed.
 
 The outermost `scf.parallel` of a loop nest gets `#pragma omp parallel for`
-(`collapse(n)` for n induction variables, inside `#ifdef _OPENMP` so that
-`-Wall` without `-fopenmp` does not warn) unless it carries reductions or
+(`collapse(n)` for n induction variables, and then `simd` where the body has
+no loop, as gcc vectorises a collapsed nest only so; inside `#ifdef _OPENMP`
+so that `-Wall` without `-fopenmp` does not warn) unless it carries reductions or
 holds an op that returns from the function (`cf.assert`, `func.call`,
 `memref.alloc`); those loops run sequentially.
 
@@ -44,6 +45,7 @@ from xdsl.ir import Attribute
 from irkit.abi import is_output_argument
 from irkit.diagnostics import DiagnosticError, IRKitError, location_of
 from irkit.dtypes import numpy_dtype
+from irkit.targets.c_math import MATH_HELPER_KINDS
 from irkit.targets.cstyle import CStyleEmitter
 from irkit.targets.cstyle_memory import ALLOCATION_FAILURE_STATUS
 from irkit.targets.language import Language
@@ -175,11 +177,14 @@ C_LANGUAGE = Language(
     # Guarded: without -fopenmp, -Wall would warn about an unknown pragma.
     parallel_loop_pragma=(
         "#ifdef _OPENMP",
-        "#pragma omp parallel for{collapse}",
+        "#pragma omp parallel for{simd}{collapse}",
         "#endif",
     ),
     # GCC's own spelling; clang reads it too.
     unroll_pragma="#pragma GCC unroll {count}",
+    # GCC's vector extensions (clang's too): element-wise operators, `[i]`
+    # lanes, kept in vector registers where the machine has them.
+    vector_typedef="typedef {element} {name} __attribute__((vector_size({bytes})));",
     # The libm functions the templates call: a local must not shadow them.
     reserved_names=frozenset(
         name
@@ -187,6 +192,8 @@ C_LANGUAGE = Language(
         for template in templates.values()
         for name in re.findall(r"[A-Za-z_][A-Za-z0-9_]*(?=\()", template)
     ),
+    # f32 exp, tanh and erf as polynomials gcc vectorises (libm's are calls).
+    math_helpers=MATH_HELPER_KINDS,
 )
 
 

@@ -14,6 +14,9 @@ printers live by concern:
   allocations, copies);
 - `irkit.targets.cstyle_control`: `scf` loops and ifs, `func.call` and
   `cf.assert`;
+- `irkit.targets.cstyle_vector`: `vector` loads, stores, broadcasts and
+  fused multiply-adds on 1-D vectors, in the language's vector types (GCC
+  vector extensions in C);
 - `irkit.targets.semantics`: the C of the helpers for MLIR semantics that C
   lacks (rounding divisions, over-wide shifts, saturating float to int, ...).
 
@@ -72,6 +75,7 @@ from xdsl.dialects.builtin import (
     NoneAttr,
     StridedLayoutAttr,
     UnitAttr,
+    VectorType,
 )
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute, Block, Operation, SSAValue
@@ -89,6 +93,7 @@ from irkit.dtypes import (
 from irkit.targets.cstyle_arith import ARITH_PRINTERS
 from irkit.targets.cstyle_control import CONTROL_PRINTERS
 from irkit.targets.cstyle_memory import MEMORY_PRINTERS
+from irkit.targets.cstyle_vector import VECTOR_PRINTERS, vector_type_name
 from irkit.targets.language import (
     HELPER_PREFIX,
     IDENTIFIER,
@@ -100,7 +105,7 @@ from irkit.targets.language import (
     type_key,
     width_of,
 )
-from irkit.targets.semantics import helper_body
+from irkit.targets.semantics import HELPER_DEPENDENCIES, helper_body
 from irkit.targets.views import DYNAMIC, Index, View, index_literal
 
 __all__ = [
@@ -197,6 +202,7 @@ _PRINTERS: dict[str, Printer] = {
     **ARITH_PRINTERS,
     **MEMORY_PRINTERS,
     **CONTROL_PRINTERS,
+    **VECTOR_PRINTERS,
 }
 
 
@@ -268,6 +274,13 @@ class CStyleEmitter:
 
     def type_name(self, key: str) -> str:
         return self.language.type_name(key)
+
+    def value_type_name(self, mlir_type: Attribute, op: Operation) -> str:
+        """The C type of a value of `mlir_type`: a scalar's, or a vector's
+        typedef (`irkit.targets.cstyle_vector`)."""
+        if isinstance(mlir_type, VectorType):
+            return vector_type_name(self, mlir_type, op)
+        return self.type_name(self.key_of(mlir_type, op))
 
     def compute_name(self, key: str) -> str:
         """The type arithmetic on `key` is done in (f16 and bf16 widen)."""
@@ -347,10 +360,10 @@ class CStyleEmitter:
             yield
 
     def declare(self, value: SSAValue, expr: str, op: Operation) -> str:
-        """`T name = expr;` for the scalar result `value`."""
-        key = self.key_of(value.type, op)
+        """`T name = expr;` for the result `value` (a scalar or a vector)."""
+        type_name = self.value_type_name(value.type, op)
         name = self.fresh_name(value.name_hint)
-        self.writer.line(f"{self.type_name(key)} {name} = {expr};")
+        self.writer.line(f"{type_name} {name} = {expr};")
         self.scope.values[value] = name
         if not value.uses:
             self.writer.line(f"(void){name};")
@@ -371,7 +384,11 @@ class CStyleEmitter:
         """The name of helper `kind` for type `key`, generated on first use."""
         name = f"{HELPER_PREFIX}{kind}_{key}" + (f"_{other}" if other else "")
         if name not in self.helpers:
+            # What it calls is printed first (helpers keep their order).
             body = helper_body(self.language, kind, key, other)
+            for dependency in HELPER_DEPENDENCIES.get(kind, ()):
+                called = self.helper(dependency, key)
+                body = body.replace(f"{{{dependency}}}", called)
             qualifier = self.language.helper_qualifier
             self.helpers[name] = f"{qualifier} " + body.replace("{name}", name)
         return name

@@ -19,7 +19,9 @@ computes differently from MLIR is handled here or in a helper
   helpers), so each op rounds once to its type; conversions to bf16 from
   f64 or a wide integer round once too;
 - math functions are the language's templates per float width
-  (`Language.math_functions`);
+  (`Language.math_functions`), except those the language computes with a
+  generated helper (`Language.math_helpers`: C's vectorisable f32 `exp`,
+  `tanh` and `erf`, `irkit.targets.c_math`);
 - `affine` expressions use MLIR's `floordiv`, `ceildiv` and `mod`.
 """
 
@@ -337,7 +339,11 @@ def _math_function(emitter: CStyleEmitter, op: Operation) -> None:
     key, operands = _widened(emitter, op)
     if not is_float(key):
         raise emitter.unprintable(op)
-    expr = _math_template(emitter, op, key).format(*operands)
+    helper_kind = emitter.language.math_helpers.get(op.name)
+    if helper_kind is not None and (key == "f32" or is_half(key)):
+        expr = f"{emitter.helper(helper_kind, 'f32')}({', '.join(operands)})"
+    else:
+        expr = _math_template(emitter, op, key).format(*operands)
     emitter.declare(op.results[0], _narrowed(emitter, expr, key), op)
 
 

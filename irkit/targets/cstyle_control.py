@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from xdsl.dialects.builtin import MemRefType
+from xdsl.dialects.builtin import MemRefType, VectorType
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.traits import IsTerminator
 
@@ -34,6 +34,7 @@ if TYPE_CHECKING:
 # Ops whose C form returns from the function: they cannot sit inside an
 # OpenMP loop (a structured block may not be left by `return`).
 _EARLY_EXIT_OPS = frozenset({"cf.assert", "func.call", "memref.alloc"})
+_LOOP_OPS = frozenset({"scf.for", "scf.while", "scf.parallel", "scf.forall"})
 
 
 # ---------------------------------------------------------------------------
@@ -86,12 +87,16 @@ def _declare_carried(
     names: list[str] = []
     if any(isinstance(value.type, MemRefType) for value in values):
         raise emitter.error(op, "memref values cannot be carried by loops or ifs")
-    starts = [emitter.name_of(v) for v in initial] if initial else ["0"] * len(values)
+    if initial:
+        starts = [emitter.name_of(v) for v in initial]
+    else:
+        # Zero (a vector's every lane) until the region assigns it.
+        starts = ["{0}" if isinstance(v.type, VectorType) else "0" for v in values]
     for value, start in zip(values, starts, strict=True):
-        key = emitter.key_of(value.type, op)
+        type_name = emitter.value_type_name(value.type, op)
         name = emitter.fresh_name(value.name_hint)
-        emitter.writer.line(f"{emitter.type_name(key)} {name} = {start};")
-        emitter.variable_types[name] = emitter.type_name(key)
+        emitter.writer.line(f"{type_name} {name} = {start};")
+        emitter.variable_types[name] = type_name
         names.append(name)
     return names
 
@@ -278,8 +283,14 @@ def _parallel_loop(
         with emitter.nested_scope():
             if pragma and emitter.language.parallel_loop_pragma is not None:
                 collapse = f" collapse({len(lower)})" if len(lower) > 1 else ""
+                # gcc does not vectorise a collapsed nest (its one loop
+                # recomputes the indices) unless told its iterations are
+                # independent, which a parallel loop's are; only a
+                # straight-line body, so no inner loop is vectorised across.
+                straight = not any(inner.name in _LOOP_OPS for inner in body.walk())
+                simd = " simd" if collapse and straight else ""
                 for line in emitter.language.parallel_loop_pragma:
-                    emitter.writer.line(line.format(collapse=collapse))
+                    emitter.writer.line(line.format(collapse=collapse, simd=simd))
             _parallel_nest(emitter, op, body, lower, upper, step, accumulators, [])
     finally:
         emitter.in_parallel_loop = outer_flag

@@ -7,6 +7,13 @@ bits into a `uint32_t` (and unpacked after `ldmatrix`) instead of reading the
 array through a `uint32_t *`, which would be undefined behaviour in C and
 could keep nvcc from putting the array in registers. The packing costs no
 instructions once nvcc assigns registers.
+
+A `tf32` product takes f32 fragments: each operand element is converted by
+`cvt.rna.tf32.f32` (what `mma.sync {tf32}` means: rounded to TF32, to
+nearest, ties away) into the 32-bit register the instruction reads. The
+conversions are plain `asm` statements, not `volatile` ones, as CUDA's own
+`wmma::__float_to_tf32` is: a pure function of its operand, so nvcc
+converts each fragment element once however many products read it.
 """
 
 from __future__ import annotations
@@ -115,20 +122,55 @@ def _paired_registers(
     ]
 
 
+def _tf32_registers(
+    emitter: CudaEmitter,
+    op: Operation,
+    fragment: SSAValue,
+    at: Sequence[SSAValue],
+    count: int,
+) -> list[str]:
+    """The `count` f32 elements of a fragment converted to TF32, each in a
+    32-bit register value of its own."""
+    registers = [emitter.fresh_name("tf32") for _ in range(count)]
+    emitter.writer.line(f"uint32_t {', '.join(registers)};")
+    for index, register in enumerate(registers):
+        element = _element(emitter, op, fragment, at, index)
+        emitter.writer.line(
+            f'asm("cvt.rna.tf32.f32 %0, %1;\\n" : "=r"({register}) : "f"({element}));'
+        )
+    return registers
+
+
+def _placeholders(first: int, count: int) -> str:
+    return "{" + ", ".join(f"%{i}" for i in range(first, first + count)) + "}"
+
+
 def _sync(emitter: CudaEmitter, op: Operation) -> None:
     assert isinstance(op, mma.SyncOp)
     (a, a_at), (b, b_at), (c, c_at) = op.accesses()
-    ptx_type, to_bits, _ = _half_kind(emitter, op, a)
-    registers = [
-        *_paired_registers(emitter, op, a, a_at, mma.A_FRAGMENT, to_bits),
-        *_paired_registers(emitter, op, b, b_at, mma.B_FRAGMENT, to_bits),
-    ]
-    accumulators = [_element(emitter, op, c, c_at, i) for i in range(mma.C_FRAGMENT)]
-    m, n, k = mma.MMA_SHAPE
+    a_count, b_count, c_count = op.fragments
+    if op.rounds_to_tf32:
+        ptx_type = "tf32"
+        registers = [
+            *_tf32_registers(emitter, op, a, a_at, a_count),
+            *_tf32_registers(emitter, op, b, b_at, b_count),
+        ]
+        a_registers, b_registers = a_count, b_count
+    else:
+        ptx_type, to_bits, _ = _half_kind(emitter, op, a)
+        registers = [
+            *_paired_registers(emitter, op, a, a_at, a_count, to_bits),
+            *_paired_registers(emitter, op, b, b_at, b_count, to_bits),
+        ]
+        a_registers, b_registers = a_count // 2, b_count // 2
+    accumulators = [_element(emitter, op, c, c_at, i) for i in range(c_count)]
+    m, n, k = op.shape
+    d = _placeholders(0, c_count)
+    a_operands = _placeholders(c_count, a_registers)
+    b_operands = _placeholders(c_count + a_registers, b_registers)
     emitter.writer.line(
         f'asm volatile("mma.sync.aligned.m{m}n{n}k{k}.row.col.f32.{ptx_type}.'
-        f"{ptx_type}.f32 {{%0, %1, %2, %3}}, {{%4, %5, %6, %7}}, {{%8, %9}}, "
-        '{%0, %1, %2, %3};\\n"'
+        f'{ptx_type}.f32 {d}, {a_operands}, {b_operands}, {d};\\n"'
     )
     with emitter.writer.indented():
         emitter.writer.line(

@@ -20,7 +20,7 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from xdsl.dialects.builtin import (
     BFloat16Type,
@@ -49,9 +49,17 @@ class Language:
     bf16, and in CUDA a constant expression (a `__device__` global's
     initialiser may not call `__half`'s or `__nv_bfloat16`'s conversions).
     `parallel_loop_pragma` is printed line by line before a parallel loop
-    nest, `{collapse}` filled with ` collapse(n)`.
+    nest, `{collapse}` filled with ` collapse(n)` and `{simd}` with ` simd`
+    for a collapsed nest whose body has no loop.
     `unroll_pragma` goes before an `scf.for` marked `irkit.unroll` (the
     loop's constant trip count fills `{count}`).
+    `math_helpers` maps a `math` op to the kind of a generated f32 helper
+    (`CStyleEmitter.helper`) that computes it in place of its
+    `math_functions` template, for f32 and the halves computed in f32 (C:
+    the vectorisable `exp`, `tanh`, `erf` of `irkit.targets.c_math`).
+    `vector_typedef` declares the type of a 1-D `vector` value (`{name}`,
+    `{element}`'s type name, `{bytes}` its size), None where the language
+    has no vector types.
     """
 
     target_name: str
@@ -79,6 +87,8 @@ class Language:
     parallel_loop_pragma: tuple[str, ...] | None
     unroll_pragma: str | None
     reserved_names: frozenset[str]
+    math_helpers: Mapping[str, str] = field(default_factory=dict)
+    vector_typedef: str | None = None
 
     def type_name(self, key: str) -> str:
         """The name of scalar type `key` (`float`, `int64_t`)."""

@@ -80,6 +80,7 @@ CUDA = Target(
         ("max-dynamic-shared-bytes", "shared_memory_per_block_optin"),
         ("multiprocessors", "multiprocessors"),
     ),
+    tf32_option="allow-tf32",
 )
 
 TARGETS: dict[str, Target] = {target.name: target for target in (C, CUDA)}

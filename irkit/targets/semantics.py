@@ -19,12 +19,20 @@ __forceinline__` in CUDA) that computes the interpreter's documented result:
   float exactly (the bits shifted up) and narrows with round to nearest
   even, NaN kept NaN (quieted), overflow to infinity; from double it rounds
   to odd into float first, so it rounds once as MLIR's `truncf` does;
-- i1 is -1 or 0 as a signed number, so its signed division is its own case.
+- i1 is -1 or 0 as a signed number, so its signed division is its own case;
+- where the language asks for them (`Language.math_helpers`, C), f32
+  `exp`, `tanh` and `erf` as polynomials the compiler vectorises
+  (`irkit.targets.c_math`); `tanh` and `erf` call `exp`
+  (`HELPER_DEPENDENCIES`).
 """
 
 from __future__ import annotations
 
+from irkit.targets.c_math import MATH_HELPER_DEPENDENCIES, math_helper_body
 from irkit.targets.language import Language, unsigned_type, width_of, wrap_type
+
+# The helpers each helper's body calls, by the placeholder naming it.
+HELPER_DEPENDENCIES: dict[str, tuple[str, ...]] = {**MATH_HELPER_DEPENDENCIES}
 
 
 def helper_body(language: Language, kind: str, key: str, other: str | None) -> str:
@@ -42,6 +50,9 @@ def helper_body(language: Language, kind: str, key: str, other: str | None) -> s
         return _bf16_widen_helper(language, key)
     if kind == "narrow":
         return _bf16_narrow_helper(language, key, other)
+    if kind in language.math_helpers.values():
+        assert key == "f32"
+        return math_helper_body(language, kind)
     return _integer_helper(language, kind, key)
 
 

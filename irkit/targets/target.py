@@ -22,6 +22,8 @@ from typing import Any
 
 from xdsl.dialects.builtin import ModuleOp
 
+from irkit.diagnostics import IRKitError
+
 
 @dataclass(frozen=True)
 class GpuHardware:
@@ -111,6 +113,10 @@ class Target:
     # (option name, `GpuHardware` or `CpuHardware` field). Passes read
     # hardware facts from these options, never from constants of their own.
     hardware_options: tuple[tuple[str, str], ...] = ()
+    # The option of the target's pipeline that lets f32 matmuls round their
+    # operands to TF32 on tensor cores (`irkit.compile(..., allow_tf32=True)`);
+    # None: the target's f32 matmuls are always exact.
+    tf32_option: str | None = None
 
     def load(self, unit: Any, symbol: str, **options: Any) -> Any:
         """Build (or find) `unit`'s code and return `@symbol`, callable."""
@@ -127,27 +133,61 @@ class Target:
     def hardware_facts(self) -> GpuHardware | CpuHardware | None:
         return None if self.hardware is None else resolve(self.hardware)()
 
+    def _named_options(self, pipeline: str) -> list[str] | None:
+        """The options of `pipeline` when it is the target's named pipeline
+        (`lower-to-cuda` or `lower-to-cuda{...}`), else None."""
+        text = pipeline.strip()
+        name = self.pipeline
+        if text == name:
+            return []
+        if text.startswith(name + "{") and text.endswith("}"):
+            return text[len(name) + 1 : -1].split()
+        return None
+
+    def _with_options(self, pipeline: str, defaults: dict[str, str]) -> str:
+        """`pipeline` (the target's named pipeline) with `defaults` as its
+        options where it does not set them itself."""
+        options = self._named_options(pipeline)
+        if options is None:
+            return pipeline
+        given = {option.split("=")[0] for option in options}
+        filled = [
+            f"{key}={value}" for key, value in defaults.items() if key not in given
+        ]
+        if not filled:
+            return pipeline
+        return f"{self.pipeline}{{{' '.join([*options, *filled])}}}"
+
     def with_hardware(self, pipeline: str) -> str:
         """`pipeline` with the device's facts as options of the target's
         named pipeline (`lower-to-cuda{... warp-size=32 ...}`) where it does
         not set them itself; any other pipeline is returned as it is."""
-        if not self.hardware_options:
-            return pipeline
-        text = pipeline.strip()
-        name = self.pipeline
-        if text == name:
-            options: list[str] = []
-        elif text.startswith(name + "{") and text.endswith("}"):
-            options = text[len(name) + 1 : -1].split()
-        else:
+        if not self.hardware_options or self._named_options(pipeline) is None:
             return pipeline
         facts = self.hardware_facts()
         if facts is None:
             return pipeline
-        given = {option.split("=")[0] for option in options}
-        filled = [
-            f"{option}={getattr(facts, field)}"
-            for option, field in self.hardware_options
-            if option not in given
-        ]
-        return f"{name}{{{' '.join([*options, *filled])}}}" if filled else pipeline
+        return self._with_options(
+            pipeline,
+            {
+                option: str(getattr(facts, field))
+                for option, field in self.hardware_options
+            },
+        )
+
+    def allowing_tf32(self, pipeline: str) -> str:
+        """`pipeline` letting f32 matmuls run on TF32 tensor cores: the
+        target's named pipeline with `tf32_option` on (unless it sets the
+        option itself). A target without TF32 computes f32 exactly, which
+        the allowance permits: its pipeline is returned as it is. Any other
+        pipeline is refused: it must say so itself."""
+        if self.tf32_option is None or not pipeline.strip():
+            return pipeline
+        if self._named_options(pipeline) is None:
+            raise IRKitError(
+                f"allow_tf32 applies to the {self.name} target's pipeline "
+                f"'{self.pipeline}': a pipeline of your own turns TF32 on with "
+                f"its own options (`{self.pipeline}{{{self.tf32_option}=true}}`, "
+                "`convert-linalg-to-mma{tf32=true}`)"
+            )
+        return self._with_options(pipeline, {self.tf32_option: "true"})

@@ -22,7 +22,13 @@ from irkit.testing.checker import (
     assert_pass_preserves_semantics,
     check_semantics_between,
 )
-from irkit.testing.compare import TOLERANCES, Difference, compare_arrays, tolerance
+from irkit.testing.compare import (
+    TF32_TOLERANCE,
+    TOLERANCES,
+    Difference,
+    compare_arrays,
+    tolerance,
+)
 from irkit.testing.inputs import random_arguments, random_value
 from irkit.testing.printing import install_ir_printers
 from irkit.testing.profiles import PROFILES, register_profiles
@@ -39,6 +45,7 @@ install_ir_printers()
 
 __all__ = [
     "PROFILES",
+    "TF32_TOLERANCE",
     "TOLERANCES",
     "Difference",
     "PassNeverFired",

@@ -25,6 +25,14 @@ TOLERANCES: dict[str, tuple[float, float]] = {
 }
 
 
+# (rtol, atol) of f32 matmuls run on TF32 tensor cores (`allow-tf32`): each
+# operand keeps 11 significant bits, as f16 does, so rtol is f16's; the
+# products' rounding errors add up over the reduction, and atol covers sums
+# that cancel (operands in [-1, 1), a few hundred products: the errors'
+# spread is near 1e-3), not a wrong operand (an error of order 1).
+TF32_TOLERANCE: tuple[float, float] = (1e-2, 1e-2)
+
+
 def tolerance(dtype: np.dtype) -> tuple[float, float]:
     """(rtol, atol) for results of `dtype`; exact for integers and booleans."""
     return TOLERANCES.get(np.dtype(dtype).name, (0.0, 0.0))

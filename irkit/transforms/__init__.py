@@ -32,6 +32,7 @@ _PASSES: dict[str, str] = {
     "linalg-tile-contractions": "LinalgTileContractionsPass",
     "linalg-promote-accumulator": "LinalgPromoteAccumulatorPass",
     "linalg-pack-operands": "LinalgPackOperandsPass",
+    "linalg-vectorize-micro-kernels": "LinalgVectorizeMicroKernelsPass",
     "scf-for-unroll": "ScfForUnrollPass",
     "fold-memref-alias-ops": "FoldMemrefAliasOpsPass",
     "affine-fold-min-max": "AffineFoldMinMaxPass",

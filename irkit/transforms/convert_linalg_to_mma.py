@@ -1,10 +1,15 @@
-"""`convert-linalg-to-mma`: half-precision matmuls on tensor cores.
+"""`convert-linalg-to-mma`: half-precision (and, asked for, TF32) matmuls
+on tensor cores.
 
 A matmul-class `linalg.generic` on buffers (`irkit.analysis.structured.
 is_contraction`) whose operands are f16 or bf16 and whose accumulator is
 f32, as torch-mlir writes `torch.mm` in half precision (`arith.extf` of each
 operand in the body), becomes one `gpu.launch` whose warps multiply on
-tensor cores with the `mma` dialect (`irkit/dialects/mma.py`):
+tensor cores with the `mma` dialect (`irkit/dialects/mma.py`). With `tf32`
+(off by default, as PyTorch's `allow_tf32`), an f32 x f32 -> f32 matmul
+does too, its operands rounded to TF32 by `mma.sync {tf32}` (m16n8k8): the
+same kernel, with 32-bit fragments read from workgroup memory by plain
+loads (PTX has no `ldmatrix` for them):
 
 - the grid: one block per `BM x BN` output tile (x along N, y along M, z
   over the batch loops, which may be several: z is split back into them);
@@ -15,27 +20,42 @@ tensor cores with the `mma` dialect (`irkit/dialects/mma.py`):
   buffers deep, so the copies for step `k + stages - 1` run while step `k`
   multiplies (`mma.cp_async_wait` + `gpu.barrier` before a step's reads);
   rows are padded by 8 elements (16 bytes) so that the eight row addresses
-  of an `ldmatrix` fall in distinct banks;
+  of an `ldmatrix` fall in distinct banks; f32 rows read as 8 rows x 4
+  columns by a warp (A, an n-major B) by 4 elements, so rows start 4 banks
+  apart (mod 32) and the 32 loads fall in distinct banks, and a k-major
+  B's (4 rows x 8 columns) by 8;
 - each warp loads its fragments with `mma.ldmatrix` (`transpose` for a B
   stored k-major, plain for a B stored n-major, as a transposed `nn.Linear`
   weight is) and multiplies with `mma.sync`, its accumulators in private
   memory (registers: every index is a constant, the code is unrolled here);
 - the output's fill before the matmul (`irkit.analysis.contraction_fusion.
   fusable_prologue`, a fill of a value) initialises the accumulators and is
-  erased; without one, the accumulators start from the output's elements.
+  erased; without one, the accumulators start from the output's elements;
+- the output's elementwise consumer after the matmul (`fusable_epilogue`:
+  a bias, an activation, a residual add, the cast back to f16) runs on
+  each accumulator when it reads the product itself (not a padded
+  product's corner) and its other operands through maps of loops and
+  constants: its body is cloned per element (`linalg.index` as the
+  element's indices), its results stored, and it is erased; the product is
+  then stored only when something else reads it (else its allocation goes
+  too).
 
 **Contract.** The rewrite computes `C[b, m, n] += sum_k A[b, m, k] B[b, k,
 n]` (B's map may also be `(n, k)`; A and B may lack batch dimensions, which
 they then share) with products exact and sums in f32, in another order than
 the loop nest: the result differs from the interpreter's sequential f32 sum
-by rounding only. It applies only where every operand is a memref of static
-shape with the identity layout, `M % BM == N % BN == K % BK == 0` (BM and BN
-are halved down to 64 to divide the extents or to fill `multiprocessors`,
-BK is 32 or 16), so every copy and fragment is whole: a matmul it cannot
-take is left alone for `linalg-tile-for-gpu`'s SIMT kernels
-(`lower-to-cuda` pads extents first, `linalg-pad-contractions`). Options are
-checked: `block` takes three sizes, multiples of (64, 64, 16); `stages` is
-2 to 4.
+by rounding only. With `tf32`, f32 operands are first rounded to TF32 (10
+mantissa bits, to nearest, ties away): the result differs from the f32
+product by TF32's rounding of each operand (a relative error of up to
+2**-11 per operand), the precision PyTorch's `allow_tf32` accepts; without
+`tf32`, f32 matmuls are never taken. It applies only where every operand is
+a memref of static shape with the identity layout, `M % BM == N % BN == K %
+BK == 0` (BM and BN are halved down to 64 to divide the extents or to fill
+`multiprocessors`, BK down to the instruction's k, 16 or 8 for TF32), so
+every copy and fragment is whole: a matmul it cannot take is left alone for
+`linalg-tile-for-gpu`'s SIMT kernels (`lower-to-cuda` pads extents first,
+`linalg-pad-contractions`). Options are checked: `block` takes three sizes,
+multiples of (64, 64, 16); `stages` is 2 to 4.
 
 MLIR builds the same kernels from `nvgpu` ops through vector distribution
 (`mlir/lib/Dialect/NVGPU/TransformOps`, IREE's `LLVMGPUTensorCore`
@@ -47,6 +67,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
+from typing import cast
 
 from xdsl.context import Context
 from xdsl.dialects import arith
@@ -61,16 +82,16 @@ from xdsl.dialects.builtin import (
     NoneAttr,
 )
 from xdsl.dialects.linalg.attrs import IteratorType
-from xdsl.dialects.linalg.ops import GenericOp
+from xdsl.dialects.linalg.ops import GenericOp, IndexOp
 from xdsl.dialects.linalg.ops import YieldOp as LinalgYieldOp
 from xdsl.dialects.scf import YieldOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
-from xdsl.ir.affine import AffineDimExpr, AffineMap
+from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import PassFailedException
 
-from irkit.analysis.contraction_fusion import fusable_prologue
+from irkit.analysis.contraction_fusion import fusable_epilogue, fusable_prologue
 from irkit.analysis.memory import DEFAULT_MAX_SHARED_BYTES
 from irkit.analysis.structured import is_contraction, shaped_inputs
 from irkit.dialects import memref
@@ -83,16 +104,20 @@ from irkit.dialects.gpu import (
     workgroup_memory_space,
 )
 from irkit.dialects.mma import (
-    A_FRAGMENT,
-    B_FRAGMENT,
+    ASYNC_COPY_BYTES,
     C_FRAGMENT,
+    MMA_SHAPE,
+    TF32_MMA_SHAPE,
     CpAsyncCommitOp,
     CpAsyncOp,
     CpAsyncWaitOp,
     LdMatrixOp,
     SyncOp,
+    fragment_sizes,
 )
 from irkit.dialects.scf import ForOp, IfOp
+from irkit.dtypes import element_bytes
+from irkit.transforms.utils.builders import hoist_to_contraction
 
 PASS_NAME = "convert-linalg-to-mma"
 
@@ -103,10 +128,16 @@ WARP_SIZE = 32
 # their fragments and addresses fit.
 MAX_ACCUMULATORS_FOR_TWO_BLOCKS = 64
 MAX_THREADS = 1024  # a block's, on every NVIDIA GPU since Fermi
-# Elements each shared row is padded by: 16 bytes of f16/bf16.
+# Elements each shared row is padded by: 16 bytes of f16/bf16, so that the
+# eight 16-byte rows of an `ldmatrix` fall in distinct banks.
 ROW_PAD = 8
-CHUNK = 8  # elements per 16-byte copy
-HALF_BYTES = 2  # f16 and bf16
+# f32 rows a warp reads as 8 rows (g) x 4 columns (c) (A, an n-major B):
+# rows of BK + 4 floats start 4 banks apart modulo 32 (BK + 4 is an odd
+# multiple of 4), so the 32 loads fall in 32 banks. Rows read as 4 rows
+# (c) x 8 columns (g) (a k-major B): rows of BN + 8 floats start 8 banks
+# apart (BN is a multiple of 32).
+TF32_ROW_PAD = 4
+TF32_K_MAJOR_ROW_PAD = 8
 
 
 @dataclass(frozen=True)
@@ -126,6 +157,33 @@ class MatmulShape:
     a_batch: tuple[int, ...]
     b_batch: tuple[int, ...]
     b_k_major: bool  # B stored as (k, n); else (n, k)
+
+    @property
+    def tf32(self) -> bool:
+        """f32 operands, rounded to TF32 on the tensor cores."""
+        return isinstance(self.element, Float32Type)
+
+    @property
+    def instruction(self) -> tuple[int, int, int]:
+        """(m, n, k) of one `mma.sync`."""
+        return TF32_MMA_SHAPE if self.tf32 else MMA_SHAPE
+
+    @property
+    def chunk(self) -> int:
+        """Elements one 16-byte `mma.cp_async` copies."""
+        return ASYNC_COPY_BYTES // (element_bytes(self.element) or 1)
+
+    @property
+    def a_row_pad(self) -> int:
+        """Elements A's shared rows are padded by (see ROW_PAD)."""
+        return TF32_ROW_PAD if self.tf32 else ROW_PAD
+
+    @property
+    def b_row_pad(self) -> int:
+        """Elements B's shared rows are padded by."""
+        if not self.tf32:
+            return ROW_PAD
+        return TF32_K_MAJOR_ROW_PAD if self.b_k_major else TF32_ROW_PAD
 
 
 def _plain_buffer(value: SSAValue) -> MemRefType[Attribute] | None:
@@ -147,15 +205,17 @@ def _dims(indexing_map: AffineMap) -> list[int] | None:
     return dims if len(dims) == len(indexing_map.results) else None
 
 
-def match_matmul(op: GenericOp) -> MatmulShape | None:
-    """The matmul a generic is, when this pass can run it on tensor cores."""
+def match_matmul(op: GenericOp, tf32: bool = False) -> MatmulShape | None:
+    """The matmul a generic is, when this pass can run it on tensor cores:
+    f16 or bf16 operands, or with `tf32` f32 ones; an f32 accumulator."""
     if not is_contraction(op) or len(op.inputs) != 2 or len(op.outputs) != 1:
         return None
     a_type, b_type, c_type = (_plain_buffer(v) for v in (*op.inputs, *op.outputs))
     if a_type is None or b_type is None or c_type is None:
         return None
     element = a_type.get_element_type()
-    if not isinstance(element, Float16Type | BFloat16Type):
+    takes_f32 = tf32 and isinstance(element, Float32Type)
+    if not (takes_f32 or isinstance(element, Float16Type | BFloat16Type)):
         return None
     if b_type.get_element_type() != element or not isinstance(
         c_type.get_element_type(), Float32Type
@@ -237,11 +297,11 @@ class MmaTiles:
 
 def workgroup_bytes(shape: MatmulShape, tiles: MmaTiles) -> int:
     """The bytes of the kernel's copy buffers: `stages` tiles of A and of B,
-    rows padded by ROW_PAD."""
+    rows padded (`MatmulShape.a_row_pad`, `b_row_pad`)."""
     bm, bn, bk = tiles.block_m, tiles.block_n, tiles.block_k
     b_rows, b_cols = (bk, bn) if shape.b_k_major else (bn, bk)
-    elements = bm * (bk + ROW_PAD) + b_rows * (b_cols + ROW_PAD)
-    return tiles.stages * elements * HALF_BYTES
+    elements = bm * (bk + shape.a_row_pad) + b_rows * (b_cols + shape.b_row_pad)
+    return tiles.stages * elements * (element_bytes(shape.element) or 1)
 
 
 def choose_tiles(
@@ -256,15 +316,16 @@ def choose_tiles(
     multiprocessors idle (never below a 16x8 product per warp), with fewer
     stages (then a shorter BK) where the
     copy buffers would pass `max_shared_bytes`; None when no tile of at
-    least 64x64x16 divides or fits."""
+    least 64x64 by the instruction's k (16, TF32's 8) divides or fits."""
     block_m, block_n, block_k = block
     warps_m, warps_n = warps
     smallest_m, smallest_n = max(64, 16 * warps_m), max(64, 8 * warps_n)
+    smallest_k = shape.instruction[2]
     while block_m > smallest_m and shape.m % block_m:
         block_m //= 2
     while block_n > smallest_n and shape.n % block_n:
         block_n //= 2
-    while block_k > 16 and shape.k % block_k:
+    while block_k > smallest_k and shape.k % block_k:
         block_k //= 2
     if shape.m % block_m or shape.n % block_n or shape.k % block_k:
         return None
@@ -286,7 +347,7 @@ def choose_tiles(
     while workgroup_bytes(shape, tiles) > max_shared_bytes:
         if tiles.stages > 2:
             tiles = replace(tiles, stages=tiles.stages - 1)
-        elif tiles.block_k > 16:
+        elif tiles.block_k > smallest_k:
             tiles = replace(tiles, block_k=tiles.block_k // 2)
         else:
             return None
@@ -384,10 +445,22 @@ class _MmaKernel:
     program order: ids, accumulators, the first steps' copies, the
     reduction loop, the results."""
 
-    def __init__(self, shape: MatmulShape, tiles: MmaTiles, at: InsertPoint) -> None:
+    def __init__(
+        self,
+        shape: MatmulShape,
+        tiles: MmaTiles,
+        at: InsertPoint,
+        epilogue: GenericOp | None = None,
+        store_product: bool = True,
+    ) -> None:
         self.shape, self.tiles = shape, tiles
+        # The elementwise consumer of the product run on each accumulator
+        # (`fusable_epilogue`), and whether the product itself is still
+        # stored (something else reads it).
+        self.epilogue, self.store_product = epilogue, store_product
         bm, bn, bk, stages = tiles.block_m, tiles.block_n, tiles.block_k, tiles.stages
         fm, fn = tiles.fragments_m, tiles.fragments_n
+        self.a_fragment, self.b_fragment, _ = fragment_sizes(shape.instruction)
         self.launch = LaunchOp(
             self._launch_constants(at),
             [
@@ -395,16 +468,16 @@ class _MmaKernel:
                 *[self._launch_constant(1, "one", at)] * 2,
             ],
             workgroup=[
-                self._tile_type(stages, bm, bk, workgroup_memory_space()),
+                self._tile_type(stages, bm, bk, shape.a_row_pad),
                 self._tile_type(
                     stages,
                     *((bk, bn) if shape.b_k_major else (bn, bk)),
-                    workgroup_memory_space(),
+                    shape.b_row_pad,
                 ),
             ],
             private=[
-                self._fragment_type(shape.element, fm * A_FRAGMENT),
-                self._fragment_type(shape.element, fn * B_FRAGMENT),
+                self._fragment_type(shape.element, fm * self.a_fragment),
+                self._fragment_type(shape.element, fn * self.b_fragment),
                 self._fragment_type(Float32Type(), fm * fn * C_FRAGMENT),
             ],
         )
@@ -433,7 +506,9 @@ class _MmaKernel:
         self.warp_m = kb.mul(kb.div(warp, tiles.warps_n), tiles.warp_m)
         self.warp_n = kb.mul(kb.rem(warp, tiles.warps_n), tiles.warp_n)
         group = kb.div(lane, 4)
-        pair = kb.mul(kb.rem(lane, 4), 2)
+        self.group = group  # g of the fragment layouts
+        self.lane_in_group = kb.rem(lane, 4)  # c
+        pair = kb.mul(self.lane_in_group, 2)
         self.lane_row = kb.rem(lane, 8)
         lane_matrix = kb.div(lane, 8)
         # ldmatrix x4 addresses: matrix t = lane / 8 supplies row lane % 8.
@@ -466,11 +541,14 @@ class _MmaKernel:
         return MemRefType(element, [size], memory_space=private_memory_space())
 
     def _tile_type(
-        self, stages: int, rows: int, cols: int, space: Attribute
+        self, stages: int, rows: int, cols: int, pad: int
     ) -> MemRefType[Attribute]:
-        """`stages` buffers of a rows x cols tile, rows padded by ROW_PAD."""
+        """`stages` workgroup buffers of a rows x cols tile, rows padded by
+        `pad` elements."""
         return MemRefType(
-            self.shape.element, [stages, rows, cols + ROW_PAD], memory_space=space
+            self.shape.element,
+            [stages, rows, cols + pad],
+            memory_space=workgroup_memory_space(),
         )
 
     def build(self, initial: SSAValue | None) -> LaunchOp:
@@ -525,11 +603,50 @@ class _MmaKernel:
         for slot, mi, ni, e in self._accumulator_elements():
             load = memref.LoadOp.get(self.acc, [kb.const(slot)])
             kb.add(load)
-            kb.add(
-                memref.StoreOp.get(
-                    load.res, self.shape.c, self._output_indices(mi, ni, e)
-                )
-            )
+            indices = self._output_indices(mi, ni, e)
+            if self.store_product:
+                kb.add(memref.StoreOp.get(load.res, self.shape.c, indices))
+            if self.epilogue is not None:
+                self._epilogue_element(load.res, indices)
+
+    def _epilogue_element(self, product: SSAValue, indices: list[SSAValue]) -> None:
+        """The epilogue's body at one output element: the product from the
+        accumulator, its other operands loaded at their maps (loops and
+        constants: `_epilogue_fits`), its results stored at `indices`."""
+        kb, epilogue = self.kb, self.epilogue
+        assert epilogue is not None
+        block = epilogue.body.block
+        maps = [attr.data for attr in epilogue.indexing_maps]
+        values: dict[SSAValue, SSAValue] = {}
+        for position, (operand, argument) in enumerate(
+            zip(epilogue.operands, block.args, strict=True)
+        ):
+            if not argument.uses:
+                continue
+            if position < len(epilogue.inputs) and operand is self.shape.c:
+                values[argument] = product
+            elif isinstance(operand.type, MemRefType):
+                at = [
+                    indices[expr.position]
+                    if isinstance(expr, AffineDimExpr)
+                    else kb.const(cast(AffineConstantExpr, expr).value)
+                    for expr in maps[position].results
+                ]
+                load = memref.LoadOp.get(operand, at)
+                kb.add(load)
+                values[argument] = load.res
+            else:
+                values[argument] = operand
+        for op in block.ops:
+            if isinstance(op, LinalgYieldOp):
+                for result, output in zip(op.operands, epilogue.outputs, strict=True):
+                    kb.add(
+                        memref.StoreOp.get(values.get(result, result), output, indices)
+                    )
+            elif isinstance(op, IndexOp):
+                values[op.result] = indices[op.dim.value.data]
+            else:
+                kb.add(op.clone(value_mapper=values))
 
     # -- copies of one reduction step's tiles ---------------------------------
 
@@ -560,14 +677,15 @@ class _MmaKernel:
         """The threads copy a rows x cols tile of `source` from `origin`
         into buffer `stage` of `tile`, 16 bytes each in turn."""
         rows, cols = extents
-        chunks_per_row = cols // CHUNK
+        chunk_elements = self.shape.chunk
+        chunks_per_row = cols // chunk_elements
         total = rows * chunks_per_row
         threads = self.tiles.threads
         for first in range(0, total, threads):
             chunk = builder.add_index(self.tid, first)
             assert not isinstance(chunk, int)
             row = builder.div(chunk, chunks_per_row)
-            col = builder.mul(builder.rem(chunk, chunks_per_row), CHUNK)
+            col = builder.mul(builder.rem(chunk, chunks_per_row), chunk_elements)
             copy = CpAsyncOp(
                 source,
                 builder.indices(
@@ -614,8 +732,12 @@ class _MmaKernel:
         # the wait's count of groups in flight holds for each step.
         lb.add(CpAsyncCommitOp())
         stage_now = lb.rem(step, stages)
-        for kk in range(tiles.block_k // 16):
-            self._products(lb, stage_now, kk)
+        instruction_k = self.shape.instruction[2]
+        for kk in range(tiles.block_k // instruction_k):
+            if self.shape.tf32:
+                self._tf32_products(lb, stage_now, kk)
+            else:
+                self._products(lb, stage_now, kk)
         loop_body.add_op(YieldOp())
         kb = self.kb
         kb.add(ForOp(kb.const(0), kb.const(steps), kb.const(1), [], Region(loop_body)))
@@ -632,7 +754,7 @@ class _MmaKernel:
                     self.a_tiles,
                     lb.indices([stage, row, col]),
                     self.a_fragments,
-                    [lb.const(mi * A_FRAGMENT)],
+                    [lb.const(mi * self.a_fragment)],
                     4,
                 )
             )
@@ -653,22 +775,71 @@ class _MmaKernel:
                     self.b_tiles,
                     lb.indices([stage, row, col]),
                     self.b_fragments,
-                    [lb.const(2 * nj * B_FRAGMENT)],
+                    [lb.const(2 * nj * self.b_fragment)],
                     4,
                     transpose=k_major,
                 )
             )
+        self._syncs(lb)
+
+    def _syncs(self, lb: _KernelBuilder) -> None:
+        """The warp's products of its loaded fragments, one per 16x8 tile of
+        its outputs."""
+        fm, fn = self.tiles.fragments_m, self.tiles.fragments_n
         for mi in range(fm):
             for ni in range(fn):
                 lb.add(
                     SyncOp(
                         [
-                            (self.a_fragments, [lb.const(mi * A_FRAGMENT)]),
-                            (self.b_fragments, [lb.const(ni * B_FRAGMENT)]),
+                            (self.a_fragments, [lb.const(mi * self.a_fragment)]),
+                            (self.b_fragments, [lb.const(ni * self.b_fragment)]),
                             (self.acc, [lb.const((mi * fn + ni) * C_FRAGMENT)]),
-                        ]
+                        ],
+                        tf32=self.shape.tf32,
                     )
                 )
+
+    def _load_fragment_element(
+        self,
+        lb: _KernelBuilder,
+        tile: SSAValue,
+        indices: Sequence[SSAValue | int],
+        fragment: SSAValue,
+        slot: int,
+    ) -> None:
+        load = memref.LoadOp.get(tile, lb.indices(indices))
+        lb.add(load)
+        lb.add(memref.StoreOp.get(load.res, fragment, [lb.const(slot)]))
+
+    def _tf32_products(self, lb: _KernelBuilder, stage: SSAValue, kk: int) -> None:
+        """The fragments of the `kk`-th 8-deep slice of a step's f32 tiles,
+        read element by element (`mma` dialect doc: A's element `e` at row
+        `g + 8 (e % 2)`, column `c + 4 (e / 2)`; B's at k `c + 4 e`, n `g`),
+        and their TF32 products."""
+        fm, fn = self.tiles.fragments_m, self.tiles.fragments_n
+        for mi in range(fm):
+            for e in range(self.a_fragment):
+                row = lb.add_index(self.warp_m, self.group, mi * 16 + 8 * (e % 2))
+                col = lb.add_index(self.lane_in_group, kk * 8 + 4 * (e // 2))
+                self._load_fragment_element(
+                    lb,
+                    self.a_tiles,
+                    [stage, row, col],
+                    self.a_fragments,
+                    mi * self.a_fragment + e,
+                )
+        for ni in range(fn):
+            for e in range(self.b_fragment):
+                k = lb.add_index(self.lane_in_group, kk * 8 + 4 * e)
+                n = lb.add_index(self.warp_n, self.group, ni * 8)
+                self._load_fragment_element(
+                    lb,
+                    self.b_tiles,
+                    [stage, k, n] if self.shape.b_k_major else [stage, n, k],
+                    self.b_fragments,
+                    ni * self.b_fragment + e,
+                )
+        self._syncs(lb)
 
 
 def _fill_value(prologue: GenericOp) -> SSAValue | None:
@@ -687,11 +858,48 @@ def _fill_value(prologue: GenericOp) -> SSAValue | None:
     return None
 
 
+def _epilogue_fits(epilogue: GenericOp, shape: MatmulShape) -> bool:
+    """Whether the kernel can run `epilogue` (`fusable_epilogue`'s) on its
+    accumulators: it reads the product itself (not the corner of a padded
+    one: the kernel has no bounds checks), and its other operands through
+    maps of loops and constants (a bias broadcast along rows, a residual)."""
+    if shape.c not in epilogue.inputs:
+        return False
+    return all(
+        isinstance(expr, (AffineDimExpr, AffineConstantExpr))
+        for attr in epilogue.indexing_maps
+        for expr in attr.data.results
+    )
+
+
+def _read_elsewhere(product: SSAValue, fused: set[GenericOp | None]) -> bool:
+    """Whether anything but the fused ops and deallocations uses the product
+    buffer (`product` an allocation): then the kernel still stores it."""
+    if not isinstance(product.owner, memref.AllocOp):
+        return True
+    return any(
+        use.operation not in fused and not isinstance(use.operation, memref.DeallocOp)
+        for use in product.uses
+    )
+
+
+def _erase_unread_buffer(product: SSAValue) -> None:
+    """The product's allocation and deallocations, once nothing else uses it."""
+    owner = product.owner
+    for use in list(product.uses):
+        use.operation.detach()
+        use.operation.erase()
+    if isinstance(owner, Operation):
+        owner.detach()
+        owner.erase()
+
+
 @dataclass(frozen=True)
 class ConvertLinalgToMmaPass(ModulePass):
     """Half-precision matmuls as tensor-core kernels (see the module doc).
 
-    Options: `block` = BM, BN, BK (the largest tiles; 128, 128, 32),
+    Options: `tf32` (f32 matmuls too, their operands rounded to TF32; off),
+    `block` = BM, BN, BK (the largest tiles; 128, 128, 32),
     `stages` (copy buffers, 2), `multiprocessors` (0: do not shrink tiles to
     fill the device), `max-shared-bytes` (the workgroup memory a block may
     use, dynamic shared memory included: the device's opt-in limit; fewer
@@ -706,6 +914,7 @@ class ConvertLinalgToMmaPass(ModulePass):
     multiprocessors: int = 0
     max_shared_bytes: int = DEFAULT_MAX_SHARED_BYTES
     warps: tuple[int, ...] = (2, 4)
+    tf32: bool = False
 
     def _check_options(self) -> None:
         if len(self.block) != 3:
@@ -737,7 +946,7 @@ class ConvertLinalgToMmaPass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         self._check_options()
         for generic in [g for g in op.walk() if isinstance(g, GenericOp)]:
-            shape = match_matmul(generic)
+            shape = match_matmul(generic, tf32=self.tf32)
             if shape is None:
                 continue
             tiles = choose_tiles(
@@ -752,11 +961,23 @@ class ConvertLinalgToMmaPass(ModulePass):
                 continue
             prologue = fusable_prologue(generic)
             initial = None if prologue is None else _fill_value(prologue)
+            epilogue = fusable_epilogue(generic)
+            if epilogue is not None and not _epilogue_fits(epilogue, shape):
+                epilogue = None
+            if epilogue is not None:
+                hoist_to_contraction(generic, epilogue)
+            fused = {generic, epilogue} | ({prologue} if initial is not None else set())
+            store_product = epilogue is None or _read_elsewhere(shape.c, fused)
             at = InsertPoint.before(generic)
-            kernel = _MmaKernel(shape, tiles, at).build(initial)
-            Rewriter.insert_op(kernel, at)
-            generic.detach()
-            generic.erase()
-            if initial is not None and prologue is not None:
-                prologue.detach()
-                prologue.erase()
+            kernel = _MmaKernel(shape, tiles, at, epilogue, store_product)
+            Rewriter.insert_op(kernel.build(initial), at)
+            for fused_op in (
+                generic,
+                epilogue,
+                prologue if initial is not None else None,
+            ):
+                if fused_op is not None:
+                    fused_op.detach()
+                    fused_op.erase()
+            if not store_product:
+                _erase_unread_buffer(shape.c)

@@ -55,8 +55,12 @@ row max and sum), it has at most
 two up to `block-rows` that divides every op's innermost row loop, `BC` the
 largest up to `block-keys` that divides the keys, halved (`BR` first) until
 the workgroup buffers above fit `max-shared-bytes`, and both at least
-`min-block`. Anything else is left alone, so the unfused program still
-lowers.
+`min-block`. With `multiprocessors=P` (0, the default: off), block rows,
+keys and threads are first halved together, while the grid would have
+fewer than `P` blocks and the halves stay at least `min-block` (threads at
+least `threads-x`): 96 heads of 128 rows in blocks of 128 rows leave 36 of
+the H100's 132 multiprocessors idle. Anything else is left alone, so the
+unfused program still lowers.
 
 Output: as above; the chain's ops and its intermediate buffers are erased;
 deallocations between the chain's first and last ops move after the
@@ -74,7 +78,7 @@ pass fails.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from math import gcd, prod
 from typing import cast
 
@@ -114,6 +118,7 @@ from irkit.analysis.attention import (
     loop_ranges,
 )
 from irkit.analysis.gpu_mapping import BLOCK_THREADS_ATTRIBUTE
+from irkit.analysis.masks import masked_beyond_diagonal
 from irkit.analysis.memory import (
     DEFAULT_MAX_SHARED_BYTES,
     element_bytes,
@@ -569,6 +574,36 @@ def _view_split(
     return _expand(buffer, [[0], [1, 2]], result_type, at)
 
 
+def _keys_upper_bound(kernel: _Kernel, at: InsertPoint) -> SSAValue:
+    """Where the block's key steps end: every key, or, when the modifier
+    masks every key past `query + c` (`masked_beyond_diagonal`: a causal
+    mask), the keys up to the block's last query row plus `c`. The steps
+    after hold only `-inf` scores, which change no row max, sum or output.
+    """
+    chain, tiles = kernel.chain, kernel.tiles
+    modifier = chain.modifier
+    loops = chain.loops[modifier] if modifier is not None else None
+    past = (
+        masked_beyond_diagonal(modifier, loops.rows[-1], loops.key)
+        if modifier is not None and loops is not None and loops.key is not None
+        else None
+    )
+    if modifier is None or loops is None or past is None:
+        return index_constant(chain.keys, at)
+    # The block's rows in the modifier's innermost row loop start here.
+    origin = kernel.row_origin(1, loop_ranges(modifier)[loops.rows[-1]])
+    d0 = AffineExpr.dimension(0)
+    bound = affine.MinOp(
+        [origin],
+        AffineMapAttr(
+            AffineMap(1, 0, (d0 + (tiles.rows + past), AffineExpr.constant(chain.keys)))
+        ),
+    )
+    bound.result.name_hint = "keys"
+    Rewriter.insert_op(bound, at)
+    return bound.result
+
+
 def _build(
     chain: AttentionChain, tiles: AttentionTiles, threads: tuple[int, int]
 ) -> ForallOp:
@@ -682,7 +717,7 @@ def _build(
     loop_body.add_op(loop_yield)
     loop = ForOp(
         index_constant(0, host),
-        index_constant(chain.keys, host),
+        _keys_upper_bound(kernel, body),
         index_constant(tiles.keys, host),
         [],
         Region(loop_body),
@@ -841,6 +876,30 @@ class FusionOptions:
     min_block: int = 16
     max_keys: int = 0
     max_shared_bytes: int = DEFAULT_MAX_SHARED_BYTES
+    multiprocessors: int = 0
+
+
+def fill_the_grid(chain: AttentionChain, options: FusionOptions) -> FusionOptions:
+    """`options` with block rows, keys and threads halved together while the
+    grid of row tiles has fewer blocks than `multiprocessors` (see the
+    module doc): a block per multiprocessor at least, before larger tiles."""
+    rows = prod(chain.row_extents(chain.scores))
+    while options.multiprocessors and -(-rows // options.block_rows) < (
+        options.multiprocessors
+    ):
+        halved = replace(
+            options,
+            block_rows=options.block_rows // 2,
+            block_keys=options.block_keys // 2,
+            threads=options.threads // 2,
+        )
+        if (
+            min(halved.block_rows, halved.block_keys) < options.min_block
+            or halved.threads < options.threads_x
+        ):
+            break
+        options = halved
+    return options
 
 
 def fuse_attention(module: ModuleOp, options: FusionOptions) -> int:
@@ -858,18 +917,19 @@ def fuse_attention(module: ModuleOp, options: FusionOptions) -> int:
                 continue
             if options.max_keys and chain.keys > options.max_keys:
                 continue
-            x_threads = min(options.threads_x, options.threads)
+            sized = fill_the_grid(chain, options)
+            x_threads = min(sized.threads_x, sized.threads)
             tiles = choose_tiles(
                 chain,
-                options.block_rows,
-                options.block_keys,
-                options.max_shared_bytes,
+                sized.block_rows,
+                sized.block_keys,
+                sized.max_shared_bytes,
                 x_threads,
             )
-            if tiles is None or min(tiles.rows, tiles.keys) < options.min_block:
+            if tiles is None or min(tiles.rows, tiles.keys) < sized.min_block:
                 continue
             freed = _deallocations_within(chain)
-            grid = _build(chain, tiles, (options.threads // x_threads, x_threads))
+            grid = _build(chain, tiles, (sized.threads // x_threads, x_threads))
             _erase_chain(chain)
             # The kernel runs where the last op was: what the chain read
             # and was freed after an earlier op is freed after the kernel.
@@ -900,6 +960,7 @@ class LinalgFuseAttentionPass(ModulePass):
     min_block: int = FusionOptions.min_block
     max_keys: int = FusionOptions.max_keys
     max_shared_bytes: int = FusionOptions.max_shared_bytes
+    multiprocessors: int = FusionOptions.multiprocessors
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         sizes = (
@@ -909,11 +970,16 @@ class LinalgFuseAttentionPass(ModulePass):
             self.threads_x,
             self.min_block,
         )
-        if min(sizes) < 1 or self.max_shared_bytes < 1 or self.max_keys < 0:
+        if (
+            min(sizes) < 1
+            or self.max_shared_bytes < 1
+            or self.max_keys < 0
+            or self.multiprocessors < 0
+        ):
             raise PassFailedException(
                 f"{PASS_NAME}: block-rows, block-keys, threads, threads-x, "
-                "min-block and max-shared-bytes must be positive, max-keys 0 "
-                "(any) or positive"
+                "min-block and max-shared-bytes must be positive, max-keys and "
+                "multiprocessors 0 (off) or positive"
             )
         fuse_attention(
             op,
@@ -925,5 +991,6 @@ class LinalgFuseAttentionPass(ModulePass):
                 self.min_block,
                 self.max_keys,
                 self.max_shared_bytes,
+                self.multiprocessors,
             ),
         )

@@ -30,8 +30,10 @@ scf.parallel (%n0, %m0) = ... step (1, 1) {      // the micro-kernels
 
 so every micro-kernel reads both operands with unit stride from buffers
 that stay in the caches (the rhs micro-panel, KC x NR, in L1; the lhs panel
-in L2), and its MR x NR output is small enough for
-`linalg-promote-accumulator` to keep in vector registers across the K loop.
+in L2), and its MR x NR output is small enough to stay in vector registers
+across the K loop: `linalg-vectorize-micro-kernels` (next in `lower-to-c`)
+makes it vector code whose accumulators are vector values, or, without
+it, `linalg-promote-accumulator` moves it to the stack.
 The register tile is sized from the vector unit: NR = two vectors of the
 accumulator's element type, MR = as many rows as leave room for the two
 rhs vectors and one broadcast lhs element (`register_tile_shape`: 6 x 16 for

@@ -135,7 +135,7 @@ from irkit.diagnostics import op_error
 from irkit.dialects import affine, memref
 from irkit.dialects.gpu import BlockMappingAttr, DimensionEnum, ThreadMappingAttr
 from irkit.dialects.scf import ForallOp, ForOp, InParallelOp
-from irkit.transforms.utils.builders import identity_copy
+from irkit.transforms.utils.builders import hoist_to_contraction, identity_copy
 from irkit.transforms.utils.generalization import (
     generalize_named_op,
     is_named_linalg_op,
@@ -984,16 +984,7 @@ def _tile_checked(checked: _CheckedOp, options: GpuTilingOptions) -> ForallOp:
         prologue = fusable_prologue(generic)
         epilogue = fusable_epilogue(generic)
     if epilogue is not None:
-        between = []
-        current = generic.next_op
-        while current is not None and current is not epilogue:
-            between.append(current)
-            current = current.next_op
-        for inert in between:
-            if inert.name == "memref.dealloc":
-                continue  # frees what the fused nest, before it, no longer reads
-            inert.detach()
-            Rewriter.insert_op(inert, InsertPoint.before(generic))
+        hoist_to_contraction(generic, epilogue)
     return tile_generic_for_gpu(
         generic, computation, ranges, plan, prologue=prologue, epilogue=epilogue
     )

@@ -28,15 +28,17 @@ from irkit.transforms import get_irkit_passes
 GPU_MATMUL_BLOCK: tuple[int, int, int] = (128, 128, 16)
 GPU_MATMUL_THREAD: tuple[int, int] = (8, 8)
 GPU_MATMUL_CYCLIC = True
-# `linalg-fuse-attention`'s blocks: at most 64 query rows, 32 keys per step,
-# 128 threads, 16 of them along x. Fused only up to 512 keys: on the H100
-# the fused kernel (SIMT tiles, its scores in shared memory) matched or beat
-# the unfused kernels up to 512 keys (96 heads x 512: 0.461 against 0.459
-# ms; x 128: 0.066 against 0.069) and lost at 2048 (6.40 against 5.64 ms),
-# where the unfused batched matmuls' larger register tiles win
-# (docs/passes/linalg-fuse-attention.md).
-ATTENTION_BLOCK: tuple[int, int, int, int] = (64, 32, 128, 16)
-ATTENTION_MAX_KEYS = 512
+# `linalg-fuse-attention`'s blocks: at most 128 query rows, 64 keys per
+# step, 256 threads, 16 of them along x, in the dynamic shared memory the
+# device allows (`max-dynamic-shared-bytes`: 96 KB for these tiles), at any
+# number of keys. Sweep on the H100 (2026-11-27, f32, 8 x 12 heads x 64,
+# through the user's call): 128,64,256,16 was the fastest of 16 shapes, at
+# 512 keys 0.359 ms (64,32,128,16 in 48 KB: 0.444; unfused 0.425) and at
+# 2048 5.10 ms (6.00; unfused 5.47), so the fused kernel now wins at every
+# length (docs/passes/linalg-fuse-attention.md). Where only 48 KB are known
+# (`irkit-opt` without the device's facts) the pass halves the tiles to fit.
+ATTENTION_BLOCK: tuple[int, int, int, int] = (128, 64, 256, 16)
+ATTENTION_MAX_KEYS = 0
 # Tensor-core matmul blocks (`convert-linalg-to-mma`): 128x128 outputs, K
 # steps of 32, four copy buffers (74 KiB of dynamic shared memory; two, 37
 # KiB, where only the 48 KiB without opt-in are known), 2 x 2 warps of
@@ -47,8 +49,10 @@ MMA_BLOCK: tuple[int, int, int] = (128, 128, 32)
 MMA_STAGES = 4
 # `lower-to-c` packs matmul operands only for vector units at least this
 # wide (AVX-512): 0.56x NumPy/OpenBLAS at 1024^3 against 0.30x unpacked
-# on the project's VM, where AVX2-sized micro-kernels measured slower
-# (docs/benchmarks.md).
+# on the project's VM, where AVX2-sized scalar micro-kernels measured
+# slower (docs/benchmarks.md). Vectorised, the AVX2-sized (6x16) kernel
+# built for Haswell ran at 1.9x the unpacked tiles on a Sapphire Rapids
+# host (SGEMM 1024^3, 2 threads); not measured on an AVX2-only CPU yet.
 PACK_MIN_VECTOR_BITS = 512
 MMA_WARPS: tuple[int, int] = (2, 2)
 
@@ -112,7 +116,10 @@ class LowerToCPipeline(NamedPipeline):
     `tile=false`: `linalg-pack-operands` (unless `pack=false`: static
     matmuls as packed operand panels in cache tiles of `pack-tile-sizes`
     and register micro-kernels sized from `vector-bits` and
-    `vector-registers`, peeled so that any shape takes it), and the other
+    `vector-registers`, peeled so that any shape takes it;
+    `linalg-vectorize-micro-kernels` then, unless `vectorize=false`, makes
+    each micro-kernel vector code: accumulators carried in vector registers
+    through its K loop, fused multiply-adds), and the other
     matmul-class ops (and the peeled tails) are tiled twice by
     `linalg-tile-contractions`
     (cache tiles of `matmul-tile-sizes`, the outer parallel tile loop an
@@ -147,6 +154,10 @@ class LowerToCPipeline(NamedPipeline):
     # (gcc spills its accumulators), and the defaults here, which
     # `irkit-opt` uses without host facts, are AVX2's.
     pack: bool = True
+    # The packed micro-kernels as vector code (`linalg-vectorize-micro-kernels`):
+    # accumulators in named vector registers and fused multiply-adds, which
+    # the C compiler keeps out of memory (it spilled the scalar tile's).
+    vectorize: bool = True
     pack_tile_sizes: tuple[int, ...] = (112, 128, 64)
     vector_bits: int = 256
     vector_registers: int = 16
@@ -172,6 +183,14 @@ class LowerToCPipeline(NamedPipeline):
                         vector_registers=self.vector_registers,
                     )
                 )
+                if self.vectorize:
+                    stages.append(
+                        _stage(
+                            "linalg-vectorize-micro-kernels",
+                            vector_bits=self.vector_bits,
+                            vector_registers=self.vector_registers,
+                        )
+                    )
             stages += [
                 _stage("linalg-tile-contractions", tile_sizes=self.matmul_tile_sizes),
                 _stage("linalg-tile-contractions", tile_sizes=self.register_tile_sizes),
@@ -198,8 +217,9 @@ class LowerToCudaPipeline(NamedPipeline):
     `linalg-fuse-attention` (unless `fuse-attention=false`: softmax(q k^T) v
     as one block forall per tile of query rows, with an online softmax;
     `attention-block` = rows, keys, threads, threads along x bounds its
-    tiles and sets its threads; attention over more than
-    `attention-max-keys` (512) keys, 0 for no bound, stays unfused);
+    tiles and sets its threads, in `max-dynamic-shared-bytes` of workgroup
+    memory; attention over more than `attention-max-keys` keys (0, the
+    default: no bound) stays unfused);
     `linalg-tile-rows-for-gpu` (unless
     `rows=false`: row reductions and their neighbours as one kernel, a block
     of `reduction-block` threads per row, by default chosen per row length);
@@ -280,6 +300,11 @@ class LowerToCudaPipeline(NamedPipeline):
     mma_block: tuple[int, ...] = MMA_BLOCK
     mma_stages: int = MMA_STAGES
     mma_warps: tuple[int, ...] = MMA_WARPS
+    # f32 matmuls on tensor cores too, their operands rounded to TF32
+    # (`convert-linalg-to-mma{tf32}`): off, as PyTorch's
+    # `torch.backends.cuda.matmul.allow_tf32`; `irkit.compile(...,
+    # allow_tf32=True)` turns it on.
+    allow_tf32: bool = False
 
     def stages(self) -> list[ModulePass]:
         stages = [_stage("convert-nn-to-linalg")]
@@ -326,7 +351,12 @@ class LowerToCudaPipeline(NamedPipeline):
                     threads=self.attention_block[2],
                     threads_x=self.attention_block[3],
                     max_keys=self.attention_max_keys,
-                    max_shared_bytes=self.max_shared_bytes,
+                    # The fused kernel is built for the device's opt-in
+                    # (dynamic shared memory), as the tensor-core kernels.
+                    max_shared_bytes=max(
+                        self.max_shared_bytes, self.max_dynamic_shared_bytes
+                    ),
+                    multiprocessors=self.multiprocessors,
                 )
             )
         if self.rows:
@@ -351,6 +381,7 @@ class LowerToCudaPipeline(NamedPipeline):
                     max_shared_bytes=max(
                         self.max_shared_bytes, self.max_dynamic_shared_bytes
                     ),
+                    tf32=self.allow_tf32,
                 )
             )
         stages += [

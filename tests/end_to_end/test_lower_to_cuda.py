@@ -28,9 +28,10 @@ from test_lower_to_c import (
 )
 
 import irkit
-from irkit.dtypes import BFLOAT16
+from irkit.dtypes import BFLOAT16, to_tf32
 from irkit.runtime import AssertionFailure
 from irkit.runtime.cuda import gpu_unavailable_reason
+from irkit.testing import TF32_TOLERANCE
 from irkit.testing.strategies import NN_OPS, nn_programs
 
 GPU_REASON = gpu_unavailable_reason()
@@ -123,3 +124,40 @@ func.func @main(%a: {a_type}, %b: {b_type}) -> {c_type} {{
     (result,) = compiled(a, b)
     expected = a.astype(np.float64) @ b.astype(np.float64)
     np.testing.assert_allclose(result, expected, rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize(
+    "shape",
+    [(128, 128, 64), (256, 384, 96), (300, 200, 72), (1024, 1024, 1024)],
+    ids=lambda shape: "x".join(map(str, shape)),
+)
+def test_f32_matmul_runs_on_tf32_tensor_cores_only_when_allowed(
+    shape: tuple[int, int, int],
+) -> None:
+    """f32 matmuls with `allow_tf32=True` on the device's tensor cores
+    (m16n8k8 tf32; 300 rows padded to 384), against the product of the
+    operands rounded as `cvt.rna.tf32.f32` rounds (`to_tf32`): close to it
+    (sums in another order), and further from the exact f32 product. Without
+    the option the kernel has no tensor-core instruction."""
+    m, n, k = shape
+    a_type, b_type = f"tensor<{m}x{k}xf32>", f"tensor<{k}x{n}xf32>"
+    c_type = f"tensor<{m}x{n}xf32>"
+    text = f"""
+func.func @main(%a: {a_type}, %b: {b_type}) -> {c_type} {{
+  %c = nn.matmul %a, %b : {a_type}, {b_type} -> {c_type}
+  return %c : {c_type}
+}}"""
+    exact = irkit.compile(text, target="cuda")
+    assert "mma.sync" not in exact.unit.source
+    compiled = irkit.compile(text, target="cuda", checked=True, allow_tf32=True)
+    assert "mma.sync.aligned.m16n8k8.row.col.f32.tf32" in compiled.unit.source
+    rng = np.random.default_rng(k)
+    a = rng.uniform(-1, 1, (m, k)).astype(np.float32)
+    b = rng.uniform(-1, 1, (k, n)).astype(np.float32)
+    (result,) = compiled(a, b)
+    rounded = to_tf32(a).astype(np.float64) @ to_tf32(b).astype(np.float64)
+    np.testing.assert_allclose(result, rounded, rtol=1e-4, atol=1e-4)
+    rtol, atol = TF32_TOLERANCE
+    np.testing.assert_allclose(
+        result, a.astype(np.float64) @ b.astype(np.float64), rtol=rtol, atol=atol
+    )

@@ -117,6 +117,27 @@ def test_options_are_checked() -> None:
         dynamo_backend(graph_module, [torch.ones(2)], options={"targte": "c"})
 
 
+def test_allow_tf32_follows_pytorchs_switch_unless_given(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Off unless asked: an explicit `allow_tf32` wins; None reads
+    `torch.backends.cuda.matmul.allow_tf32` when compiling, as eager
+    PyTorch's matmuls do."""
+    from irkit.frontends.torch.compiler import tf32_allowed
+
+    monkeypatch.setattr(torch.backends.cuda.matmul, "allow_tf32", False)
+    assert tf32_allowed(None) is False
+    assert tf32_allowed(True) is True
+    monkeypatch.setattr(torch.backends.cuda.matmul, "allow_tf32", True)
+    assert tf32_allowed(None) is True
+    assert tf32_allowed(False) is False
+    graph_module = torch.fx.symbolic_trace(torch.nn.ReLU())
+    runner = dynamo_backend(
+        graph_module, [torch.ones(2)], options={"target": "c", "allow_tf32": True}
+    )
+    assert torch.equal(runner(torch.ones(2)), torch.ones(2))
+
+
 def _entry_point() -> str:
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())
     return project["project"]["entry-points"]["torch_dynamo_backends"]["irkit"]

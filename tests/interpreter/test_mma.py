@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from irkit.dtypes import BFLOAT16
+from irkit.dtypes import BFLOAT16, to_tf32
 from irkit.interpreter import InterpretationError, interpret
 from irkit.parsing import parse_module
 
@@ -128,3 +128,91 @@ def test_a_partial_warp_is_an_error() -> None:
     program = parse_module(_warp_program("f16", threads=48))
     with pytest.raises(InterpretationError, match="needs whole warps"):
         interpret(program, "main", a, b)
+
+
+def _tf32_warp_program() -> str:
+    """One warp's m16n8k8 TF32 product, each thread loading its fragment
+    elements from global memory where the PTX layout puts them: A's element
+    e at (g + 8 (e % 2), c + 4 (e / 2)), B's at (c + 4 e, g)."""
+    a_loads = []
+    for e in range(4):
+        a_loads.append(
+            f"%ar{e} = arith.addi %g, %c{8 * (e % 2)} : index\n"
+            f"    %ac{e} = arith.addi %cc, %c{4 * (e // 2)} : index\n"
+            f"    %av{e} = memref.load %A[%ar{e}, %ac{e}] : memref<16x8xf32>\n"
+            f"    memref.store %av{e}, %a[%c{e}] : memref<4xf32, {PR}>"
+        )
+    b_loads = []
+    for e in range(2):
+        b_loads.append(
+            f"%bk{e} = arith.addi %cc, %c{4 * e} : index\n"
+            f"    %bv{e} = memref.load %B[%bk{e}, %g] : memref<8x8xf32>\n"
+            f"    memref.store %bv{e}, %b[%c{e}] : memref<2xf32, {PR}>"
+        )
+    loads = "\n    ".join([*a_loads, *b_loads])
+    return f"""
+func.func @main(%A: memref<16x8xf32>, %B: memref<8x8xf32>, %C: memref<16x8xf32> {{irkit.output}}) {{
+  %c1 = arith.constant 1 : index
+  %nt = arith.constant 32 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %nt, %sy = %c1, %sz = %c1) private(%a : memref<4xf32, {PR}>, %b : memref<2xf32, {PR}>, %acc : memref<4xf32, {PR}>) {{
+    %c0 = arith.constant 0 : index
+    %c2 = arith.constant 2 : index
+    %c3 = arith.constant 3 : index
+    %c4 = arith.constant 4 : index
+    %c8 = arith.constant 8 : index
+    %g = arith.divui %tx, %c4 : index
+    %cc = arith.remui %tx, %c4 : index
+    {loads}
+    %zero = arith.constant 0.0 : f32
+    memref.store %zero, %acc[%c0] : memref<4xf32, {PR}>
+    memref.store %zero, %acc[%c1] : memref<4xf32, {PR}>
+    memref.store %zero, %acc[%c2] : memref<4xf32, {PR}>
+    memref.store %zero, %acc[%c3] : memref<4xf32, {PR}>
+    mma.sync %a[%c0], %b[%c0], %acc[%c0] {{tf32}} : memref<4xf32, {PR}>, memref<2xf32, {PR}>, memref<4xf32, {PR}>
+    %col0 = arith.muli %cc, %c2 : index
+    %col1 = arith.addi %col0, %c1 : index
+    %g8 = arith.addi %g, %c8 : index
+    %v0 = memref.load %acc[%c0] : memref<4xf32, {PR}>
+    %v1 = memref.load %acc[%c1] : memref<4xf32, {PR}>
+    %v2 = memref.load %acc[%c2] : memref<4xf32, {PR}>
+    %v3 = memref.load %acc[%c3] : memref<4xf32, {PR}>
+    memref.store %v0, %C[%g, %col0] : memref<16x8xf32>
+    memref.store %v1, %C[%g, %col1] : memref<16x8xf32>
+    memref.store %v2, %C[%g8, %col0] : memref<16x8xf32>
+    memref.store %v3, %C[%g8, %col1] : memref<16x8xf32>
+    gpu.terminator
+  }}
+  return
+}}
+"""
+
+
+@given(st.integers(0, 2**16))
+def test_one_warp_multiplies_tf32_as_ptx_lays_fragments_out(seed: int) -> None:
+    """The m16n8k8 TF32 layouts, and operands rounded as cvt.rna rounds:
+    the result is the product of the rounded operands (exact products,
+    one rounding of the sum), not the f32 product."""
+    rng = np.random.default_rng(seed)
+    a = rng.uniform(-2, 2, (16, 8)).astype(np.float32)
+    b = rng.uniform(-2, 2, (8, 8)).astype(np.float32)
+    (c,) = interpret(parse_module(_tf32_warp_program()), "main", a, b)
+    rounded = to_tf32(a).astype(np.float64) @ to_tf32(b).astype(np.float64)
+    np.testing.assert_allclose(c, rounded, rtol=1e-6, atol=1e-6)
+    exact = a.astype(np.float64) @ b.astype(np.float64)
+    assert np.abs(c - exact).max() > 1e-5  # TF32's rounding shows
+
+
+def test_tf32_rounds_to_nearest_ties_away() -> None:
+    """cvt.rna.tf32.f32: 13 low mantissa bits dropped, a tie rounded away
+    from zero (not to even), NaN and infinities kept."""
+    ulp = 2.0**-10  # TF32's unit in the last place at 1
+    values = np.array(
+        [1 + ulp / 2, 1 + 3 * ulp / 2, -(1 + ulp / 2), 1 + ulp / 4, np.inf, np.nan],
+        np.float32,
+    )
+    rounded = to_tf32(values)
+    np.testing.assert_array_equal(
+        rounded[:5], np.array([1 + ulp, 1 + 2 * ulp, -(1 + ulp), 1, np.inf], np.float32)
+    )
+    assert np.isnan(rounded[5])
+    assert not (to_tf32(np.float32(np.pi)).view(np.uint32) & 0x1FFF)

@@ -33,12 +33,23 @@ ATTENTION_CHAIN = "irkit/analysis/attention.py"
 ATTENTION_PROPERTY = "tests/properties/test_linalg_fuse_attention.py"
 MMA = "irkit/transforms/convert_linalg_to_mma.py"
 MMA_PROPERTY = "tests/properties/test_convert_linalg_to_mma.py"
+MMA_TF32_PROPERTY = (
+    "tests/properties/test_convert_linalg_to_mma.py"
+    "::test_tf32_kernels_keep_meaning_and_fire"
+)
 TILE_FUSE = "irkit/transforms/linalg_tile_and_fuse.py"
 HOIST = "irkit/transforms/scf_for_hoist_accumulators.py"
 HOIST_PROPERTY = (
     "tests/properties/test_scf_for_hoist_accumulators.py"
     "::test_accumulators_stay_in_memory_beside_unseen_effects"
 )
+VECTORIZE = "irkit/transforms/linalg_vectorize_micro_kernels.py"
+VECTORIZE_PROPERTY = (
+    "tests/properties/test_linalg_vectorize_micro_kernels.py"
+    "::test_vectorizing_keeps_meaning_on_random_shapes"
+)
+C_MATH = "irkit/targets/c_math.py"
+C_MATH_TESTS = ("tests/targets/test_c_math.py",)
 TILE_FUSE_PROPERTY = (
     "tests/properties/test_linalg_tile_and_fuse.py"
     "::test_fusion_never_passes_over_a_writer_of_what_it_reads"
@@ -216,6 +227,50 @@ MUTANTS: tuple[Mutant, ...] = (
         "f16 kernels printed without cuda_fp16.h",
     ),
     Mutant(
+        "kernels-sharing-a-global-compiled-apart",
+        "irkit/targets/cuda.py",
+        "                if symbol not in self.mutable_globals:",
+        "                if True:",
+        (
+            "tests/targets/test_cuda.py"
+            "::test_kernels_sharing_a_mutable_global_share_a_program",
+        ),
+        "two kernels exchanging data through a mutable global get a copy of it "
+        "each (one writes a global the other never sees)",
+    ),
+    Mutant(
+        "program-without-its-helpers",
+        "irkit/targets/cuda.py",
+        "        self._part_helpers.add(name)\n        return name\n\n    def helper(",
+        "        return name\n\n    def helper(",
+        (
+            "tests/targets/test_cuda.py"
+            "::test_each_kernel_is_a_program_of_its_own_with_only_what_it_uses",
+        ),
+        "a kernel's program lacks the device helpers it calls (does not compile)",
+    ),
+    Mutant(
+        "half-program-without-its-header",
+        "irkit/targets/cuda.py",
+        "            self._part_types.add(key)",
+        "            pass",
+        (
+            "tests/targets/test_cuda_half.py::test_f16_is_stored_as_half_with_its_header",
+        ),
+        "an f16 kernel's program compiled without cuda_fp16.h",
+    ),
+    Mutant(
+        "changed-kernel-served-from-the-cache",
+        "irkit/runtime/cuda.py",
+        '        "cuda-cubin", source, compiler.kind,',
+        '        "cuda-cubin", source[:60], compiler.kind,',
+        (
+            "tests/runtime/test_cuda_runtime.py"
+            "::test_each_program_is_a_cubin_of_its_own_cached_on_its_own",
+        ),
+        "a kernel whose text changed past its first lines gets the old cubin",
+    ),
+    Mutant(
         "unverified-pipeline-blames-last-pass",
         "irkit/pass_manager.py",
         "        except DiagnosticError as error:\n"
@@ -351,6 +406,46 @@ MUTANTS: tuple[Mutant, ...] = (
         "partials exchanged by `down`: lanes past the end add their own value",
     ),
     Mutant(
+        "mma-epilogue-operand-at-first-index",
+        MMA,
+        "                    indices[expr.position]\n",
+        "                    indices[0]\n",
+        (MMA_PROPERTY,),
+        "an epilogue operand (a bias) is read at the row, not at its own map",
+    ),
+    Mutant(
+        "mma-epilogue-drops-read-product",
+        MMA,
+        "    if not isinstance(product.owner, memref.AllocOp):\n        return True",
+        "    if True:\n        return False",
+        (MMA_PROPERTY,),
+        "a product also returned is no longer stored when its epilogue is fused",
+    ),
+    Mutant(
+        "diagonal-mask-bound-one-short",
+        "irkit/analysis/masks.py",
+        "    threshold = (-form.offset if positive else form.offset) // abs(slope)",
+        "    threshold = (-form.offset if positive else form.offset) // abs(slope) - 1",
+        (ATTENTION_PROPERTY,),
+        "the key steps end one key early: the last row's last unmasked key is lost",
+    ),
+    Mutant(
+        "diagonal-mask-reads-any-comparison",
+        "irkit/analysis/masks.py",
+        "    if form.key != -form.query:\n        return None",
+        "    if False:\n        return None",
+        (ATTENTION_PROPERTY,),
+        "a comparison of j with i alone, or j + i, is taken as one of j - i",
+    ),
+    Mutant(
+        "attention-grid-keeps-threads",
+        ATTENTION,
+        "            threads=options.threads // 2,",
+        "            threads=options.threads,",
+        ("tests/filecheck/transforms/linalg-fuse-attention.mlir",),
+        "halved attention blocks keep the whole block's threads (idle threads)",
+    ),
+    Mutant(
         "online-softmax-never-rescales",
         ATTENTION,
         "        difference = arith.SubfOp(old_max, chosen.result)",
@@ -390,6 +485,35 @@ MUTANTS: tuple[Mutant, ...] = (
         (MMA_PROPERTY,),
         "a planted wrong fragment index: accumulator elements 1 and 2 are "
         "stored to each other's columns",
+    ),
+    Mutant(
+        "mma-tf32-wrong-a-fragment-row",
+        MMA,
+        "                row = lb.add_index(self.warp_m, self.group, mi * 16 + 8 * (e % 2))",
+        "                row = lb.add_index(self.warp_m, self.group, mi * 16 + 8 * (e // 2))",
+        (MMA_TF32_PROPERTY,),
+        "a planted wrong TF32 fragment index: A's elements 1 and 2 are read "
+        "from each other's rows (row g + 8 for column c + 4 and back)",
+    ),
+    Mutant(
+        "mma-tf32-wrong-b-fragment-k",
+        MMA,
+        "                k = lb.add_index(self.lane_in_group, kk * 8 + 4 * e)",
+        "                k = lb.add_index(self.lane_in_group, kk * 8 + e)",
+        (MMA_TF32_PROPERTY,),
+        "B's second element is read from k = c + 1 instead of c + 4: rows of "
+        "B multiply the wrong columns of A",
+    ),
+    Mutant(
+        "mma-tf32-emulator-skips-rounding",
+        "irkit/interpreter/mma.py",
+        "        a_fragments, b_fragments = to_tf32(a_fragments), to_tf32(b_fragments)",
+        "        pass",
+        (
+            "tests/interpreter/test_mma.py::test_one_warp_multiplies_tf32_as_ptx_lays_fragments_out",
+        ),
+        "the emulator multiplies the f32 operands as they are: what it checks "
+        "is not what the tensor cores compute after cvt.rna",
     ),
     Mutant(
         "mma-b-fragments-not-transposed",
@@ -790,5 +914,117 @@ MUTANTS: tuple[Mutant, ...] = (
         ("tests/filecheck/transforms/linalg-conv-to-im2col.mlir",),
         "a strided 1x1 convolution reads its input as if every pixel were an "
         "output pixel",
+    ),
+    Mutant(
+        "vector-chunks-read-the-first-columns",
+        VECTORIZE,
+        "            place[kernel.vector_loop] = chunk * kernel.lanes",
+        "            place[kernel.vector_loop] = 0",
+        (
+            VECTORIZE_PROPERTY,
+            "tests/filecheck/transforms/linalg-vectorize-micro-kernels.mlir",
+        ),
+        "every vector of a micro-kernel row loads, accumulates and stores the "
+        "row's first VL columns: the other columns keep their old values",
+    ),
+    Mutant(
+        "vector-rows-share-one-broadcast",
+        VECTORIZE,
+        "        if lhs_key not in broadcasts:",
+        "        if not broadcasts:",
+        (
+            VECTORIZE_PROPERTY,
+            "tests/filecheck/transforms/linalg-vectorize-micro-kernels.mlir",
+        ),
+        "every accumulator row is multiplied by the first row's lhs element",
+    ),
+    Mutant(
+        "vector-accumulators-beside-an-aliasing-input",
+        VECTORIZE,
+        "    if any(may_alias(value, output) for value in generic.inputs):",
+        "    if False:",
+        ("tests/filecheck/transforms/linalg-vectorize-micro-kernels.mlir",),
+        "a micro-kernel whose input may be its output keeps the output in "
+        "registers across the K loop: its reads of that input miss the updates",
+    ),
+    Mutant(
+        "fma-rounded-twice",
+        "irkit/interpreter/special.py",
+        "        to_odd = np.where(inexact & even, towards, total)",
+        "        to_odd = total",
+        ("tests/interpreter/test_vector.py",),
+        "the interpreter's fma rounds the f64 sum to f32 after rounding it to "
+        "f64: a tie made by the first rounding goes the wrong way",
+    ),
+    Mutant(
+        "vector-broadcast-fills-one-lane",
+        "irkit/targets/cstyle_vector.py",
+        '    emitter.declare(op.results[0], "{" + ", ".join([source] * lanes) + "}", op)',
+        '    emitter.declare(op.results[0], "{" + source + "}", op)',
+        (
+            "tests/filecheck/targets/c/vector.mlir",
+            "tests/properties/test_linalg_vectorize_micro_kernels.py"
+            "::test_vectorized_matmuls_run_in_c",
+        ),
+        "a broadcast sets the first lane and zeroes the others: every column "
+        "but the first of each vector gets no product",
+    ),
+    Mutant(
+        "c-exp-overflows-one-ulp-early",
+        C_MATH,
+        '_EXP_OVERFLOW = "0x1.62e42ep+6f"',
+        '_EXP_OVERFLOW = "0x1.62e42cp+6f"',
+        C_MATH_TESTS,
+        "exp of the largest input with a finite result is infinity",
+    ),
+    Mutant(
+        "c-exp-scales-by-one-power-of-two",
+        C_MATH,
+        '"int32_t half = k / 2;",',
+        '"int32_t half = 0;",',
+        C_MATH_TESTS,
+        "2^n as one float: results near overflow and in the denormal range "
+        "come out wrong",
+    ),
+    Mutant(
+        "c-tanh-polynomial-past-its-range",
+        C_MATH,
+        '_TANH_SMALL = "0.625f"',
+        '_TANH_SMALL = "1.5f"',
+        C_MATH_TESTS,
+        "tanh's odd polynomial used where it is not accurate",
+    ),
+    Mutant(
+        "c-erf-tail-loses-its-sign",
+        C_MATH,
+        '        "large = copysignf(large, x);",\n',
+        "",
+        C_MATH_TESTS,
+        "erf(x) for x <= -1 is positive",
+    ),
+    Mutant(
+        "c-exp-drops-nan",
+        C_MATH,
+        '"return x != x ? x + x : result;",',
+        '"return result;",',
+        C_MATH_TESTS,
+        "exp(NaN) is a number",
+    ),
+    Mutant(
+        "c-simd-across-inner-loops",
+        "irkit/targets/cstyle_control.py",
+        'simd = " simd" if collapse and straight else ""',
+        'simd = " simd" if collapse else ""',
+        ("tests/filecheck/targets/c/loops.mlir",),
+        "a nest holding loops (rows with stack buffers) is vectorised across "
+        "its outer iterations",
+    ),
+    Mutant(
+        "c-helper-dependencies-not-printed",
+        "irkit/targets/cstyle.py",
+        "            for dependency in HELPER_DEPENDENCIES.get(kind, ()):",
+        "            for dependency in ():",
+        ("tests/filecheck/targets/c/math.mlir",),
+        "tanh and erf call an exp helper that is not printed",
     ),
 )

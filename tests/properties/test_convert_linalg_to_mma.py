@@ -3,37 +3,56 @@
 Hypothesis draws half-precision matmuls into f32 as torch-mlir writes them
 (f16 or bf16 operands widened in the body, B stored (k, n) or (n, k), zero
 or more batch loops that A and B may or may not carry, the output a zero fill
-or an argument), with extents the kernel's tiles divide. The pass rewrites
-each into a `gpu.launch` of `mma` ops, and the emulator runs it warp by warp
+or an argument), with extents the kernel's tiles divide, and f32 matmuls of
+the same forms for the `tf32` option. The pass rewrites each into a
+`gpu.launch` of `mma` ops, and the emulator runs it warp by warp
 (`irkit/interpreter/mma.py`): a wrong fragment index, address or copy
-ordering shows as a wrong element, poison read, or a race.
+ordering shows as a wrong element, poison read, or a race. TF32 products
+are compared within `TF32_TOLERANCE` (each operand rounded to 11
+significant bits), which a wrong operand passes by far.
 """
 
 from __future__ import annotations
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from xdsl.dialects.builtin import ModuleOp
 
 from irkit.context import make_context
+from irkit.dialects.mma import SyncOp
 from irkit.parsing import parse_module
-from irkit.testing import check_pass
+from irkit.pass_manager import Pipeline
+from irkit.testing import TF32_TOLERANCE, assert_pass_preserves_semantics, check_pass
 from irkit.transforms.bufferize import BufferizePass
 from irkit.transforms.convert_linalg_to_mma import ConvertLinalgToMmaPass
 from irkit.transforms.linalg_generalize_named_ops import LinalgGeneralizeNamedOpsPass
+from irkit.transforms.pipelines import LowerToCudaPipeline
 
 PASS = ConvertLinalgToMmaPass()
+TF32_PASS = ConvertLinalgToMmaPass(tf32=True)
 # Exact products, f32 sums in another order than the interpreter's.
 TOLERANCE = {"rtol": 1e-4, "atol": 1e-4}
+TF32_RTOL, TF32_ATOL = TF32_TOLERANCE
+
+
+EPILOGUES = ("bias_gelu", "residual_truncf", "column_index", "product_returned")
 
 
 @st.composite
-def half_matmuls(draw: st.DrawFn) -> str:
-    element = draw(st.sampled_from(["f16", "bf16"]))
+def half_matmuls(
+    draw: st.DrawFn,
+    elements: tuple[str, ...] = ("f16", "bf16"),
+    epilogues: tuple[str, ...] = (),
+) -> str:
+    element = draw(st.sampled_from(elements))
     m = draw(st.sampled_from([64, 128, 192]))
     n = draw(st.sampled_from([64, 128, 192]))
-    k = draw(st.sampled_from([16, 32, 48, 64]))
+    k = draw(
+        st.sampled_from(
+            [8, 16, 24, 32, 48, 64] if element == "f32" else [16, 32, 48, 64]
+        )
+    )
     batch = draw(st.lists(st.integers(1, 3), max_size=2))
     a_batched = draw(st.booleans()) if batch else False
     b_batched = draw(st.booleans()) if batch else False
@@ -70,22 +89,102 @@ def half_matmuls(draw: st.DrawFn) -> str:
         ]
     else:
         args.append(f"%init: {c_type}")
+    widen = (
+        ""
+        if element == "f32"
+        else f"    %xf = arith.extf %x : {element} to f32\n"
+        f"    %yf = arith.extf %y : {element} to f32\n"
+    )
+    x, y = ("%x", "%y") if element == "f32" else ("%xf", "%yf")
     lines.append(
         f"%r = linalg.generic {{indexing_maps = [{maps}], iterator_types = [{kinds}]}} "
         f"ins(%a, %b : {a_type}, {b_type}) outs(%init : {c_type}) {{\n"
         f"  ^bb0(%x: {element}, %y: {element}, %acc: f32):\n"
-        f"    %xf = arith.extf %x : {element} to f32\n"
-        f"    %yf = arith.extf %y : {element} to f32\n"
-        "    %p = arith.mulf %xf, %yf : f32\n"
+        f"{widen}"
+        f"    %p = arith.mulf {x}, {y} : f32\n"
         "    %s = arith.addf %acc, %p : f32\n"
         "    linalg.yield %s : f32\n"
         f"  }} -> {c_type}"
     )
+    results = [("%r", c_type)]
+    if epilogues:
+        kind = draw(st.sampled_from(epilogues))
+        results = _epilogue(kind, element, batch, m, n, args, lines, c_type)
     body = "\n  ".join(lines)
+    returned = ", ".join(name for name, _ in results)
+    types = ", ".join(type_ for _, type_ in results)
     return (
-        f"func.func @main({', '.join(args)}) -> {c_type} {{\n  {body}\n"
-        f"  return %r : {c_type}\n}}\n"
+        f"func.func @main({', '.join(args)}) -> ({types}) {{\n  {body}\n"
+        f"  return {returned} : {types}\n}}\n"
     )
+
+
+def _epilogue(
+    kind: str,
+    element: str,
+    batch: list[int],
+    m: int,
+    n: int,
+    args: list[str],
+    lines: list[str],
+    c_type: str,
+) -> list[tuple[str, str]]:
+    """An elementwise consumer of the product `%r`, as torch-mlir writes a
+    linear layer's bias and activation, a residual add with the cast back
+    to half precision, a use of `linalg.index`, or one whose product is
+    returned too (then still stored); appended to `lines`, its results
+    returned."""
+    rank = len(batch) + 2
+    loops = [f"d{i}" for i in range(rank)]
+    domain = f"({', '.join(loops)})"
+    identity = f"affine_map<{domain} -> ({', '.join(loops)})>"
+    kinds = ", ".join(['"parallel"'] * rank)
+    dims = "x".join(str(d) for d in [*batch, m, n])
+    out_element = element if kind == "residual_truncf" else "f32"
+    out_type = f"tensor<{dims}x{out_element}>"
+    ins, maps = ["%r"], [identity]
+    types = [c_type]
+    if kind == "bias_gelu":
+        args.append(f"%bias: tensor<{n}xf32>")
+        ins.append("%bias")
+        types.append(f"tensor<{n}xf32>")
+        maps.append(f"affine_map<{domain} -> ({loops[-1]})>")
+        body = [
+            "^bb0(%c: f32, %t: f32, %o: f32):",
+            "  %u = arith.addf %c, %t : f32",
+            "  %h = math.tanh %u : f32",
+            "  %g = arith.mulf %u, %h : f32",
+            "  linalg.yield %g : f32",
+        ]
+    elif kind == "residual_truncf":
+        args.append(f"%res: {c_type}")
+        ins.append("%res")
+        types.append(c_type)
+        maps.append(identity)
+        body = [
+            f"^bb0(%c: f32, %t: f32, %o: {element}):",
+            "  %u = arith.addf %c, %t : f32",
+            f"  %h = arith.truncf %u : f32 to {element}",
+            f"  linalg.yield %h : {element}",
+        ]
+    else:
+        body = [
+            "^bb0(%c: f32, %o: f32):",
+            f"  %col = linalg.index {rank - 1} : index",
+            "  %i = arith.index_cast %col : index to i32",
+            "  %f = arith.sitofp %i : i32 to f32",
+            "  %u = arith.addf %c, %f : f32",
+            "  linalg.yield %u : f32",
+        ]
+    lines.append(f"%ee = tensor.empty() : {out_type}")
+    lines.append(
+        f"%y = linalg.generic {{indexing_maps = [{', '.join([*maps, identity])}], "
+        f"iterator_types = [{kinds}]}} ins({', '.join(ins)} : {', '.join(types)}) "
+        f"outs(%ee : {out_type}) {{\n  " + "\n  ".join(body) + f"\n  }} -> {out_type}"
+    )
+    if kind == "product_returned":
+        return [("%y", out_type), ("%r", c_type)]
+    return [("%y", out_type)]
 
 
 def _bufferized(text: str) -> ModuleOp:
@@ -99,6 +198,31 @@ def _bufferized(text: str) -> ModuleOp:
 def test_tensor_core_kernels_keep_meaning_and_fire() -> None:
     reach = check_pass(PASS, half_matmuls().map(_bufferized), **TOLERANCE)
     assert reach.changed == reach.examples
+
+
+def test_epilogues_run_on_the_accumulators() -> None:
+    """Bias and activation, residual and the cast to half precision, an
+    index, and a product also returned: the epilogue runs in the kernel
+    (no linalg op is left), and the product buffer is stored only when
+    something else reads it."""
+    programs = half_matmuls(epilogues=EPILOGUES).map(_bufferized)
+    # Per-dtype tolerances: a half-precision result may round either way
+    # after the reassociated f32 sum.
+    reach = check_pass(PASS, programs)
+    assert reach.changed == reach.examples
+
+
+@given(half_matmuls(epilogues=EPILOGUES))
+def test_an_epilogue_leaves_no_linalg_op(text: str) -> None:
+    module = _bufferized(text)
+    PASS.apply(make_context(), module)
+    names = [op.name for op in module.walk()]
+    assert "linalg.generic" not in names
+    stores_product = "%r" in text.split("return")[-1]
+    allocations = names.count("memref.alloc")
+    # The product's buffer survives only when it is returned too (then an
+    # output argument, not an allocation) or initialised by something else.
+    assert allocations == 0 or stores_product or "%init:" in text
 
 
 def test_small_tiles_and_deep_pipelines_keep_meaning() -> None:
@@ -133,3 +257,113 @@ def test_other_warp_grids_keep_meaning(warps: tuple[int, int], stages: int) -> N
     grid = ConvertLinalgToMmaPass(warps=warps, stages=stages, max_shared_bytes=232448)
     reach = check_pass(grid, half_matmuls().map(_bufferized), **TOLERANCE)
     assert reach.changed == reach.examples
+
+
+def f32_matmuls() -> st.SearchStrategy[str]:
+    return half_matmuls(("f32",))
+
+
+def _tf32_products(module: ModuleOp) -> list[bool]:
+    """For each `mma.sync` of `module`, whether it is a TF32 product."""
+    return [op.rounds_to_tf32 for op in module.walk() if isinstance(op, SyncOp)]
+
+
+def _all_tf32(module: ModuleOp) -> bool:
+    """Whether `module` has `mma.sync` ops, all of them TF32 products."""
+    products = _tf32_products(module)
+    return bool(products) and all(products)
+
+
+def test_tf32_kernels_keep_meaning_and_fire() -> None:
+    reach = check_pass(
+        TF32_PASS, f32_matmuls().map(_bufferized), rtol=TF32_RTOL, atol=TF32_ATOL
+    )
+    assert reach.changed == reach.examples
+
+
+def test_tf32_small_tiles_and_other_warp_grids_keep_meaning() -> None:
+    """64x64 blocks with K steps of 16 (two 8-deep products a step), four
+    copy buffers, 4 x 1 warps: every fragment row and column of the f32
+    tiles' plain loads is read by another lane than on 2 x 4 warps."""
+    small = ConvertLinalgToMmaPass(
+        block=(64, 64, 16), stages=4, warps=(4, 1), tf32=True, max_shared_bytes=232448
+    )
+    reach = check_pass(
+        small, f32_matmuls().map(_bufferized), rtol=TF32_RTOL, atol=TF32_ATOL
+    )
+    assert reach.changed == reach.examples
+
+
+@given(f32_matmuls())
+def test_f32_matmuls_stay_exact_without_tf32(text: str) -> None:
+    """Off by default: an f32 matmul is never rounded to TF32 unless asked."""
+    module = _bufferized(text)
+    before = str(module)
+    PASS.apply(make_context(), module)
+    assert str(module) == before
+
+
+@given(f32_matmuls())
+def test_tf32_kernels_use_tf32_products_and_plain_loads(text: str) -> None:
+    module = _bufferized(text)
+    TF32_PASS.apply(make_context(), module)
+    names = [op.name for op in module.walk()]
+    assert names.count("gpu.launch") == 1
+    assert "linalg.generic" not in names
+    assert "mma.ldmatrix" not in names
+    assert _all_tf32(module)
+
+
+@st.composite
+def unaligned_f32_matmuls(draw: st.DrawFn) -> tuple[str, int, int, int]:
+    """Tensor-level f32 matmuls of extents no tile of 64x64x16 divides (most
+    draws), larger than one tile and close enough below a multiple that
+    padding at most doubles the iterations (`linalg-pad-contractions` pads
+    only those)."""
+    m, n = draw(st.integers(100, 128)), draw(st.integers(100, 128))
+    k = draw(st.integers(29, 32) | st.integers(45, 48))
+    a, b, c = f"tensor<{m}x{k}xf32>", f"tensor<{k}x{n}xf32>", f"tensor<{m}x{n}xf32>"
+    text = (
+        f"func.func @main(%a: {a}, %b: {b}) -> {c} {{\n"
+        "  %zero = arith.constant 0.0 : f32\n"
+        f"  %e = tensor.empty() : {c}\n"
+        f"  %init = linalg.fill ins(%zero : f32) outs(%e : {c}) -> {c}\n"
+        f"  %r = linalg.matmul ins(%a, %b : {a}, {b}) outs(%init : {c}) -> {c}\n"
+        f"  return %r : {c}\n}}\n"
+    )
+    return text, m, n, k
+
+
+# The pipeline with 64x64 blocks (extents pad to multiples of 64): the
+# emulator runs fewer padded elements than with the default 128x128.
+ALLOW_TF32 = LowerToCudaPipeline(
+    allow_tf32=True, matmul_block=(64, 64, 16), mma_block=(64, 64, 16)
+)
+
+
+@settings(max_examples=6)
+@given(unaligned_f32_matmuls(), st.integers(0, 2**16))
+def test_lower_to_cuda_with_tf32_keeps_meaning_on_unaligned_matmuls(
+    drawn: tuple[str, int, int, int], seed: int
+) -> None:
+    """Through the whole pipeline, which pads extents no tile divides
+    (`linalg-pad-contractions`) before the tensor-core kernel, run as one
+    pass (checking each stage on its own runs scalar loop nests on the
+    interpreter: minutes), its kernels on the grid emulator."""
+    after = assert_pass_preserves_semantics(
+        ALLOW_TF32, drawn[0], trials=1, seed=seed, rtol=TF32_RTOL, atol=TF32_ATOL
+    )
+    assert _all_tf32(after)
+
+
+@settings(max_examples=8)
+@given(unaligned_f32_matmuls())
+def test_lower_to_cuda_takes_the_tf32_path_only_when_allowed(
+    drawn: tuple[str, int, int, int],
+) -> None:
+    text = drawn[0]
+    allowed, default = parse_module(text), parse_module(text)
+    ALLOW_TF32.apply(make_context(), allowed)
+    Pipeline.parse("lower-to-cuda").run(make_context(), default)
+    assert _all_tf32(allowed)
+    assert not _tf32_products(default)

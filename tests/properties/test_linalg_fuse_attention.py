@@ -62,14 +62,62 @@ def _generic(
     )
 
 
+def _diagonal_mask(draw: st.DrawFn) -> list[str]:
+    """A signed mask of the keys past the query's plus `past` (0: causal),
+    as torch-mlir writes it (`j - i <= past` kept, then `and true`, `xor
+    true`) or as a direct comparison `j > i + past`: the key steps past
+    every row of a block are skipped (`masked_beyond_diagonal`); or the
+    skewed `j > 2 i + past`, which must not be."""
+    past = draw(st.integers(0, 3))
+    head = [
+        "%i = linalg.index 1 : index",
+        "%j = linalg.index 2 : index",
+        f"%past = arith.constant {past} : index",
+    ]
+    form = draw(st.sampled_from(["torch", "direct", "skewed"]))
+    if form == "torch":
+        test = [
+            "%i64 = arith.index_cast %i : index to i64",
+            "%j64 = arith.index_cast %j : index to i64",
+            "%past64 = arith.index_cast %past : index to i64",
+            "%d = arith.subi %j64, %i64 : i64",
+            "%keep = arith.cmpi sle, %d, %past64 : i64",
+            "%true = arith.constant true",
+            "%both = arith.andi %keep, %true : i1",
+            "%later = arith.xori %both, %true : i1",
+        ]
+    elif form == "direct":
+        test = [
+            "%last = arith.addi %i, %past : index",
+            "%later = arith.cmpi sgt, %j, %last : index",
+        ]
+    else:
+        # j > 2 i + past: not a function of j - i, so no bound is read.
+        test = [
+            "%two = arith.constant 2 : index",
+            "%twice = arith.muli %i, %two : index",
+            "%last = arith.addi %twice, %past : index",
+            "%later = arith.cmpi sgt, %j, %last : index",
+        ]
+    return [
+        *head,
+        *test,
+        "%ninf2 = arith.constant 0xFF800000 : f32",
+        "%z = arith.select %later, %ninf2, %in : f32",
+    ]
+
+
+MODIFIERS = ("none", "scale", "causal", "diagonal", "mask")
+
+
 @st.composite
-def attention_programs(draw: st.DrawFn) -> str:
+def attention_programs(draw: st.DrawFn, modifiers: tuple[str, ...] = MODIFIERS) -> str:
     batch = draw(st.integers(1, 2))
     rows = draw(st.sampled_from([2, 4, 8]))
     keys = draw(st.sampled_from([2, 4, 8, 12]))
     head = draw(st.integers(1, 4))
     value_head = draw(st.integers(1, 4))
-    modifier = draw(st.sampled_from(["none", "scale", "causal", "mask"]))
+    modifier = draw(st.sampled_from(modifiers))
     collapsed = draw(st.booleans())
     s_type = f"tensor<{batch}x{rows}x{keys}xf32>"
     o_type = f"tensor<{batch}x{rows}x{value_head}xf32>"
@@ -125,6 +173,8 @@ def attention_programs(draw: st.DrawFn) -> str:
                 "%ninf2 = arith.constant 0xFF800000 : f32",
                 "%z = arith.select %later, %ninf2, %in : f32",
             ]
+        elif modifier == "diagonal":
+            body = _diagonal_mask(draw)
         else:
             ins.append(("%mask", f"tensor<{rows}x{keys}xi1>"))
             maps.append("affine_map<(d0, d1, d2) -> (d1, d2)>")
@@ -264,6 +314,28 @@ def test_fused_attention_keeps_meaning_on_the_grid_emulator() -> None:
         "convert-linalg-to-loops,fold-memref-alias-ops,convert-parallel-loops-to-gpu"
     )
     check_pass(pipeline, attention_programs().map(parse_module), rtol=RTOL, atol=ATOL)
+
+
+def test_diagonal_masks_keep_meaning_key_by_key() -> None:
+    """With one key a step, a key loop ending one key short (or a skewed
+    mask read as a diagonal one) drops an unmasked key of some row."""
+    keywise = LinalgFuseAttentionPass(
+        block_rows=4, block_keys=1, threads=16, threads_x=4, min_block=1
+    )
+    programs = attention_programs(modifiers=("diagonal",)).map(_bufferized)
+    reach = check_pass(keywise, programs, rtol=RTOL, atol=ATOL)
+    assert reach.changed == reach.examples
+
+
+@given(attention_programs())
+def test_key_steps_past_a_diagonal_mask_are_skipped(text: str) -> None:
+    """A block's key loop ends at its rows' last unmasked key (an
+    `affine.min` of the row origin) exactly when the mask is a signed
+    diagonal one; the semantics are the tests above."""
+    module = _bufferized(text)
+    PASS.apply(make_context(), module)
+    bounded = any(op.name == "affine.min" for op in module.walk())
+    assert bounded == ("arith.cmpi sle, %d" in text or "cmpi sgt, %j" in text)
 
 
 @given(attention_programs())

@@ -32,6 +32,7 @@ from irkit.runtime.cpu import (
     shared_library_key,
     toolchain,
 )
+from irkit.targets.target import AVX2, CpuHardware
 
 SOURCE = "int irkit_answer(void) { return 42; }\n"
 
@@ -201,7 +202,7 @@ def test_compiler_without_openmp_or_march_native_falls_back(
             """\
             #!/bin/sh
             for arg in "$@"; do
-              case "$arg" in -fopenmp|-march=native) echo "unsupported $arg" >&2; exit 1;; esac
+              case "$arg" in -fopenmp|-march=native|-mprefer-vector-width=*) echo "unsupported $arg" >&2; exit 1;; esac
             done
             exec cc "$@"
             """
@@ -215,6 +216,18 @@ def test_compiler_without_openmp_or_march_native_falls_back(
     assert (
         answer(build_shared_library(SOURCE.replace("42", "44"), ["irkit_answer"])) == 44
     )
+
+
+def test_wide_vector_units_ask_the_compiler_for_their_width(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The micro-kernels are sized for the unit's width; the compiler's own
+    # vectorisation (the vector.fma lane loops) must use it too.
+    avx512 = CpuHardware("x86-64 AVX-512", 512, 32)
+    monkeypatch.setattr(cpu, "host_hardware", lambda: avx512)
+    assert cpu.optional_flags()["vector-width"] == "-mprefer-vector-width=512"
+    monkeypatch.setattr(cpu, "host_hardware", lambda: AVX2)
+    assert cpu.optional_flags() == cpu.OPTIONAL_FLAGS
 
 
 def test_probe_result_is_kept_across_processes(cache_dir: Path) -> None:

@@ -37,9 +37,11 @@ def lowerings(monkeypatch: pytest.MonkeyPatch) -> list[str | None]:
     ran: list[str | None] = []
     real_lower = irkit.runtime.lower
 
-    def counting_lower(module: Any, pipeline: str | None, target: str = "c") -> None:
+    def counting_lower(
+        module: Any, pipeline: str | None, target: str = "c", **options: Any
+    ) -> None:
         ran.append(pipeline)
-        real_lower(module, pipeline, target)
+        real_lower(module, pipeline, target, **options)
 
     monkeypatch.setattr(irkit.runtime, "lower", counting_lower)
     return ran

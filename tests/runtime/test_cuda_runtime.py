@@ -25,6 +25,7 @@ from irkit.runtime.cuda import (
     check_arguments,
     check_plan,
     compile_cubin,
+    compile_unit,
     gpu_unavailable_reason,
     load_cuda_function,
 )
@@ -32,6 +33,7 @@ from irkit.targets.c import CArgument
 from irkit.targets.cuda import (
     AllocateBuffer,
     BufferArgument,
+    CudaProgram,
     CudaTranslationUnit,
     FreeBuffer,
     KernelLaunch,
@@ -226,6 +228,176 @@ def test_a_compile_error_carries_the_compiler_log(
     assert "undefined_name" in message
     assert "<irkit-generated>.cu" in message
     assert ".tmp-" not in message
+
+
+# The kernels of SOURCE as the CUDA target splits a unit: one program each.
+KERNEL_SOURCES = {
+    name: 'extern "C"' + part.rstrip() + "\n"
+    for name, part in zip(KERNELS, SOURCE.split('extern "C"')[1:], strict=True)
+}
+SPLIT_UNIT = CudaTranslationUnit(
+    SOURCE,
+    KERNELS,
+    UNIT.plans,
+    programs=tuple(CudaProgram(KERNEL_SOURCES[name], (name,)) for name in KERNELS),
+)
+
+
+# Three of them are enough where each compile costs an nvcc run.
+FEW_KERNELS = KERNELS[:3]  # scale, add, first_half
+FEW_PROGRAMS = CudaTranslationUnit(
+    SOURCE,
+    KERNELS,
+    {},
+    programs=tuple(CudaProgram(KERNEL_SOURCES[name], (name,)) for name in FEW_KERNELS),
+)
+
+
+def counting_compiles(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The sources `CudaCompiler.compile` is called with from now on."""
+    compiled: list[str] = []
+    real = CudaCompiler.compile
+
+    def compile_and_count(
+        self: CudaCompiler, cache: Any, source: str, *args: Any
+    ) -> bytes:
+        compiled.append(source)
+        return real(self, cache, source, *args)
+
+    monkeypatch.setattr(CudaCompiler, "compile", compile_and_count)
+    return compiled
+
+
+def test_each_program_is_a_cubin_of_its_own_cached_on_its_own(
+    compiler: CudaCompiler, cache: ArtifactCache, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    compiled = counting_compiles(monkeypatch)
+    cubins = compile_unit(
+        FEW_PROGRAMS, "sm_90", cache, compiler, threads=3, per_kernel=True
+    )
+    assert set(cubins) == set(FEW_KERNELS)
+    assert len(set(cubins.values())) == len(FEW_KERNELS)
+    for kernel, path in cubins.items():
+        data = path.read_bytes()
+        assert data.startswith(b"\x7fELF")
+        assert kernel.encode() in data
+        assert not any(
+            other.encode() + b"\0" in data for other in set(FEW_KERNELS) - {kernel}
+        )
+    assert sorted(compiled) == sorted(KERNEL_SOURCES[name] for name in FEW_KERNELS)
+    # Again: every program is a cache hit.
+    compiled.clear()
+    assert (
+        compile_unit(FEW_PROGRAMS, "sm_90", cache, compiler, threads=3, per_kernel=True)
+        == cubins
+    )
+    assert compiled == []
+    # One kernel changed: it alone compiles again.
+    changed_add = KERNEL_SOURCES["add"].replace("a[i] + b[i]", "b[i] + a[i]")
+    changed = CudaTranslationUnit(
+        SOURCE,
+        KERNELS,
+        {},
+        programs=tuple(
+            CudaProgram(changed_add if name == "add" else KERNEL_SOURCES[name], (name,))
+            for name in FEW_KERNELS
+        ),
+    )
+    again = compile_unit(changed, "sm_90", cache, compiler, threads=3, per_kernel=True)
+    assert compiled == [changed_add]
+    assert again["add"] != cubins["add"]
+    assert {k: p for k, p in again.items() if k != "add"} == {
+        k: p for k, p in cubins.items() if k != "add"
+    }
+
+
+def test_the_parallel_compile_makes_the_serial_compiles_cubins(
+    compiler: CudaCompiler, tmp_path: Path
+) -> None:
+    serial = compile_unit(
+        FEW_PROGRAMS,
+        "sm_90",
+        ArtifactCache.open(tmp_path / "serial"),
+        compiler,
+        threads=1,
+        per_kernel=True,
+    )
+    parallel = compile_unit(
+        FEW_PROGRAMS,
+        "sm_90",
+        ArtifactCache.open(tmp_path / "parallel"),
+        compiler,
+        threads=4,
+        per_kernel=True,
+    )
+    assert set(serial) == set(parallel) == set(FEW_KERNELS)
+    for kernel in FEW_KERNELS:
+        assert serial[kernel].name == parallel[kernel].name  # the same cache key
+        assert serial[kernel].read_bytes() == parallel[kernel].read_bytes()
+
+
+def test_a_kernel_that_does_not_compile_is_named(
+    compiler: CudaCompiler, cache: ArtifactCache
+) -> None:
+    broken = {
+        name: text.replace("c[i] = a[i] + b[i];", "c[i] = undefined_name;").replace(
+            "y[i] = (int)i;", "y[i] = other_undefined_name;"
+        )
+        for name, text in KERNEL_SOURCES.items()
+    }
+    unit = CudaTranslationUnit(
+        SOURCE,
+        KERNELS,
+        {},
+        programs=tuple(CudaProgram(broken[name], (name,)) for name in FEW_KERNELS),
+    )
+    with pytest.raises(CudaCompileError) as caught:
+        compile_unit(unit, "sm_90", cache, compiler, threads=4, per_kernel=True)
+    message = str(caught.value)
+    # Two kernels fail; the first in the unit's order is reported, whichever
+    # thread finished first, at its line in its own program.
+    assert message.startswith("CUDA compilation failed")
+    assert "in kernel 'add':" in message.splitlines()[0]
+    assert "undefined_name" in message
+    assert "other_undefined_name" not in message
+    assert "<irkit-generated:add>.cu(3)" in message
+    assert ".tmp-" not in message
+
+
+def test_by_default_nvrtc_compiles_per_kernel_and_nvcc_the_unit_whole(
+    compiler: CudaCompiler, cache: ArtifactCache, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("IRKIT_CUDA_COMPILE_THREADS", "2")
+    compiled = counting_compiles(monkeypatch)
+    cubins = compile_unit(FEW_PROGRAMS, "sm_90", cache, compiler)
+    if compiler.kind == "nvrtc":
+        assert set(cubins) == set(FEW_KERNELS)
+        assert len(compiled) == len(FEW_KERNELS)
+    else:
+        assert set(cubins) == set(
+            KERNELS
+        )  # a process per kernel would cost more than it saves
+        assert compiled == [SOURCE]
+        assert len(set(cubins.values())) == 1
+
+
+def test_on_one_thread_nvrtc_compiles_the_unit_whole(
+    compiler: CudaCompiler, cache: ArtifactCache, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    compiled = counting_compiles(monkeypatch)
+    cubins = compile_unit(FEW_PROGRAMS, "sm_90", cache, compiler, threads=1)
+    assert compiled == [SOURCE]
+    assert set(cubins) == set(KERNELS)
+
+
+def test_the_compile_threads_can_be_set(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("IRKIT_CUDA_COMPILE_THREADS", "3")
+    assert cuda_runtime.compile_threads() == 3
+    monkeypatch.setenv("IRKIT_CUDA_COMPILE_THREADS", "many")
+    with pytest.raises(IRKitError, match="must be a positive integer, not 'many'"):
+        cuda_runtime.compile_threads()
+    monkeypatch.delenv("IRKIT_CUDA_COMPILE_THREADS")
+    assert cuda_runtime.compile_threads() >= 1
 
 
 def test_an_unknown_compiler_choice_is_a_clear_error(
@@ -445,6 +617,22 @@ def test_numpy_in_numpy_out_through_two_launches(scale_then_add: Any) -> None:
     np.testing.assert_allclose(result, 3 * a + b, rtol=1e-6)
     assert scale_then_add.source == SOURCE
     assert scale_then_add.plan is SCALE_THEN_ADD
+
+
+@gpu
+@needs_gpu
+def test_kernels_from_cubins_of_their_own_give_the_same_results(
+    scale_then_add: Any, cache: ArtifactCache
+) -> None:
+    split = load_cuda_function(SPLIT_UNIT, "main", cache=cache)
+    if (
+        cuda_runtime.cuda_compiler().kind == "nvrtc"
+        and cuda_runtime.compile_threads() > 1
+    ):
+        assert len(set(split.cubins.values())) == 2  # the plan's two kernels
+    rng = np.random.default_rng(1)
+    a, b = random_array(rng, SHAPE), random_array(rng, SHAPE)
+    np.testing.assert_array_equal(split(a, b)[0], scale_then_add(a, b)[0])
 
 
 @gpu

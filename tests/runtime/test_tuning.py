@@ -85,7 +85,7 @@ def test_failing_or_disagreeing_candidates_are_skipped(
     broken = "convert-nn-to-linalg"
     candidates = ("lower-to-c", broken, "lower-to-c{register-tile-sizes=2,16,0}")
     monkeypatch.setattr(
-        tuning, "_disagreement", lambda expected, actual: "result 0 differs: forced"
+        tuning, "_disagreement", lambda expected, actual, *_: "result 0 differs: forced"
     )
     result = tune(module, "c", "main", runs=1, candidates=candidates)
     assert result.pipeline == "lower-to-c"

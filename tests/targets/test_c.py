@@ -1098,7 +1098,7 @@ def test_openmp_build_runs_the_parallel_loop(workdir: Path) -> None:
     }
     """
     unit = emit_c(parse_module(text))
-    assert "#pragma omp parallel for collapse(2)" in unit.source
+    assert "#pragma omp parallel for simd collapse(2)" in unit.source
     library = build(unit, workdir, openmp=True)
     a = np.random.default_rng(0).standard_normal((512, 64)).astype(np.float32)
     status, (out,) = call(unit, library, "scale", a)

@@ -19,11 +19,13 @@ from irkit.runtime import lower
 from irkit.runtime.cache import ArtifactCache
 from irkit.runtime.cuda import (
     CudaUnavailableError,
+    compile_unit,
     cuda_compiler,
     gpu_unavailable_reason,
 )
 from irkit.targets.cuda import (
     AllocateBuffer,
+    CudaProgram,
     CudaTranslationUnit,
     FreeBuffer,
     KernelLaunch,
@@ -175,7 +177,105 @@ def test_hand_written_kernels_compile_with_nvrtc(
     except CudaUnavailableError as error:
         pytest.skip(f"NVRTC is not loadable, printed CUDA NOT compiled by it: {error}")
     unit = emit_cuda(parse_module(path.read_text()))
-    compiler.compile(ArtifactCache.open(tmp_path), unit.source, "sm_90")
+    cache = ArtifactCache.open(tmp_path)
+    compiler.compile(cache, unit.source, "sm_90")
+    # What the runtime compiles: each program on its own.
+    cubins = compile_unit(unit, "sm_90", cache, compiler)
+    assert set(cubins) == set(unit.kernels)
+
+
+# Three kernels: `bump` and `read_back` exchange data through the mutable
+# global @counters (and read the constant @weights); `scaled` reads @weights
+# only, and is the only one that shuffles.
+SHARED_STATE = """
+module attributes {gpu.container_module} {
+  func.func @main(%out: memref<4xf32> {irkit.output}) {
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    gpu.launch_func @k::@bump blocks in (%c1, %c1, %c1) threads in (%c4, %c1, %c1)
+    gpu.launch_func @k::@read_back blocks in (%c1, %c1, %c1) threads in (%c4, %c1, %c1) args(%out : memref<4xf32>)
+    return
+  }
+  gpu.module @k {
+    memref.global "private" constant @weights : memref<4xf32> = dense<[1.0, 2.0, 3.0, 4.0]>
+    memref.global "private" @counters : memref<4xf32> = dense<0.0>
+    gpu.func @bump() kernel {
+      %tx = gpu.thread_id x
+      %w = memref.get_global @weights : memref<4xf32>
+      %c = memref.get_global @counters : memref<4xf32>
+      %v = memref.load %w[%tx] : memref<4xf32>
+      memref.store %v, %c[%tx] : memref<4xf32>
+      gpu.return
+    }
+    gpu.func @read_back(%out: memref<4xf32>) kernel {
+      %tx = gpu.thread_id x
+      %c = memref.get_global @counters : memref<4xf32>
+      %v = memref.load %c[%tx] : memref<4xf32>
+      memref.store %v, %out[%tx] : memref<4xf32>
+      gpu.return
+    }
+    gpu.func @scaled(%out: memref<4xf32>) kernel {
+      %tx = gpu.thread_id x
+      %o1 = arith.constant 1 : i32
+      %w32 = arith.constant 32 : i32
+      %w = memref.get_global @weights : memref<4xf32>
+      %v = memref.load %w[%tx] : memref<4xf32>
+      %s, %valid = gpu.shuffle xor %v, %o1, %w32 : f32
+      memref.store %s, %out[%tx] : memref<4xf32>
+      gpu.return
+    }
+  }
+}
+"""
+
+
+def _kernel_text(source: str, kernel: str) -> str:
+    """The printed kernel `kernel`: from its signature to its closing brace."""
+    start = source.index(f" {kernel}(")
+    start = source.rindex("\n", 0, start) + 1
+    return source[start : source.index("\n}\n", start) + 3]
+
+
+def test_each_kernel_is_a_program_of_its_own_with_only_what_it_uses() -> None:
+    unit = _unit(PROGRAMS["matmul_bias_softmax"])
+    assert len(unit.kernels) > 1
+    assert [program.kernels for program in unit.programs] == [
+        (kernel,) for kernel in unit.kernels
+    ]
+    for program in unit.programs:
+        (kernel,) = program.kernels
+        # The kernel exactly as the whole unit prints it, and no other.
+        assert _kernel_text(program.source, kernel) == _kernel_text(unit.source, kernel)
+        assert program.source.count("__global__") == 1
+        assert "typedef int int32_t;" in program.source
+    shuffling = [p for p in unit.programs if "__shfl" in p.source]
+    others = [p for p in unit.programs if "__shfl" not in p.source]
+    assert shuffling
+    assert others
+    assert all("irkit_lane_id(void)" in p.source for p in shuffling)
+    assert not any("irkit_lane_id" in p.source for p in others)
+
+
+def test_kernels_sharing_a_mutable_global_share_a_program() -> None:
+    unit = emit_cuda(parse_module(SHARED_STATE))
+    shared, alone = unit.programs
+    assert shared.kernels == ("k__bump", "k__read_back")
+    assert alone.kernels == ("k__scaled",)
+    # One copy of @counters for the two kernels that exchange data through
+    # it; the constant @weights is copied into each program that reads it.
+    assert "__device__ static float counters[4]" in shared.source
+    assert "__device__ static const float weights[4]" in shared.source
+    assert "counters" not in alone.source
+    assert "__device__ static const float weights[4]" in alone.source
+    assert "irkit_lane_id" in alone.source
+    assert "irkit_lane_id" not in shared.source
+
+
+def test_a_unit_without_programs_compiles_whole() -> None:
+    unit = _unit(PROGRAMS["fused_chain"])
+    whole = CudaTranslationUnit(unit.source, unit.kernels, unit.plans)
+    assert whole.compiled_programs() == (CudaProgram(unit.source, unit.kernels),)
+    assert unit.compiled_programs() == unit.programs
 
 
 SHUFFLES = """
@@ -248,4 +348,19 @@ def test_shuffles_on_the_gpu_match_the_grid_emulator() -> None:
     values = np.arange(100, 164, dtype=np.int32)
     want = irkit.interpret(parse_module(SHUFFLES), "main", values)
     got = irkit.compile(parse_module(SHUFFLES), target="cuda")(values)
+    np.testing.assert_array_equal(got[0], want[0])
+
+
+@pytest.mark.gpu
+def test_kernels_sharing_a_mutable_global_see_one_copy_of_it() -> None:
+    """`read_back` reads what `bump` wrote to @counters: the two kernels
+    are compiled and loaded together."""
+    reason = gpu_unavailable_reason()
+    if reason is not None:
+        pytest.skip(reason)
+    import numpy as np
+
+    want = irkit.interpret(parse_module(SHARED_STATE), "main")
+    got = irkit.compile(SHARED_STATE, target="cuda")()
+    np.testing.assert_array_equal(got[0], [1.0, 2.0, 3.0, 4.0])
     np.testing.assert_array_equal(got[0], want[0])

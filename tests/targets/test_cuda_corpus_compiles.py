@@ -2,14 +2,16 @@
 
 Random programs focused on each `nn` op (a few per op; the count follows the
 Hypothesis profile) and every torch-mlir corpus program go through
-`lower-to-cuda` and `emit_cuda`. The printed sources are compiled for sm_90
-with nvcc (CI has it; no GPU is needed) and with NVRTC where cuda-python can
-load it (the runtime prefers NVRTC, which has no C library headers).
+`lower-to-cuda` and `emit_cuda`. What the runtime compiles, each unit's
+programs (a kernel each, `CudaTranslationUnit.programs`), is compiled for
+sm_90 with nvcc (CI has it; no GPU is needed); each whole unit, as
+`irkit-opt -t cuda` prints it, with NVRTC where cuda-python can load it (the
+runtime prefers NVRTC, which has no C library headers).
 
-nvcc starts slowly, so one call compiles every source: each in a namespace of
-its own, its kernels without `extern "C"` so that equal kernel names of two
-sources do not clash. Only when that call fails is each source compiled alone,
-as printed, to name the one that fails. Running the kernels is
+nvcc starts slowly, so one call compiles every program: each in a namespace
+of its own, its kernels without `extern "C"` so that equal kernel names of two
+programs do not clash. Only when that call fails is each program compiled
+alone, as printed, to name the one that fails. Running the kernels is
 `tests/end_to_end/test_lower_to_cuda.py` (needs a GPU).
 """
 
@@ -29,7 +31,7 @@ from irkit.diagnostics import DiagnosticError
 from irkit.runtime import lower
 from irkit.runtime.cache import ArtifactCache
 from irkit.runtime.cuda import CudaCompileError, CudaUnavailableError, cuda_compiler
-from irkit.targets.cuda import emit_cuda
+from irkit.targets.cuda import CudaTranslationUnit, emit_cuda
 from irkit.testing.strategies import NN_OPS, nn_programs
 
 NVCC = shutil.which("nvcc")
@@ -47,30 +49,30 @@ needs_nvcc = pytest.mark.skipif(
 
 @dataclass
 class Sources:
-    """Printed CUDA sources by test id (an nn op or a corpus case)."""
+    """Printed CUDA units by test id (an nn op or a corpus case)."""
 
-    by_id: dict[str, list[str]] = field(default_factory=dict)
+    by_id: dict[str, list[CudaTranslationUnit]] = field(default_factory=dict)
     lowering_errors: dict[str, BaseException] = field(default_factory=dict)
     nvcc_failures: dict[str, str] = field(default_factory=dict)
 
 
-def _print_cuda(program: str) -> str:
+def _print_cuda(program: str) -> CudaTranslationUnit:
     module = irkit.parse(program)
     lower(module, "lower-to-cuda")
-    return emit_cuda(module).source
+    return emit_cuda(module)
 
 
-def _programs_for(op: str) -> list[str]:
-    """Printed sources of a few random programs using `op`; a program that
+def _programs_for(op: str) -> list[CudaTranslationUnit]:
+    """Printed units of a few random programs using `op`; a program that
     does not lower or print fails here, shrunk by Hypothesis."""
-    printed: list[str] = []
+    printed: list[CudaTranslationUnit] = []
 
     @settings(max_examples=EXAMPLES_PER_OP)
     @given(nn_programs(max_ops=2, ops={op}).map(str))
     def lowers_and_prints(program: str) -> None:
-        source = _print_cuda(program)
-        if source not in printed:
-            printed.append(source)
+        unit = _print_cuda(program)
+        if all(unit.source != seen.source for seen in printed):
+            printed.append(unit)
 
     lowers_and_prints()
     return printed
@@ -95,7 +97,8 @@ def _nvcc(source: str, directory: Path, name: str) -> subprocess.CompletedProces
 
 @pytest.fixture(scope="module")
 def sources() -> Sources:
-    """Every printed source, compiled once with nvcc (when it is present)."""
+    """Every printed unit, its programs compiled once with nvcc (when it is
+    present)."""
     collected = Sources()
     for op in sorted(NN_OPS):
         try:
@@ -110,8 +113,18 @@ def sources() -> Sources:
             collected.lowering_errors[case] = error
     if NVCC is None:
         return collected
-    owners = [key for key, texts in collected.by_id.items() for _ in texts]
-    flat = [text for texts in collected.by_id.values() for text in texts]
+    owners = [
+        key
+        for key, units in collected.by_id.items()
+        for unit in units
+        for _ in unit.compiled_programs()
+    ]
+    flat = [
+        program.source
+        for units in collected.by_id.values()
+        for unit in units
+        for program in unit.compiled_programs()
+    ]
     with tempfile.TemporaryDirectory() as directory:
         done = _nvcc(_batched(flat), Path(directory), "all")
         if done.returncode != 0:
@@ -153,10 +166,10 @@ def test_every_printed_source_compiles_with_nvrtc(
         pytest.skip(f"NVRTC is not loadable, printed CUDA NOT compiled by it: {error}")
     cache = ArtifactCache.open(tmp_path)
     failures: list[str] = []
-    for key, texts in sources.by_id.items():
-        for text in texts:
+    for key, units in sources.by_id.items():
+        for unit in units:
             try:
-                compiler.compile(cache, text, ARCH)
+                compiler.compile(cache, unit.source, ARCH)
             except CudaCompileError as error:
                 failures.append(f"{key}: {error}")
     assert not failures, "\n".join(failures)

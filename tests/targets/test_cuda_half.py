@@ -22,7 +22,7 @@ from irkit.interpreter import interpret
 from irkit.runtime import cuda as cuda_runtime
 from irkit.runtime import lower
 from irkit.runtime.cuda import CudaCompileError, gpu_unavailable_reason
-from irkit.targets.cuda import HALF_INCLUDE, emit_cuda
+from irkit.targets.cuda import HALF_INCLUDE, CudaTranslationUnit, emit_cuda
 
 NVCC = shutil.which("nvcc")
 
@@ -71,17 +71,26 @@ func.func @softmax(%x: tensor<16x100xf16>) -> tensor<16x100xf16> {
 PROGRAMS = {"linear": LINEAR, "elementwise": ELEMENTWISE, "softmax": SOFTMAX}
 
 
-def _print_cuda(text: str) -> str:
+def _unit(text: str) -> CudaTranslationUnit:
     module = irkit.parse(text)
     lower(module, "lower-to-cuda")
-    return emit_cuda(module).source
+    return emit_cuda(module)
+
+
+def _print_cuda(text: str) -> str:
+    return _unit(text).source
 
 
 @pytest.mark.parametrize("name", sorted(PROGRAMS))
 def test_f16_is_stored_as_half_with_its_header(name: str) -> None:
-    source = _print_cuda(PROGRAMS[name])
-    assert HALF_INCLUDE in source
-    assert "__half" in source
+    unit = _unit(PROGRAMS[name])
+    assert HALF_INCLUDE in unit.source
+    assert "__half" in unit.source
+    # Each program the runtime compiles on its own includes the header too.
+    assert unit.programs
+    for program in unit.programs:
+        assert ("__half" in program.source) == (HALF_INCLUDE in program.source)
+    assert any("__half" in program.source for program in unit.programs)
 
 
 def test_f32_sources_include_no_half_header() -> None:

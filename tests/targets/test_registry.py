@@ -101,3 +101,45 @@ def test_the_devices_facts_fill_the_targets_pipeline() -> None:
     assert registry.C.with_hardware(
         "lower-to-c{vector-bits=256 vector-registers=16}"
     ) == ("lower-to-c{vector-bits=256 vector-registers=16}")
+
+
+F32_MATMUL = """
+func.func @main(%a: tensor<128x64xf32>, %b: tensor<64x128xf32>) -> tensor<128x128xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<128x128xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<128x128xf32>) -> tensor<128x128xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<128x64xf32>, tensor<64x128xf32>)
+      outs(%init : tensor<128x128xf32>) -> tensor<128x128xf32>
+  return %r : tensor<128x128xf32>
+}
+"""
+
+
+def _tf32_products(allow_tf32: bool) -> int:
+    from irkit.dialects.mma import SyncOp
+    from irkit.runtime import lower
+
+    module = irkit.parse(F32_MATMUL)
+    lower(module, None, "cuda", allow_tf32=allow_tf32)
+    return sum(isinstance(op, SyncOp) and op.rounds_to_tf32 for op in module.walk())
+
+
+def test_allow_tf32_turns_on_the_targets_tf32_option() -> None:
+    """`irkit.compile(..., allow_tf32=True)`'s lowering: off by default (f32
+    matmuls stay exact SIMT kernels), on through the named pipeline's
+    `allow-tf32`; the C target, exact either way, keeps its pipeline; a
+    pipeline of the caller's own must say so itself."""
+    assert _tf32_products(False) == 0
+    assert _tf32_products(True) > 0
+    assert registry.CUDA.allowing_tf32("lower-to-cuda") == (
+        "lower-to-cuda{allow-tf32=true}"
+    )
+    assert registry.CUDA.allowing_tf32("lower-to-cuda{allow-tf32=false}") == (
+        "lower-to-cuda{allow-tf32=false}"
+    )
+    assert registry.C.allowing_tf32("lower-to-c") == "lower-to-c"
+    assert registry.CUDA.allowing_tf32("") == ""
+    with pytest.raises(irkit.IRKitError, match="allow-tf32=true"):
+        registry.CUDA.allowing_tf32("bufferize,cse")
+    for candidate in registry.CUDA.tuning_candidates:
+        Pipeline.parse(registry.CUDA.allowing_tf32(candidate))

@@ -3,8 +3,10 @@
 PyTorch finds the backend through the `torch_dynamo_backends` entry point
 (`irkit = "irkit.frontends.torch:dynamo_backend"` in pyproject.toml); it can
 also be passed directly, `torch.compile(model, backend=dynamo_backend)`.
-Options: `torch.compile(..., options={"target": "c" | "cuda", "tune": bool})`
-(default target: `cuda` when the graph's inputs are on a CUDA device).
+Options: `torch.compile(..., options={"target": "c" | "cuda", "tune": bool,
+"allow_tf32": bool})` (default target: `cuda` when the graph's inputs are on
+a CUDA device; `allow_tf32`, f32 matmuls on TF32 tensor cores, follows
+`torch.backends.cuda.matmul.allow_tf32` when not given).
 
 Dynamo hands over one FX graph per region between graph breaks, with example
 inputs. The backend exports the graph on them (`torch.export.export`),
@@ -28,6 +30,7 @@ from irkit.frontends.torch.compiler import (
     compile_exported,
     default_target,
     export,
+    tf32_allowed,
 )
 from irkit.frontends.torch.emitter import UnsupportedOperatorError
 
@@ -62,10 +65,17 @@ class _GraphRunner:
     """Runs one dynamo graph through irkit, a compiled program per input
     signature, or eagerly when irkit cannot take it."""
 
-    def __init__(self, graph_module: Any, target: str | None, tune: bool) -> None:
+    def __init__(
+        self,
+        graph_module: Any,
+        target: str | None,
+        tune: bool,
+        allow_tf32: bool | None = None,
+    ) -> None:
         self.graph_module = graph_module
         self.target = target
         self.tune = tune
+        self.allow_tf32 = allow_tf32
         self.compiled: dict[tuple[Any, ...], TorchCompiledFunction | None] = {}
 
     def prepare(self, inputs: Sequence[Any]) -> TorchCompiledFunction | None:
@@ -79,7 +89,9 @@ class _GraphRunner:
         target = self.target or default_target(inputs)
         try:
             program = export(self.graph_module, inputs)
-            return compile_exported(program, target, self.tune)
+            return compile_exported(
+                program, target, self.tune, tf32_allowed(self.allow_tf32)
+            )
         except UnsupportedOperatorError as error:
             _warn_once(
                 error.operator,
@@ -108,12 +120,19 @@ def dynamo_backend(
     """The `torch.compile` backend (see the module docstring); `mode` is
     accepted and ignored."""
     chosen = dict(options or {})
-    unknown = set(chosen) - {"target", "tune"}
+    unknown = set(chosen) - {"target", "tune", "allow_tf32"}
     if unknown:
         raise IRKitError(
-            f"unknown irkit backend options {sorted(unknown)} (known: target, tune)"
+            f"unknown irkit backend options {sorted(unknown)} (known: target, "
+            "tune, allow_tf32)"
         )
-    runner = _GraphRunner(graph_module, chosen.get("target"), bool(chosen.get("tune")))
+    allow_tf32 = chosen.get("allow_tf32")
+    runner = _GraphRunner(
+        graph_module,
+        chosen.get("target"),
+        bool(chosen.get("tune")),
+        None if allow_tf32 is None else bool(allow_tf32),
+    )
     if all(_is_concrete(value) for value in example_inputs):
         # Compile now, where dynamo expects it; symbolic examples (a graph
         # dynamo made dynamic) wait for the first call's real sizes.

@@ -114,14 +114,27 @@ def _function_module(function: Any) -> Any:
     return FunctionModule()
 
 
+def tf32_allowed(allow_tf32: bool | None) -> bool:
+    """`allow_tf32`, or where it is None what PyTorch's own switch says now
+    (`torch.backends.cuda.matmul.allow_tf32`, which
+    `torch.set_float32_matmul_precision("high")` also turns on; off by
+    default), so a model runs its f32 matmuls as precisely under irkit as
+    under eager PyTorch."""
+    if allow_tf32 is not None:
+        return allow_tf32
+    import torch
+
+    return bool(torch.backends.cuda.matmul.allow_tf32)
+
+
 def compile_exported(
-    program: Any, target: str, tune: bool = False
+    program: Any, target: str, tune: bool = False, allow_tf32: bool = False
 ) -> TorchCompiledFunction:
     """Import and compile an `ExportedProgram` for `target`."""
     from irkit.runtime import compile as compile_module
 
     imported = import_exported_program(program)
-    function = compile_module(imported.module, target, tune=tune)
+    function = compile_module(imported.module, target, tune=tune, allow_tf32=allow_tf32)
     return TorchCompiledFunction(imported, function, program.call_spec.out_spec, target)
 
 
@@ -130,14 +143,18 @@ def compile(  # shadows the builtin on purpose, as `irkit.compile` does
     *example_inputs: Any,
     target: str | None = None,
     tune: bool = False,
+    allow_tf32: bool | None = None,
 ) -> TorchCompiledFunction:
     """Compile a PyTorch module or function of tensors with irkit.
 
     `target` is `c` or `cuda` (default: `cuda` when the example inputs are
     on a CUDA device, else `c`); `tune=True` times the target's candidate
-    pipelines (`irkit.compile`'s tuning). Raises `TorchImportError` (located
+    pipelines (`irkit.compile`'s tuning). `allow_tf32` lets f32 matmuls run
+    on TF32 tensor cores (`irkit.compile`'s); None (the default) follows
+    `torch.backends.cuda.matmul.allow_tf32` as it is when compiling (off
+    unless the program turned it on). Raises `TorchImportError` (located
     at the Python line of an unsupported op) or `irkit.compile`'s errors.
     """
     chosen = target or default_target(example_inputs)
     program = export(fn_or_module, example_inputs)
-    return compile_exported(program, chosen, tune)
+    return compile_exported(program, chosen, tune, tf32_allowed(allow_tf32))

@@ -12,7 +12,10 @@ and cleaning up what a rewrite leaves behind.
   values a rewrite stopped using;
 - `i64_vector`: `dense<[a, b]> : vector<2xi64>`, a window op's strides or
   dilations;
-- `pad_op`: a `tensor.pad` by one value (not inserted).
+- `pad_op`: a `tensor.pad` by one value (not inserted);
+- `hoist_to_contraction`: the allocations, views and constants between a
+  contraction and its fused epilogue (`irkit.analysis.contraction_fusion`)
+  moved before the contraction, where the fused kernel runs.
 """
 
 from __future__ import annotations
@@ -184,3 +187,20 @@ def pad_op(
         high,
         TensorType(tensor_type.get_element_type(), shape),
     )
+
+
+def hoist_to_contraction(contraction: Operation, epilogue: Operation) -> None:
+    """Move the ops between `contraction` and `epilogue` (inert ones:
+    `fusable_epilogue` checked) before `contraction`, so that what the
+    epilogue reads is defined where its fused kernel runs. Deallocations
+    stay: they free what the fused kernel, before them, no longer reads."""
+    between = []
+    current = contraction.next_op
+    while current is not None and current is not epilogue:
+        between.append(current)
+        current = current.next_op
+    for inert in between:
+        if inert.name == "memref.dealloc":
+            continue
+        inert.detach()
+        Rewriter.insert_op(inert, InsertPoint.before(contraction))

@@ -55,7 +55,7 @@ func.func @f32_operands() {
   %c1 = arith.constant 1 : index
   gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) private(%a : memref<8xf32, #gpu.address_space<private>>, %b : memref<4xf32, #gpu.address_space<private>>, %c : memref<4xf32, #gpu.address_space<private>>) {
     %c0 = arith.constant 0 : index
-    // expected-error @+1 {{a and b must hold one element type, f16 or bf16; got f32 and f32}}
+    // expected-error @+1 {{a and b must hold one element type, f16 or bf16; got f32 and f32 (f32 operands take tf32)}}
     mma.sync %a[%c0], %b[%c0], %c[%c0] : memref<8xf32, #gpu.address_space<private>>, memref<4xf32, #gpu.address_space<private>>, memref<4xf32, #gpu.address_space<private>>
     gpu.terminator
   }
@@ -95,6 +95,33 @@ func.func @wait_too_many() {
   gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
     // expected-error @+1 {{pending must be in [0, 7] (PTX's cp.async.wait_group), got 9}}
     mma.cp_async_wait {pending = 9 : i64}
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+func.func @tf32_of_halves() {
+  %c1 = arith.constant 1 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) private(%a : memref<8xf16, #gpu.address_space<private>>, %b : memref<4xf16, #gpu.address_space<private>>, %c : memref<4xf32, #gpu.address_space<private>>) {
+    %c0 = arith.constant 0 : index
+    // expected-error @+1 {{a and b of a tf32 product must hold f32; got f16 and f16}}
+    mma.sync %a[%c0], %b[%c0], %c[%c0] {tf32} : memref<8xf16, #gpu.address_space<private>>, memref<4xf16, #gpu.address_space<private>>, memref<4xf32, #gpu.address_space<private>>
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+// A TF32 product (m16n8k8) reads 4 elements of A, 2 of B, 4 of C.
+func.func @tf32_fragment_too_short() {
+  %c1 = arith.constant 1 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) private(%a : memref<3xf32, #gpu.address_space<private>>, %b : memref<2xf32, #gpu.address_space<private>>, %c : memref<4xf32, #gpu.address_space<private>>) {
+    %c0 = arith.constant 0 : index
+    // expected-error @+1 {{a needs 4 contiguous elements along its last dimension, got memref<3xf32, #gpu.address_space<private>>}}
+    mma.sync %a[%c0], %b[%c0], %c[%c0] {tf32} : memref<3xf32, #gpu.address_space<private>>, memref<2xf32, #gpu.address_space<private>>, memref<4xf32, #gpu.address_space<private>>
     gpu.terminator
   }
   return

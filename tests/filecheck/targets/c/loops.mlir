@@ -4,7 +4,8 @@
 // REQUIRES: cc
 
 // Only the outermost scf.parallel gets the OpenMP pragma (collapsed over its
-// induction variables); a nested one is a plain loop nest.
+// induction variables); a nested one is a plain loop nest. A body with a
+// loop in it is not `simd`: only straight-line bodies are.
 // CHECK-LABEL: int nested(const float *restrict a, float *restrict out) {
 // CHECK:         #ifdef _OPENMP
 // CHECK-NEXT:    #pragma omp parallel for collapse(2)
@@ -27,6 +28,27 @@ func.func @nested(%a: memref<4x2x2xf32>, %out: memref<4x2x2xf32> {irkit.output})
       memref.store %y, %out[%i, %j, %k] : memref<4x2x2xf32>
       scf.reduce
     }
+    scf.reduce
+  }
+  return
+}
+
+// A collapsed nest with a straight-line body is `simd` too: gcc vectorises
+// a collapsed nest only when told its iterations are independent.
+// CHECK-LABEL: int flat(const float *restrict a, float *restrict out) {
+// CHECK:         #pragma omp parallel for simd collapse(2)
+// CHECK-NEXT:    #endif
+// CHECK-NEXT:    for (int64_t i = 0; i < 4; i += 1) {
+// CHECK-NEXT:      for (int64_t j = 0; j < 8; j += 1) {
+func.func @flat(%a: memref<4x8xf32>, %out: memref<4x8xf32> {irkit.output}) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  scf.parallel (%i, %j) = (%c0, %c0) to (%c4, %c8) step (%c1, %c1) {
+    %x = memref.load %a[%i, %j] : memref<4x8xf32>
+    %y = math.exp %x : f32
+    memref.store %y, %out[%i, %j] : memref<4x8xf32>
     scf.reduce
   }
   return

@@ -3,10 +3,21 @@
 // REQUIRES: cc
 
 // libm's float functions for f32, double ones for f64; f16 is computed in
-// float and rounded back. No bf16 here: no bf16 helpers either.
+// float and rounded back. No bf16 here: no bf16 helpers either. f32 exp,
+// tanh and erf are printed helpers (polynomials the C compiler vectorises),
+// each once, exp first: tanh and erf call it.
 // CHECK-NOT:   irkit_widen_bf16
+// CHECK:       static inline float irkit_exp_f32(float x) {
+// CHECK:           float n = clamped * 0x1.715476p+0f + 0x1.8p23f;
+// CHECK:           return x != x ? x + x : result;
+// CHECK-NEXT:  }
+// CHECK:       static inline float irkit_tanh_f32(float x) {
+// CHECK:           float e = irkit_exp_f32(2.0f * fabsf(x));
+// CHECK:       static inline float irkit_erf_f32(float x) {
+// CHECK:           float large = 1.0f - irkit_exp_f32(-tail_x * tail_x) * q;
+// CHECK-NOT:   static inline float irkit_exp_f32
 // CHECK-LABEL: int f32_math({{.*}}) {
-// CHECK:         float e = expf(x);
+// CHECK:         float e = irkit_exp_f32(x);
 // CHECK:         float r = 1.0f / sqrtf(e);
 // CHECK:         float m = fmaxf(r, x);
 // CHECK:         float p = powf(m, e);
@@ -21,11 +32,28 @@ func.func @f32_math(%a: memref<4xf32>, %out: memref<4xf32> {irkit.output}) {
   return
 }
 
+// CHECK-LABEL: int f32_transcendentals({{.*}}) {
+// CHECK:         float t = irkit_tanh_f32(x);
+// CHECK:         float r = irkit_erf_f32(t);
+// CHECK:         float e = irkit_exp_f32(r);
+func.func @f32_transcendentals(%a: memref<4xf32>, %out: memref<4xf32> {irkit.output}) {
+  %c0 = arith.constant 0 : index
+  %x = memref.load %a[%c0] : memref<4xf32>
+  %t = math.tanh %x : f32
+  %r = math.erf %t : f32
+  %e = math.exp %r : f32
+  memref.store %e, %out[%c0] : memref<4xf32>
+  return
+}
+
+// f64 keeps libm.
 // CHECK-LABEL: int f64_math({{.*}}) {
 // CHECK:         double e = exp(x);
 // CHECK:         double r = 1.0 / sqrt(e);
 // CHECK:         double m = fmax(r, x);
 // CHECK:         double p = pow(m, e);
+// CHECK:         double th = tanh(p);
+// CHECK:         double er = erf(th);
 func.func @f64_math(%a: memref<4xf64>, %out: memref<4xf64> {irkit.output}) {
   %c0 = arith.constant 0 : index
   %x = memref.load %a[%c0] : memref<4xf64>
@@ -33,12 +61,14 @@ func.func @f64_math(%a: memref<4xf64>, %out: memref<4xf64> {irkit.output}) {
   %r = math.rsqrt %e : f64
   %m = arith.maxnumf %r, %x : f64
   %p = math.powf %m, %e : f64
-  memref.store %p, %out[%c0] : memref<4xf64>
+  %th = math.tanh %p : f64
+  %er = math.erf %th : f64
+  memref.store %er, %out[%c0] : memref<4xf64>
   return
 }
 
 // CHECK-LABEL: int f16_math({{.*}}) {
-// CHECK:         _Float16 e = (_Float16)(expf((float)x));
+// CHECK:         _Float16 e = (_Float16)(irkit_exp_f32((float)x));
 // CHECK:         _Float16 s = (_Float16)((float)e + (float)x);
 func.func @f16_math(%a: memref<4xf16>, %out: memref<4xf16> {irkit.output}) {
   %c0 = arith.constant 0 : index
