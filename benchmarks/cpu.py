@@ -140,33 +140,6 @@ MODEL_DIRECTORIES = {
 }
 # Relative L2 error allowed against PyTorch in float64 (as benchmarks/gpu.py).
 MODEL_RTOL = 1e-4
-# f32 models, in the order of benchmarks/gpu.py's table.
-MODEL_NAMES = (
-    "gpt2_block",
-    "bert_layer",
-    "vit_layer",
-    "llama_block",
-    "mlp_m1",
-    "mlp_m64",
-    "mlp_m512",
-    "mlp_m4096",
-    "attention_s128",
-    "attention_s128_causal",
-    "attention_s512",
-    "attention_s512_causal",
-    "attention_s2048",
-    "attention_s2048_causal",
-    "resnet_basic_s1",
-    "resnet_basic_s2",
-    "resnet_basic_s3",
-    "resnet_basic_s4",
-    "resnet_bottleneck_s1",
-    "resnext_bottleneck_s1",
-    "resnet_stem",
-    "mobilenet_v2_block",
-    "resnet18_b1",
-    "resnet18_b32",
-)
 # At the real sizes, minutes per run on two cores (a 1.6 GB score matrix per
 # attention at 2048; 58 GFLOP for ResNet-18 at batch 32): left out unless
 # named with --only-models.
@@ -253,8 +226,12 @@ def run_models(args: argparse.Namespace) -> None:
 
     threads = int(os.environ.get("OMP_NUM_THREADS", os.cpu_count() or 1))
     torch.set_num_threads(threads)
+    sys.path.insert(0, str(ROOT / "benchmarks" / "models"))
+    from zoo import WORKLOADS
+
+    # The f32 corpus, in the zoo's order (benchmarks/gpu.py's too).
     names = [n for n in args.only_models.split(",") if n] or [
-        n for n in MODEL_NAMES if args.size == "small" or n not in SLOW_MODELS
+        n for n in WORKLOADS if args.size == "small" or n not in SLOW_MODELS
     ]
     results: list[ModelResult] = []
     for name in names:

@@ -544,36 +544,15 @@ def rate(case: Case, ms: float) -> str:
     )
 
 
-MODEL_NAMES = (
-    "gpt2_block",
-    "bert_layer",
-    "vit_layer",
-    "llama_block",
-    "mlp_m1",
-    "mlp_m64",
-    "mlp_m512",
-    "mlp_m4096",
-    "attention_s128",
-    "attention_s512",
-    "attention_s512_causal",
-    "attention_s2048",
-    # conv nets (f32, NCHW), beside cuDNN through PyTorch eager
-    "resnet_basic_s1",
-    "resnet_basic_s2",
-    "resnet_basic_s3",
-    "resnet_basic_s4",
-    "resnet_bottleneck_s1",
-    "resnext_bottleneck_s1",
-    "resnet_stem",
-    "mobilenet_v2_block",
-    "resnet18_b1",
-    "resnet18_b32",
-    # float16 (tensor-core matmuls), beside PyTorch in float16
-    "gpt2_block_f16",
-    "llama_block_f16",
-    "mlp_m64_f16",
-    "attention_s128_causal_f16",
-)
+def model_names() -> list[str]:
+    """The corpus `--models` runs: the zoo's f32 workloads (transformers,
+    MLPs, attention with and without a causal mask, conv nets, beside cuDNN
+    through PyTorch eager), then its float16 ones (tensor-core matmuls,
+    beside PyTorch in float16)."""
+    sys.path.insert(0, str(MODELS))
+    from zoo import HALF_WORKLOADS, WORKLOADS
+
+    return [*WORKLOADS, *HALF_WORKLOADS]
 
 
 def print_table(cases: list[Case], bandwidth: float) -> None:
@@ -704,7 +683,7 @@ def main() -> None:
         if args.tune:
             run_tuned(case, args.repeats, g)
     if args.models:
-        names = [n for n in args.only_models.split(",") if n] or list(MODEL_NAMES)
+        names = [n for n in args.only_models.split(",") if n] or model_names()
         for name in names:
             try:
                 cases.append(model_case(name, args.repeats))
