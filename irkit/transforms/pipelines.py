@@ -211,9 +211,11 @@ class LowerToCudaPipeline(NamedPipeline):
     `linalg-fuse-elementwise` unless
     `fuse=false` (a matmul reads a transposed weight through the transposed
     map, no copy), `linalg-collapse-dims` and fusion again unless
-    `collapse=false`, `linalg-split-reduction{multiprocessors}` (with the
-    device's count, unless `split-reductions=false`: a matmul whose grid
-    stays short splits its reduction into parts on the grid), `bufferize`);
+    `collapse=false`, `linalg-split-reduction{multiprocessors min-block}`
+    (with the device's count and `split-block`, unless
+    `split-reductions=false`: a matmul whose grid would be short in tiles of
+    `split-block` squared splits its reduction into parts on the grid),
+    `bufferize`);
     `linalg-fuse-attention` (unless `fuse-attention=false`: softmax(q k^T) v
     as one block forall per tile of query rows, with an online softmax;
     `attention-block` = rows, keys, threads, threads along x bounds its
@@ -277,9 +279,15 @@ class LowerToCudaPipeline(NamedPipeline):
     # device's count, a matmul whose grid leaves multiprocessors idle gets
     # smaller block tiles (`linalg-tile-for-gpu`).
     multiprocessors: int = 0
-    # With the device's count, a matmul whose grid stays short even in the
-    # smallest tiles splits its reduction into parts on the grid.
+    # With the device's count, a matmul whose grid would be short in
+    # `split-block`-square tiles splits its reduction into parts on the grid
+    # (`linalg-split-reduction{min-block}`). 128 (2026-11-27, H100, f32):
+    # the GPT-2 block's 1024x768 products (out projection, fc2) split into 8
+    # parts of 128x128 tiles rather than run 192 blocks of 64x64: GPT-2
+    # 0.627 -> 0.593 ms, BERT 0.705 -> 0.571, LLaMA 0.712 -> 0.637, MLP m512
+    # 0.317 -> 0.306; 256 split less and lost (0.648, 0.686, 0.768).
     split_reductions: bool = True
+    split_block: int = 128
     # Attention (scores, softmax, values) as one kernel with an online
     # softmax (`linalg-fuse-attention`), in blocks of at most (query rows,
     # keys per step).
@@ -334,6 +342,7 @@ class LowerToCudaPipeline(NamedPipeline):
                     "linalg-split-reduction",
                     multiprocessors=self.multiprocessors,
                     k_step=self.matmul_block[2],
+                    min_block=self.split_block,
                 )
             )
         stages.append(_stage("bufferize"))

@@ -108,13 +108,15 @@ def test_no_generic_reads_a_value_twice(name: str) -> None:
 
 
 def test_gpt2_block_at_real_size_launches_no_more_kernels_than_torch_mlir() -> None:
-    """The measured workload itself (8x128x768, 12 heads): torch-mlir's 11
+    """The measured workload itself (8x128x768, 12 heads): torch-mlir's 13
     kernels, each row group (the layer norms) one kernel of a block per row,
-    attention one fused kernel (12 while the result, a reshape of the last
-    kernel's output, was copied into the output by a kernel of its own)."""
+    attention one fused kernel, the two 1024x768 products split in 8 parts
+    with a kernel summing them (`split-block=128`; 11 without the splits,
+    12 while the result, a reshape of the last kernel's output, was copied
+    into the output by a kernel of its own)."""
     ours = frontend_launches(zoo.WORKLOADS["gpt2_block"])
     theirs = torch_mlir_launches(REAL / "gpt2_block.mlir")
-    assert len(ours) <= len(theirs) == 11, (ours, theirs)
+    assert len(ours) <= len(theirs) == 13, (ours, theirs)
     # The two layer norms: a block of 256 threads for each of the 1024 rows.
     row_groups = [launch for launch in ours if launch == ((1024, 1, 1), (256, 1, 1))]
     assert len(row_groups) == 2, ours
