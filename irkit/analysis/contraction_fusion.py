@@ -128,7 +128,7 @@ def _fusable_reduction(contraction: GenericOp) -> SSAValue | None:
     return output
 
 
-def _is_corner_of(value: SSAValue, output: SSAValue) -> bool:
+def is_corner_of(value: SSAValue, output: SSAValue) -> bool:
     """Whether `value` is `output`, or the view of its leading corner that
     `linalg-pad-contractions` leaves readers of a padded product (a
     `memref.subview` at offsets 0, strides 1, of the same rank)."""
@@ -186,7 +186,7 @@ def fusable_epilogue(contraction: GenericOp) -> GenericOp | None:
     if not isinstance(epilogue, GenericOp):
         return None
     product = next(
-        (value for value in epilogue.inputs if _is_corner_of(value, output)), None
+        (value for value in epilogue.inputs if is_corner_of(value, output)), None
     )
     if product is None or not _over_output_space(epilogue, product):
         return None

@@ -33,12 +33,12 @@ loads (PTX has no `ldmatrix` for them):
   erased; without one, the accumulators start from the output's elements;
 - the output's elementwise consumer after the matmul (`fusable_epilogue`:
   a bias, an activation, a residual add, the cast back to f16) runs on
-  each accumulator when it reads the product itself (not a padded
-  product's corner) and its other operands through maps of loops and
-  constants: its body is cloned per element (`linalg.index` as the
-  element's indices), its results stored, and it is erased; the product is
-  then stored only when something else reads it (else its allocation goes
-  too).
+  each accumulator when it reads the product (or a padded product's
+  leading corner: then under an `scf.if` on the corner's bounds) and its
+  other operands through maps of loops and constants: its body is cloned
+  per element (`linalg.index` as the element's indices), its results are
+  stored and it is erased; the product is then stored only when something
+  else reads it (else its allocation goes too).
 
 **Contract.** The rewrite computes `C[b, m, n] += sum_k A[b, m, k] B[b, k,
 n]` (B's map may also be `(n, k)`; A and B may lack batch dimensions, which
@@ -91,7 +91,11 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import PassFailedException
 
-from irkit.analysis.contraction_fusion import fusable_epilogue, fusable_prologue
+from irkit.analysis.contraction_fusion import (
+    fusable_epilogue,
+    fusable_prologue,
+    is_corner_of,
+)
 from irkit.analysis.memory import DEFAULT_MAX_SHARED_BYTES
 from irkit.analysis.structured import is_contraction, shaped_inputs
 from irkit.dialects import memref
@@ -612,9 +616,47 @@ class _MmaKernel:
     def _epilogue_element(self, product: SSAValue, indices: list[SSAValue]) -> None:
         """The epilogue's body at one output element: the product from the
         accumulator, its other operands loaded at their maps (loops and
-        constants: `_epilogue_fits`), its results stored at `indices`."""
-        kb, epilogue = self.kb, self.epilogue
+        constants: `_epilogue_fits`), its results stored at `indices`; for
+        an epilogue over a padded product's corner, only where `indices` lie
+        in the corner (an `scf.if`)."""
+        epilogue = self.epilogue
         assert epilogue is not None
+        corner = _product_view(epilogue, self.shape)
+        assert corner is not None
+        assert isinstance(corner.type, MemRefType)
+        full = self.shape.c.type
+        assert isinstance(full, MemRefType)
+        kb = self.kb
+        inside: SSAValue | None = None
+        for index, size, extent in zip(
+            indices, corner.type.get_shape(), full.get_shape(), strict=True
+        ):
+            if size == extent:
+                continue
+            below = arith.CmpiOp(index, kb.const(size), "ult")
+            kb.add(below)
+            inside = (
+                below.result
+                if inside is None
+                else kb.binary(arith.AndIOp, inside, below.result)
+            )
+        if inside is not None:
+            then = Block()
+            kb.add(IfOp(inside, [], Region(then)))
+            kb = kb.nested(then)
+            self._epilogue_body(kb, epilogue, corner, product, indices)
+            kb.add(YieldOp())
+        else:
+            self._epilogue_body(kb, epilogue, corner, product, indices)
+
+    def _epilogue_body(
+        self,
+        kb: _KernelBuilder,
+        epilogue: GenericOp,
+        corner: SSAValue,
+        product: SSAValue,
+        indices: list[SSAValue],
+    ) -> None:
         block = epilogue.body.block
         maps = [attr.data for attr in epilogue.indexing_maps]
         values: dict[SSAValue, SSAValue] = {}
@@ -623,7 +665,7 @@ class _MmaKernel:
         ):
             if not argument.uses:
                 continue
-            if position < len(epilogue.inputs) and operand is self.shape.c:
+            if position < len(epilogue.inputs) and operand is corner:
                 values[argument] = product
             elif isinstance(operand.type, MemRefType):
                 at = [
@@ -858,12 +900,22 @@ def _fill_value(prologue: GenericOp) -> SSAValue | None:
     return None
 
 
+def _product_view(epilogue: GenericOp, shape: MatmulShape) -> SSAValue | None:
+    """The epilogue's input that is the product, or the leading corner of a
+    padded product that `linalg-pad-contractions` or `linalg-conv-to-im2col`
+    left (`is_corner_of`): each element the epilogue reads there is the
+    accumulator of the same indices."""
+    return next(
+        (value for value in epilogue.inputs if is_corner_of(value, shape.c)), None
+    )
+
+
 def _epilogue_fits(epilogue: GenericOp, shape: MatmulShape) -> bool:
     """Whether the kernel can run `epilogue` (`fusable_epilogue`'s) on its
-    accumulators: it reads the product itself (not the corner of a padded
-    one: the kernel has no bounds checks), and its other operands through
-    maps of loops and constants (a bias broadcast along rows, a residual)."""
-    if shape.c not in epilogue.inputs:
+    accumulators: it reads the product or its corner (then each element is
+    guarded by the corner's bounds), and its other operands through maps of
+    loops and constants (a bias broadcast along rows, a residual)."""
+    if _product_view(epilogue, shape) is None:
         return False
     return all(
         isinstance(expr, (AffineDimExpr, AffineConstantExpr))
@@ -872,13 +924,27 @@ def _epilogue_fits(epilogue: GenericOp, shape: MatmulShape) -> bool:
     )
 
 
-def _read_elsewhere(product: SSAValue, fused: set[GenericOp | None]) -> bool:
-    """Whether anything but the fused ops and deallocations uses the product
-    buffer (`product` an allocation): then the kernel still stores it."""
+def _read_elsewhere(
+    product: SSAValue, fused: set[GenericOp | None], corner: SSAValue | None
+) -> bool:
+    """Whether anything but the fused ops, the epilogue's corner view of it
+    (read by nothing else) and deallocations uses the product buffer
+    (`product` an allocation): then the kernel still stores it."""
     if not isinstance(product.owner, memref.AllocOp):
         return True
+
+    def fused_view(op: Operation) -> bool:
+        return (
+            corner is not None
+            and corner is not product
+            and op is corner.owner
+            and all(use.operation in fused for use in corner.uses)
+        )
+
     return any(
-        use.operation not in fused and not isinstance(use.operation, memref.DeallocOp)
+        use.operation not in fused
+        and not isinstance(use.operation, memref.DeallocOp)
+        and not fused_view(use.operation)
         for use in product.uses
     )
 
@@ -967,7 +1033,8 @@ class ConvertLinalgToMmaPass(ModulePass):
             if epilogue is not None:
                 hoist_to_contraction(generic, epilogue)
             fused = {generic, epilogue} | ({prologue} if initial is not None else set())
-            store_product = epilogue is None or _read_elsewhere(shape.c, fused)
+            corner = None if epilogue is None else _product_view(epilogue, shape)
+            store_product = epilogue is None or _read_elsewhere(shape.c, fused, corner)
             at = InsertPoint.before(generic)
             kernel = _MmaKernel(shape, tiles, at, epilogue, store_product)
             Rewriter.insert_op(kernel.build(initial), at)
@@ -980,4 +1047,9 @@ class ConvertLinalgToMmaPass(ModulePass):
                     fused_op.detach()
                     fused_op.erase()
             if not store_product:
+                if corner is not None and corner is not shape.c:
+                    view = corner.owner
+                    assert isinstance(view, Operation)
+                    view.detach()
+                    view.erase()
                 _erase_unread_buffer(shape.c)

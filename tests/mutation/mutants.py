@@ -406,6 +406,14 @@ MUTANTS: tuple[Mutant, ...] = (
         "partials exchanged by `down`: lanes past the end add their own value",
     ),
     Mutant(
+        "mma-corner-epilogue-unguarded",
+        MMA,
+        "            if size == extent:\n                continue",
+        "            if True:\n                continue",
+        (MMA_PROPERTY,),
+        "an epilogue over a padded product's corner runs on the padding too",
+    ),
+    Mutant(
         "mma-epilogue-operand-at-first-index",
         MMA,
         "                    indices[expr.position]\n",

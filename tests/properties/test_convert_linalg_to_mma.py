@@ -36,7 +36,13 @@ TOLERANCE = {"rtol": 1e-4, "atol": 1e-4}
 TF32_RTOL, TF32_ATOL = TF32_TOLERANCE
 
 
-EPILOGUES = ("bias_gelu", "residual_truncf", "column_index", "product_returned")
+EPILOGUES = (
+    "bias_gelu",
+    "residual_truncf",
+    "column_index",
+    "product_returned",
+    "corner_relu",
+)
 
 
 @st.composite
@@ -131,19 +137,33 @@ def _epilogue(
 ) -> list[tuple[str, str]]:
     """An elementwise consumer of the product `%r`, as torch-mlir writes a
     linear layer's bias and activation, a residual add with the cast back
-    to half precision, a use of `linalg.index`, or one whose product is
-    returned too (then still stored); appended to `lines`, its results
-    returned."""
+    to half precision, a use of `linalg.index`, one whose product is
+    returned too (then still stored), or a ReLU of the product's leading
+    corner (as padding leaves it: guarded by the corner's bounds); appended
+    to `lines`, its results returned."""
     rank = len(batch) + 2
     loops = [f"d{i}" for i in range(rank)]
     domain = f"({', '.join(loops)})"
     identity = f"affine_map<{domain} -> ({', '.join(loops)})>"
     kinds = ", ".join(['"parallel"'] * rank)
-    dims = "x".join(str(d) for d in [*batch, m, n])
+    corner = kind == "corner_relu"
+    # The corner of a padded product: 8 rows and 4 columns short.
+    rows, cols = (m - 8, n - 4) if corner else (m, n)
+    dims = "x".join(str(d) for d in [*batch, rows, cols])
     out_element = element if kind == "residual_truncf" else "f32"
     out_type = f"tensor<{dims}x{out_element}>"
     ins, maps = ["%r"], [identity]
     types = [c_type]
+    if corner:
+        zeros = ", ".join(["0"] * rank)
+        sizes = ", ".join(str(d) for d in [*batch, rows, cols])
+        ones = ", ".join(["1"] * rank)
+        corner_type = f"tensor<{dims}xf32>"
+        lines.append(
+            f"%rc = tensor.extract_slice %r[{zeros}] [{sizes}] [{ones}] : "
+            f"{c_type} to {corner_type}"
+        )
+        ins, types = ["%rc"], [corner_type]
     if kind == "bias_gelu":
         args.append(f"%bias: tensor<{n}xf32>")
         ins.append("%bias")
@@ -166,6 +186,13 @@ def _epilogue(
             "  %u = arith.addf %c, %t : f32",
             f"  %h = arith.truncf %u : f32 to {element}",
             f"  linalg.yield %h : {element}",
+        ]
+    elif corner:
+        body = [
+            "^bb0(%c: f32, %o: f32):",
+            "  %zero_relu = arith.constant 0.0 : f32",
+            "  %u = arith.maximumf %c, %zero_relu : f32",
+            "  linalg.yield %u : f32",
         ]
     else:
         body = [

@@ -81,16 +81,27 @@ func.func @product_returned(%a: memref<64x16xf16>, %b: memref<16x64xf16>, %c: me
 
 // -----
 
-// Reject: an epilogue reading the product's leading corner (what
-// linalg-pad-contractions leaves) stays a linalg op after the kernel, which
-// has no bounds checks to run it on the corner only.
+// An epilogue over the product's leading corner (what linalg-pad-contractions
+// and linalg-conv-to-im2col leave of a padded product) runs too, each
+// element guarded by the corner's bounds; the product, its corner view and
+// its buffer go.
 
-// CHECK-LABEL: func.func @corner_left_alone
+// CHECK-LABEL: func.func @corner_guarded
+// CHECK-NOT:     memref.alloc
 // CHECK:         gpu.launch
-// CHECK:         memref.subview
-// CHECK:         linalg.generic
-// CHECK-SAME:      ins(%{{.*}} : memref<60x60xf32, strided<[64, 1]>>)
-func.func @corner_left_alone(%a: memref<64x16xf16>, %b: memref<16x64xf16>, %out: memref<60x60xf32> {irkit.output}) {
+// CHECK:           %[[ACC:.*]] = memref.load %acc[%c3]
+// CHECK-NEXT:      %[[ROW:.*]] = arith.addi %{{.*}}, %c8 : index
+// CHECK-NEXT:      %[[COL:.*]] = arith.addi %{{.*}}, %c1 : index
+// CHECK-NEXT:      %[[IN_ROWS:.*]] = arith.cmpi ult, %[[ROW]], %c60 : index
+// CHECK-NEXT:      %[[IN_COLS:.*]] = arith.cmpi ult, %[[COL]], %c60 : index
+// CHECK-NEXT:      %[[INSIDE:.*]] = arith.andi %[[IN_ROWS]], %[[IN_COLS]] : i1
+// CHECK-NEXT:      scf.if %[[INSIDE]] {
+// CHECK-NEXT:        %[[RELU:.*]] = arith.maximumf %[[ACC]], %zero : f32
+// CHECK-NEXT:        memref.store %[[RELU]], %out[%[[ROW]], %[[COL]]] : memref<60x60xf32>
+// CHECK-NEXT:      }
+// CHECK-NOT:     linalg.generic
+// CHECK-NOT:     memref.subview
+func.func @corner_guarded(%a: memref<64x16xf16>, %b: memref<16x64xf16>, %out: memref<60x60xf32> {irkit.output}) {
   %zero = arith.constant 0.0 : f32
   %c = memref.alloc() : memref<64x64xf32>
   linalg.generic {indexing_maps = [affine_map<(d0, d1) -> ()>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%zero : f32) outs(%c : memref<64x64xf32>) {
