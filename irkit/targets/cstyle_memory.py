@@ -54,13 +54,19 @@ def _load(emitter: CStyleEmitter, op: Operation) -> None:
     emitter.declare(op.results[0], view.element(indices), op)
 
 
-def _store(emitter: CStyleEmitter, op: Operation) -> None:
-    value = emitter.name_of(op.operands[0])
+def stored_element(emitter: CStyleEmitter, op: Operation) -> str:
+    """The element a store (`memref.store`, `vector.store`: the value, the
+    memref, its indices) writes, as a C lvalue; a read-only buffer (an
+    input or a constant) is refused."""
     view = emitter.view_of(op.operands[1], op)
     if view.read_only:
         raise emitter.error(op, "stores to a read-only buffer (an input or a constant)")
-    indices = [emitter.name_of(index) for index in op.operands[2:]]
-    emitter.writer.line(f"{view.element(indices)} = {value};")
+    return view.element([emitter.name_of(index) for index in op.operands[2:]])
+
+
+def _store(emitter: CStyleEmitter, op: Operation) -> None:
+    value = emitter.name_of(op.operands[0])
+    emitter.writer.line(f"{stored_element(emitter, op)} = {value};")
 
 
 def _allocation(

@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING
 from xdsl.dialects.builtin import VectorType
 from xdsl.ir import Attribute, Operation
 
+from irkit.targets.cstyle_memory import stored_element
 from irkit.targets.language import HELPER_PREFIX, is_float, is_half, width_of
 
 if TYPE_CHECKING:
@@ -94,11 +95,8 @@ def _store(emitter: CStyleEmitter, op: Operation) -> None:
     assert isinstance(vector_type, VectorType)
     vector_type_name(emitter, vector_type, op)
     value = emitter.name_of(op.operands[0])
-    view = emitter.view_of(op.operands[1], op)
-    if view.read_only:
-        raise emitter.error(op, "stores to a read-only buffer (an input or a constant)")
-    indices = [emitter.name_of(index) for index in op.operands[2:]]
-    emitter.writer.line(f"memcpy(&{view.element(indices)}, &{value}, sizeof {value});")
+    element = stored_element(emitter, op)
+    emitter.writer.line(f"memcpy(&{element}, &{value}, sizeof {value});")
 
 
 def _broadcast(emitter: CStyleEmitter, op: Operation) -> None:

@@ -454,13 +454,13 @@ class _MmaKernel:
         shape: MatmulShape,
         tiles: MmaTiles,
         at: InsertPoint,
-        epilogue: GenericOp | None = None,
+        epilogue: _Epilogue | None = None,
         store_product: bool = True,
     ) -> None:
         self.shape, self.tiles = shape, tiles
-        # The elementwise consumer of the product run on each accumulator
-        # (`fusable_epilogue`), and whether the product itself is still
-        # stored (something else reads it).
+        # The elementwise consumer of the product run on each accumulator,
+        # and whether the product itself is still stored (something else
+        # reads it).
         self.epilogue, self.store_product = epilogue, store_product
         bm, bn, bk, stages = tiles.block_m, tiles.block_n, tiles.block_k, tiles.stages
         fm, fn = tiles.fragments_m, tiles.fragments_n
@@ -616,56 +616,47 @@ class _MmaKernel:
     def _epilogue_element(self, product: SSAValue, indices: list[SSAValue]) -> None:
         """The epilogue's body at one output element: the product from the
         accumulator, its other operands loaded at their maps (loops and
-        constants: `_epilogue_fits`), its results stored at `indices`; for
+        constants: `_fusable_epilogue`), its results stored at `indices`; for
         an epilogue over a padded product's corner, only where `indices` lie
         in the corner (an `scf.if`)."""
         epilogue = self.epilogue
         assert epilogue is not None
-        corner = _product_view(epilogue, self.shape)
-        assert corner is not None
-        assert isinstance(corner.type, MemRefType)
-        full = self.shape.c.type
-        assert isinstance(full, MemRefType)
         kb = self.kb
         inside: SSAValue | None = None
-        for index, size, extent in zip(
-            indices, corner.type.get_shape(), full.get_shape(), strict=True
-        ):
-            if size == extent:
-                continue
-            below = arith.CmpiOp(index, kb.const(size), "ult")
+        for dim, size in epilogue.bounds:
+            below = arith.CmpiOp(indices[dim], kb.const(size), "ult")
             kb.add(below)
             inside = (
                 below.result
                 if inside is None
                 else kb.binary(arith.AndIOp, inside, below.result)
             )
-        if inside is not None:
-            then = Block()
-            kb.add(IfOp(inside, [], Region(then)))
-            kb = kb.nested(then)
-            self._epilogue_body(kb, epilogue, corner, product, indices)
-            kb.add(YieldOp())
-        else:
-            self._epilogue_body(kb, epilogue, corner, product, indices)
+        if inside is None:
+            self._epilogue_body(kb, epilogue, product, indices)
+            return
+        then = Block()
+        kb.add(IfOp(inside, [], Region(then)))
+        guarded = kb.nested(then)
+        self._epilogue_body(guarded, epilogue, product, indices)
+        guarded.add(YieldOp())
 
+    @staticmethod
     def _epilogue_body(
-        self,
         kb: _KernelBuilder,
-        epilogue: GenericOp,
-        corner: SSAValue,
+        epilogue: _Epilogue,
         product: SSAValue,
         indices: list[SSAValue],
     ) -> None:
-        block = epilogue.body.block
-        maps = [attr.data for attr in epilogue.indexing_maps]
+        op = epilogue.op
+        block = op.body.block
+        maps = [attr.data for attr in op.indexing_maps]
         values: dict[SSAValue, SSAValue] = {}
         for position, (operand, argument) in enumerate(
-            zip(epilogue.operands, block.args, strict=True)
+            zip(op.operands, block.args, strict=True)
         ):
             if not argument.uses:
                 continue
-            if position < len(epilogue.inputs) and operand is corner:
+            if position < len(op.inputs) and operand is epilogue.product_view:
                 values[argument] = product
             elif isinstance(operand.type, MemRefType):
                 at = [
@@ -679,16 +670,16 @@ class _MmaKernel:
                 values[argument] = load.res
             else:
                 values[argument] = operand
-        for op in block.ops:
-            if isinstance(op, LinalgYieldOp):
-                for result, output in zip(op.operands, epilogue.outputs, strict=True):
+        for body_op in block.ops:
+            if isinstance(body_op, LinalgYieldOp):
+                for result, output in zip(body_op.operands, op.outputs, strict=True):
                     kb.add(
                         memref.StoreOp.get(values.get(result, result), output, indices)
                     )
-            elif isinstance(op, IndexOp):
-                values[op.result] = indices[op.dim.value.data]
+            elif isinstance(body_op, IndexOp):
+                values[body_op.result] = indices[body_op.dim.value.data]
             else:
-                kb.add(op.clone(value_mapper=values))
+                kb.add(body_op.clone(value_mapper=values))
 
     # -- copies of one reduction step's tiles ---------------------------------
 
@@ -900,33 +891,53 @@ def _fill_value(prologue: GenericOp) -> SSAValue | None:
     return None
 
 
-def _product_view(epilogue: GenericOp, shape: MatmulShape) -> SSAValue | None:
-    """The epilogue's input that is the product, or the leading corner of a
-    padded product that `linalg-pad-contractions` or `linalg-conv-to-im2col`
-    left (`is_corner_of`): each element the epilogue reads there is the
-    accumulator of the same indices."""
-    return next(
+@dataclass(frozen=True)
+class _Epilogue:
+    """The elementwise consumer of the product that the kernel runs on its
+    accumulators (`fusable_epilogue`)."""
+
+    op: GenericOp
+    # The input that is the product, or the leading corner of a padded
+    # product that `linalg-pad-contractions` or `linalg-conv-to-im2col` left
+    # (`is_corner_of`): each element read there is the accumulator of the
+    # same indices.
+    product_view: SSAValue
+    # (output dimension, corner size) where the corner is shorter than the
+    # product: the elements past it are padding, left alone.
+    bounds: tuple[tuple[int, int], ...]
+
+
+def _fusable_epilogue(generic: GenericOp, shape: MatmulShape) -> _Epilogue | None:
+    """`generic`'s epilogue when the kernel can run it on its accumulators:
+    it reads the product or its corner (each element then guarded by the
+    corner's bounds), and its other operands through maps of loops and
+    constants (a bias broadcast along rows, a residual)."""
+    epilogue = fusable_epilogue(generic)
+    if epilogue is None:
+        return None
+    view = next(
         (value for value in epilogue.inputs if is_corner_of(value, shape.c)), None
     )
-
-
-def _epilogue_fits(epilogue: GenericOp, shape: MatmulShape) -> bool:
-    """Whether the kernel can run `epilogue` (`fusable_epilogue`'s) on its
-    accumulators: it reads the product or its corner (then each element is
-    guarded by the corner's bounds), and its other operands through maps of
-    loops and constants (a bias broadcast along rows, a residual)."""
-    if _product_view(epilogue, shape) is None:
-        return False
-    return all(
+    if view is None or not all(
         isinstance(expr, (AffineDimExpr, AffineConstantExpr))
         for attr in epilogue.indexing_maps
         for expr in attr.data.results
+    ):
+        return None
+    view_type, full_type = view.type, shape.c.type
+    assert isinstance(view_type, MemRefType)
+    assert isinstance(full_type, MemRefType)
+    bounds = tuple(
+        (dim, size)
+        for dim, (size, extent) in enumerate(
+            zip(view_type.get_shape(), full_type.get_shape(), strict=True)
+        )
+        if size != extent
     )
+    return _Epilogue(epilogue, view, bounds)
 
 
-def _read_elsewhere(
-    product: SSAValue, fused: set[GenericOp | None], corner: SSAValue | None
-) -> bool:
+def _read_elsewhere(product: SSAValue, fused: set[GenericOp], corner: SSAValue) -> bool:
     """Whether anything but the fused ops, the epilogue's corner view of it
     (read by nothing else) and deallocations uses the product buffer
     (`product` an allocation): then the kernel still stores it."""
@@ -935,8 +946,7 @@ def _read_elsewhere(
 
     def fused_view(op: Operation) -> bool:
         return (
-            corner is not None
-            and corner is not product
+            corner is not product
             and op is corner.owner
             and all(use.operation in fused for use in corner.uses)
         )
@@ -950,7 +960,8 @@ def _read_elsewhere(
 
 
 def _erase_unread_buffer(product: SSAValue) -> None:
-    """The product's allocation and deallocations, once nothing else uses it."""
+    """The product's allocation, once only its deallocations and the fused
+    epilogue's corner view of it (now unread) use it, with them."""
     owner = product.owner
     for use in list(product.uses):
         use.operation.detach()
@@ -1027,29 +1038,21 @@ class ConvertLinalgToMmaPass(ModulePass):
                 continue
             prologue = fusable_prologue(generic)
             initial = None if prologue is None else _fill_value(prologue)
-            epilogue = fusable_epilogue(generic)
-            if epilogue is not None and not _epilogue_fits(epilogue, shape):
-                epilogue = None
+            epilogue = _fusable_epilogue(generic, shape)
+            fused: list[GenericOp] = [generic]
+            if initial is not None and prologue is not None:
+                fused.append(prologue)
             if epilogue is not None:
-                hoist_to_contraction(generic, epilogue)
-            fused = {generic, epilogue} | ({prologue} if initial is not None else set())
-            corner = None if epilogue is None else _product_view(epilogue, shape)
-            store_product = epilogue is None or _read_elsewhere(shape.c, fused, corner)
+                hoist_to_contraction(generic, epilogue.op)
+                fused.append(epilogue.op)
+            store_product = epilogue is None or _read_elsewhere(
+                shape.c, set(fused), epilogue.product_view
+            )
             at = InsertPoint.before(generic)
             kernel = _MmaKernel(shape, tiles, at, epilogue, store_product)
             Rewriter.insert_op(kernel.build(initial), at)
-            for fused_op in (
-                generic,
-                epilogue,
-                prologue if initial is not None else None,
-            ):
-                if fused_op is not None:
-                    fused_op.detach()
-                    fused_op.erase()
+            for fused_op in fused:
+                fused_op.detach()
+                fused_op.erase()
             if not store_product:
-                if corner is not None and corner is not shape.c:
-                    view = corner.owner
-                    assert isinstance(view, Operation)
-                    view.detach()
-                    view.erase()
                 _erase_unread_buffer(shape.c)

@@ -582,13 +582,11 @@ def _keys_upper_bound(kernel: _Kernel, at: InsertPoint) -> SSAValue:
     """
     chain, tiles = kernel.chain, kernel.tiles
     modifier = chain.modifier
-    loops = chain.loops[modifier] if modifier is not None else None
-    past = (
-        masked_beyond_diagonal(modifier, loops.rows[-1], loops.key)
-        if modifier is not None and loops is not None and loops.key is not None
-        else None
-    )
-    if modifier is None or loops is None or past is None:
+    loops = None if modifier is None else chain.loops[modifier]
+    if modifier is None or loops is None or loops.key is None:
+        return index_constant(chain.keys, at)
+    past = masked_beyond_diagonal(modifier, loops.rows[-1], loops.key)
+    if past is None:
         return index_constant(chain.keys, at)
     # The block's rows in the modifier's innermost row loop start here.
     origin = kernel.row_origin(1, loop_ranges(modifier)[loops.rows[-1]])

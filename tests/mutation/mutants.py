@@ -408,8 +408,8 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "mma-corner-epilogue-unguarded",
         MMA,
-        "            if size == extent:\n                continue",
-        "            if True:\n                continue",
+        "        if size != extent\n    )",
+        "        if False\n    )",
         (MMA_PROPERTY,),
         "an epilogue over a padded product's corner runs on the padding too",
     ),
