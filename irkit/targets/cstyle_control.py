@@ -8,7 +8,8 @@ on memrefs are loop nests; the outermost gets the language's parallel-loop
 pragma (OpenMP in C) unless it reduces (the accumulators would race) or
 holds an op that returns from the function, which may not leave an OpenMP
 structured block. An `scf.for` marked `irkit.unroll` with a constant trip
-count gets the language's unroll pragma.
+count gets the language's unroll pragma; one marked `irkit.unroll_count =
+n`, its partial unroll pragma with `n`.
 
 The C function's status carries failures out: `func.call` returns the
 callee's nonzero status, `cf.assert` returns its number in the module.
@@ -19,12 +20,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from xdsl.dialects.builtin import MemRefType, VectorType
+from xdsl.dialects.builtin import IntegerAttr, MemRefType, VectorType
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.traits import IsTerminator
 
 from irkit.abi import is_output_argument
-from irkit.dialects.scf import UNROLL_ATTRIBUTE
+from irkit.dialects.scf import UNROLL_ATTRIBUTE, UNROLL_COUNT_ATTRIBUTE
 from irkit.dialects.static_values import constant_int
 from irkit.targets.views import index_text
 
@@ -154,6 +155,16 @@ def _for(emitter: CStyleEmitter, op: Operation) -> None:
 
 
 def _unroll_pragma(emitter: CStyleEmitter, op: Operation) -> None:
+    partial = op.attributes.get(UNROLL_COUNT_ATTRIBUTE)
+    if (
+        UNROLL_ATTRIBUTE not in op.attributes
+        and isinstance(partial, IntegerAttr)
+        and partial.value.data > 1
+        and emitter.language.partial_unroll_pragma is not None
+    ):
+        pragma = emitter.language.partial_unroll_pragma
+        emitter.writer.line(pragma.format(count=min(partial.value.data, 65534)))
+        return
     pragma = emitter.language.unroll_pragma
     if pragma is None or UNROLL_ATTRIBUTE not in op.attributes:
         return

@@ -216,6 +216,7 @@ CUDA_LANGUAGE = Language(
     shared_qualifier="__shared__",
     parallel_loop_pragma=None,
     unroll_pragma="#pragma unroll",
+    partial_unroll_pragma="#pragma unroll {count}",
     reserved_names=frozenset(
         {"threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize"}
         | {

@@ -75,6 +75,18 @@ access (when the nest runs at most `max-unroll` iterations), carry the unit
 attribute `irkit.unroll`. Index computations the accesses no longer use are
 erased.
 
+A thread tile already in per-thread memory needs no copies, only the same
+unrolling: for each `memref.alloca` of static shape in a launch body (what
+`linalg-tile-for-gpu` gives a block-level contraction's or reduction's
+thread tile, as in `linalg-fuse-attention`'s kernels), the loops directly
+around each of its accesses whose counters its indices use (innermost
+first, up to the first loop whose counter they do not use) are marked
+`irkit.unroll` when they have constant bounds and run at most `max-unroll`
+iterations together. A fused attention's score tile `acc[i, j]` inside
+`scf.for %k` then has its `i` and `j` loops unrolled and its `k` loop kept,
+so its reads of workgroup memory are cyclic in unrolled counters for
+`gpu-relayout-shared`.
+
 Preserves: every value read and written (the tile is private to its thread
 during `L`: no other thread or block touches it), the order of all
 floating-point operations, hence bit-identical results.
@@ -96,12 +108,13 @@ from xdsl.dialects.builtin import (
     ModuleOp,
     UnitAttr,
 )
-from xdsl.dialects.memref import LoadOp, StoreOp
+from xdsl.dialects.memref import AllocaOp, LoadOp, StoreOp
 from xdsl.dialects.scf import ForOp, YieldOp
 from xdsl.ir import (
     Attribute,
     Block,
     Operation,
+    OpResult,
     Region,
     SSAValue,
 )
@@ -506,6 +519,53 @@ def _promote(
     erase_dead_values(stale)
 
 
+def _uses(value: SSAValue, counter: SSAValue) -> bool:
+    """Whether `value` is computed from `counter` by side-effect-free ops."""
+    pending, seen = [value], set[SSAValue]()
+    while pending:
+        current = pending.pop()
+        if current is counter:
+            return True
+        if current in seen:
+            continue
+        seen.add(current)
+        if isinstance(current, OpResult) and is_side_effect_free(current.op):
+            pending.extend(current.op.operands)
+    return False
+
+
+def _indexing_nest(access: LoadOp | StoreOp) -> list[ForOp]:
+    """The `scf.for`s directly around `access` whose counters its indices
+    use, innermost first, each with constant bounds."""
+    nest: list[ForOp] = []
+    parent = access.parent_op()
+    while isinstance(parent, ForOp) and _constant_bounds(parent) is not None:
+        counter = parent.body.block.args[0]
+        if not any(_uses(index, counter) for index in access.indices):
+            break
+        nest.append(parent)
+        parent = parent.parent_op()
+    return nest
+
+
+def _unroll_private_tiles(launch: gpu.LaunchOp, max_unroll: int) -> None:
+    """Mark the loops indexing each thread tile the launch already keeps in
+    per-thread memory (a static `memref.alloca`) for unrolling."""
+    for alloca in [op for op in launch.body.walk() if isinstance(op, AllocaOp)]:
+        if not alloca.memref.type.has_static_shape():
+            continue
+        for use in list(alloca.memref.uses):
+            access = use.operation
+            if not isinstance(access, LoadOp | StoreOp) or use.index != (
+                0 if isinstance(access, LoadOp) else 1
+            ):
+                continue
+            nest = _indexing_nest(access)
+            if nest and prod(_trip_count(loop) for loop in nest) <= max_unroll:
+                for loop in nest:
+                    loop.attributes[UNROLL_ATTRIBUTE] = UnitAttr()
+
+
 def promote_accumulators(module: ModuleOp, max_elements: int, max_unroll: int) -> None:
     """Promote every eligible tile in the `gpu.launch`es of `module`."""
     if max_elements < 1 or max_unroll < 0:
@@ -526,6 +586,7 @@ def promote_accumulators(module: ModuleOp, max_elements: int, max_unroll: int) -
                     _promote(kernel, loop, promotion, max_unroll)
                     kernel = KernelIndices(launch)
                     planner = _Planner(kernel, max_elements)
+        _unroll_private_tiles(launch, max_unroll)
 
 
 @dataclass(frozen=True)

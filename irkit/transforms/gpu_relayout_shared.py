@@ -30,7 +30,10 @@ e >= 2` elements make a chunk) is rewritten when:
   `L = s * n` for the largest such `n`;
 - every access's index in `p` provably lies in `0 .. L - 1` (intervals of
   thread ids, loop counters and their affine combinations);
-- the launch's workgroup memory still fits in `max-shared-bytes`.
+- the launch's workgroup memory still fits in `max-shared-bytes`, or, for
+  a launch that already needs more (a kernel built for the opt-in to
+  dynamic shared memory, such as `linalg-fuse-attention`'s), in
+  `max-dynamic-shared-bytes` (by default the same).
 
 Output: `W` becomes a buffer whose innermost dimension is `p`, `L + V`
 elements long when there are other dimensions (the `V` elements of padding
@@ -45,9 +48,19 @@ Where `x = s * H + Lo` with `Lo` provably in `0 .. s - 1` (a cyclic read:
 (`(H floordiv V) * V * s + Lo * V + H mod V`), so an unrolled read indexes
 with `t * V` plus a constant; otherwise from `x`.
 
+Then, for reads along a row rather than across threads: a load of a
+workgroup buffer whose innermost index is the counter `d` of an `scf.for`
+from 0 by 1 to a constant multiple of `V` not marked `irkit.unroll`, plus a
+multiple of `V`, with no other index using `d`, in a buffer whose innermost
+size is a multiple of `V` (so, its base aligned to 16 bytes, `V`
+consecutive `d` starting at a multiple of `V` are one aligned chunk), gets
+its loop marked `irkit.unroll_count = V` (`#pragma unroll V`): the CUDA
+compiler then merges the `V` reads into one `ld.shared.v4` (a fused
+attention's `p v` reads its probabilities `p[row, key]` so, key by key).
+
 Preserves: every value stored and loaded (`pi` is one-to-one on the indices
 used and `W` is reached only through the rewritten accesses); the order of
-every operation.
+every operation. The unroll count is a hint that changes no meaning.
 """
 
 from __future__ import annotations
@@ -58,7 +71,7 @@ from math import prod
 
 from xdsl.context import Context
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import AffineMapAttr, MemRefType, ModuleOp
+from xdsl.dialects.builtin import AffineMapAttr, IntegerAttr, MemRefType, ModuleOp, i64
 from xdsl.dialects.memref import LoadOp, StoreOp
 from xdsl.ir import BlockArgument, Operation, OpResult, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
@@ -74,7 +87,7 @@ from irkit.analysis.memory import (
 )
 from irkit.analysis.ranges import Interval, value_range
 from irkit.dialects import affine, gpu
-from irkit.dialects.scf import UNROLL_ATTRIBUTE, ForOp
+from irkit.dialects.scf import UNROLL_ATTRIBUTE, UNROLL_COUNT_ATTRIBUTE, ForOp
 from irkit.dialects.static_values import constant_int
 from irkit.transforms.utils.builders import erase_dead_values
 
@@ -337,9 +350,66 @@ def _rewrite(
     return new
 
 
-def relayout_shared(module: ModuleOp, max_shared_bytes: int) -> None:
+def _loop_counted_by(key: Key) -> ForOp | None:
+    """The `scf.for` whose counter `key` is, if it runs `0 .. n` by 1 for a
+    constant `n`."""
+    if not isinstance(key, BlockArgument) or key.index != 0:
+        return None
+    loop = key.block.parent_op()
+    if not isinstance(loop, ForOp):
+        return None
+    if [constant_int(loop.lb), constant_int(loop.step)] != [0, 1]:
+        return None
+    return loop if constant_int(loop.ub) is not None else None
+
+
+def _unroll_row_reads(kernel: KernelIndices) -> None:
+    """Mark loops whose counter walks a workgroup row for unrolling by a
+    chunk (the contract's last part)."""
+    for buffer in kernel.launch.workgroup_attributions:
+        memref_type = buffer.type
+        if not isinstance(memref_type, MemRefType):
+            continue
+        shape = memref_type.get_shape()
+        size = element_bytes(memref_type.get_element_type())
+        if size is None or CHUNK_BYTES % size or not shape or shape[-1] < 0:
+            continue
+        chunk = CHUNK_BYTES // size
+        if chunk < 2 or shape[-1] % chunk:
+            continue
+        for use in buffer.uses:
+            load = use.operation
+            if not isinstance(load, LoadOp) or load.memref is not buffer:
+                continue
+            inner = kernel.linear(load.indices[-1])
+            counters = [key for key, c in inner.terms.items() if c == 1]
+            if len(inner.terms) != 1 or len(counters) != 1 or inner.constant % chunk:
+                continue
+            loop = _loop_counted_by(counters[0])
+            upper = None if loop is None else constant_int(loop.ub)
+            if loop is None or upper is None or upper % chunk or upper <= chunk:
+                continue
+            if UNROLL_ATTRIBUTE in loop.attributes:
+                continue
+            if any(
+                counters[0] in kernel.linear(index).terms for index in load.indices[:-1]
+            ):
+                continue
+            loop.attributes[UNROLL_COUNT_ATTRIBUTE] = IntegerAttr(chunk, i64)
+
+
+def relayout_shared(
+    module: ModuleOp, max_shared_bytes: int, max_dynamic_shared_bytes: int | None = None
+) -> None:
+    if max_dynamic_shared_bytes is None:
+        max_dynamic_shared_bytes = max_shared_bytes
     if max_shared_bytes < 0:
         raise PassFailedException(f"{PASS_NAME}: max-shared-bytes must be >= 0")
+    if max_dynamic_shared_bytes < 0:
+        raise PassFailedException(
+            f"{PASS_NAME}: max-dynamic-shared-bytes must be >= 0 (or -1: "
+            "max-shared-bytes)"
+        )
     for launch in [op for op in module.walk() if isinstance(op, gpu.LaunchOp)]:
         for position in range(len(launch.workgroup_attributions)):
             buffer = launch.workgroup_attributions[position]
@@ -357,9 +427,18 @@ def relayout_shared(module: ModuleOp, max_shared_bytes: int) -> None:
                 - prod(old_type.get_shape())
             ) * size
             used = _workgroup_bytes(launch)
-            if used is None or used + grown > max_shared_bytes:
+            if used is None:
+                continue
+            # A launch past the static limit is already built for the opt-in.
+            budget = (
+                max_dynamic_shared_bytes
+                if used > max_shared_bytes
+                else max_shared_bytes
+            )
+            if used + grown > budget:
                 continue
             _rewrite(kernel, ranges, buffer, layout)
+        _unroll_row_reads(KernelIndices(launch))
 
 
 @dataclass(frozen=True)
@@ -369,6 +448,9 @@ class GpuRelayoutSharedPass(ModulePass):
     name = PASS_NAME
 
     max_shared_bytes: int = DEFAULT_MAX_SHARED_BYTES
+    # -1: `max-shared-bytes`.
+    max_dynamic_shared_bytes: int = -1
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        relayout_shared(op, self.max_shared_bytes)
+        dynamic = self.max_dynamic_shared_bytes
+        relayout_shared(op, self.max_shared_bytes, None if dynamic == -1 else dynamic)

@@ -28,16 +28,17 @@ from irkit.transforms import get_irkit_passes
 GPU_MATMUL_BLOCK: tuple[int, int, int] = (128, 128, 16)
 GPU_MATMUL_THREAD: tuple[int, int] = (8, 8)
 GPU_MATMUL_CYCLIC = True
-# `linalg-fuse-attention`'s blocks: at most 128 query rows, 64 keys per
+# `linalg-fuse-attention`'s blocks: at most 128 query rows, 128 keys per
 # step, 256 threads, 16 of them along x, in the dynamic shared memory the
-# device allows (`max-dynamic-shared-bytes`: 96 KB for these tiles), at any
-# number of keys. Sweep on the H100 (2026-11-27, f32, 8 x 12 heads x 64,
-# through the user's call): 128,64,256,16 was the fastest of 16 shapes, at
-# 512 keys 0.359 ms (64,32,128,16 in 48 KB: 0.444; unfused 0.425) and at
-# 2048 5.10 ms (6.00; unfused 5.47), so the fused kernel now wins at every
-# length (docs/passes/linalg-fuse-attention.md). Where only 48 KB are known
+# device allows (`max-dynamic-shared-bytes`: about 200 KB for these tiles),
+# at any number of keys. Sweeps on the H100 (2026-11-27, f32, 8 x 12 heads x
+# 64, through the user's call; docs/passes/linalg-fuse-attention.md): with
+# the score and output tiles' reads in 16-byte chunks
+# (`gpu-relayout-shared`), 128,128,256,16 was the fastest of five shapes at
+# 512 and 2048 keys (0.342 and 4.85 ms; 128,64,256,16, the fastest before
+# the chunked reads: 0.387 and 5.38). Where only 48 KB are known
 # (`irkit-opt` without the device's facts) the pass halves the tiles to fit.
-ATTENTION_BLOCK: tuple[int, int, int, int] = (128, 64, 256, 16)
+ATTENTION_BLOCK: tuple[int, int, int, int] = (128, 128, 256, 16)
 ATTENTION_MAX_KEYS = 0
 # Tensor-core matmul blocks (`convert-linalg-to-mma`): 128x128 outputs, K
 # steps of 32, four copy buffers (74 KiB of dynamic shared memory; two, 37
@@ -419,7 +420,11 @@ class LowerToCudaPipeline(NamedPipeline):
             stages.append(_stage("gpu-promote-accumulators"))
         if self.relayout_shared:
             stages.append(
-                _stage("gpu-relayout-shared", max_shared_bytes=self.max_shared_bytes)
+                _stage(
+                    "gpu-relayout-shared",
+                    max_shared_bytes=self.max_shared_bytes,
+                    max_dynamic_shared_bytes=self.max_dynamic_shared_bytes,
+                )
             )
         if self.pipeline_copies:
             stages.append(_stage("gpu-pipeline-copies"))

@@ -8,11 +8,17 @@ divide are left alone, and appear too."""
 from __future__ import annotations
 
 from irkit.context import make_context
+from irkit.parsing import parse_module
 from irkit.pass_manager import Pipeline
 from irkit.testing import check_pass
 from irkit.testing.strategies import lowered
 from irkit.transforms.gpu_relayout_shared import GpuRelayoutSharedPass
 from tests.properties.gpu_matmuls import matmul_module, matmul_programs, up_to
+from tests.properties.test_linalg_fuse_attention import (
+    ATOL,
+    RTOL,
+    attention_programs,
+)
 
 PASS = GpuRelayoutSharedPass()
 UP_TO_PASS = up_to(
@@ -38,3 +44,23 @@ def test_dividing_tiles_are_relaid() -> None:
     assert "%shared : memref<3x12xf32, #gpu.address_space<workgroup>>" in after
     assert "%shared_1 : memref<2x12xf32, #gpu.address_space<workgroup>>" in after
     assert "((s1 floordiv 4) * 8 + s0 * 4 + s1 mod 4)" in after
+
+
+# A fused attention kernel (`linalg-fuse-attention`): its scores and output
+# products accumulate in thread tiles that linalg-tile-for-gpu already keeps
+# per thread (`memref.alloca`); gpu-promote-accumulators marks the loops
+# indexing them for unrolling, so the reads of q, the keys and the values are
+# cyclic in unrolled counters (2 x 2 threads, 8 rows and 8 keys a block: four
+# rows, keys and value columns a thread) and the pass lays them out in chunks.
+ATTENTION_UP_TO = (
+    "linalg-generalize-named-ops,bufferize,"
+    "linalg-fuse-attention{block-rows=8 block-keys=8 threads=4 threads-x=2 "
+    "min-block=1},linalg-tile-for-gpu{elementwise-block=16},gpu-promote-shared,"
+    "convert-linalg-to-loops,fold-memref-alias-ops,convert-parallel-loops-to-gpu,"
+    "gpu-promote-accumulators"
+)
+
+
+def test_fused_attention_tiles_are_relaid_and_keep_meaning() -> None:
+    programs = lowered(attention_programs().map(parse_module), ATTENTION_UP_TO)
+    check_pass(PASS, programs, rtol=RTOL, atol=ATOL)

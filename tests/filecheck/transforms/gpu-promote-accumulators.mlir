@@ -427,3 +427,56 @@ func.func @thread_dependent_counter(%x: memref<2x8xf32>) {
   }
   return
 }
+
+// -----
+
+// A thread tile already in per-thread memory (`memref.alloca`, as
+// linalg-tile-for-gpu gives a block-level contraction in a fused attention
+// kernel): nothing is copied, and the loops whose counters index the tile
+// (%i, %j) are marked for unrolling; the reduction loop %k around them, whose
+// counter the tile's indices do not use, stays rolled. With a budget of 8
+// the 2x4 nest is still unrolled.
+
+// CHECK-LABEL: func.func @private_tile
+// CHECK:         %[[ACC:.*]] = memref.alloca() : memref<2x4xf32>
+// CHECK:         scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK-NEXT:      scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK-NEXT:        scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK:               memref.load %[[ACC]][%[[I]], %[[J]]] : memref<2x4xf32>
+// CHECK:               memref.store %{{.*}}, %[[ACC]][%[[I]], %[[J]]] : memref<2x4xf32>
+// CHECK-NEXT:        } {irkit.unroll}
+// CHECK-NEXT:      } {irkit.unroll}
+// CHECK-NEXT:    }
+// CHECK-NOT:     irkit.unroll
+// CHECK:         gpu.terminator
+// BUDGET-LABEL: func.func @private_tile
+// BUDGET:           } {irkit.unroll}
+// BUDGET-NEXT:    } {irkit.unroll}
+// BUDGET-NEXT:  }
+func.func @private_tile(%a: memref<8x16xf32>, %b: memref<16x8xf32>, %out: memref<8x8xf32> {irkit.output}) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %c16 = arith.constant 16 : index
+  %zero = arith.constant 0.0 : f32
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c2, %sy = %c4, %sz = %c1) {
+    %acc = memref.alloca() : memref<2x4xf32>
+    scf.for %k = %c0 to %c16 step %c1 {
+      scf.for %i = %c0 to %c2 step %c1 {
+        scf.for %j = %c0 to %c4 step %c1 {
+          %row = affine.apply affine_map<()[s0, s1] -> (s0 + s1 * 4)>()[%ty, %i]
+          %col = affine.apply affine_map<()[s0, s1] -> (s0 + s1 * 2)>()[%tx, %j]
+          %x = memref.load %a[%row, %k] : memref<8x16xf32>
+          %y = memref.load %b[%k, %col] : memref<16x8xf32>
+          %old = memref.load %acc[%i, %j] : memref<2x4xf32>
+          %p = arith.mulf %x, %y : f32
+          %s = arith.addf %old, %p : f32
+          memref.store %s, %acc[%i, %j] : memref<2x4xf32>
+        }
+      }
+    }
+    gpu.terminator
+  }
+  return
+}

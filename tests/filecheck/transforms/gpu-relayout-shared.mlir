@@ -1,5 +1,7 @@
 // RUN: irkit-opt %s --split-input-file -p gpu-relayout-shared | filecheck %s
 // RUN: irkit-opt %s --split-input-file -p 'gpu-relayout-shared{max-shared-bytes=64}' | filecheck %s --check-prefix=SMALL
+// RUN: irkit-opt %s --split-input-file -p 'gpu-relayout-shared{max-shared-bytes=64 max-dynamic-shared-bytes=128}' | filecheck %s --check-prefix=DYNAMIC
+// RUN: irkit-opt %s --split-input-file -p 'gpu-relayout-shared{max-shared-bytes=80 max-dynamic-shared-bytes=128}' | filecheck %s --check-prefix=STATIC
 
 // Two threads read a B tile cyclically: thread %tx reads columns %tx + 2 * %j
 // for %j < 4 in an unrolled loop. The buffer becomes 2 x (8 + 4): thread
@@ -25,6 +27,15 @@
 // SMALL-LABEL: func.func @cyclic_columns
 // SMALL:         workgroup(%{{.*}} : memref<2x9xf32, #gpu.address_space<workgroup>>)
 // SMALL-NOT:     chunked
+
+// The launch's 72 bytes already pass a static limit of 64, so it is built
+// for dynamic shared memory: it may grow to 96 within that budget, 128.
+// DYNAMIC-LABEL: func.func @cyclic_columns
+// DYNAMIC:         workgroup(%{{.*}} : memref<2x12xf32, #gpu.address_space<workgroup>>)
+
+// Within a static limit of 80 it stays static: 96 bytes would not fit.
+// STATIC-LABEL: func.func @cyclic_columns
+// STATIC:         workgroup(%{{.*}} : memref<2x9xf32, #gpu.address_space<workgroup>>)
 func.func @cyclic_columns(%b: memref<2x8xf32>, %out: memref<2x8xf32> {irkit.output}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
