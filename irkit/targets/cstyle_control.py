@@ -156,14 +156,14 @@ def _for(emitter: CStyleEmitter, op: Operation) -> None:
 
 def _unroll_pragma(emitter: CStyleEmitter, op: Operation) -> None:
     partial = op.attributes.get(UNROLL_COUNT_ATTRIBUTE)
+    partial_pragma = emitter.language.partial_unroll_pragma
     if (
         UNROLL_ATTRIBUTE not in op.attributes
         and isinstance(partial, IntegerAttr)
         and partial.value.data > 1
-        and emitter.language.partial_unroll_pragma is not None
+        and partial_pragma is not None
     ):
-        pragma = emitter.language.partial_unroll_pragma
-        emitter.writer.line(pragma.format(count=min(partial.value.data, 65534)))
+        emitter.writer.line(partial_pragma.format(count=min(partial.value.data, 65534)))
         return
     pragma = emitter.language.unroll_pragma
     if pragma is None or UNROLL_ATTRIBUTE not in op.attributes:
