@@ -111,3 +111,45 @@ func.func @store_beyond_reads(%out: memref<8xf32> {irkit.output}) {
   }
   return
 }
+
+// -----
+
+// Reads along a row: thread %tx reads row %tx of the tile element by element
+// in a loop of 8. The loop is marked to unroll by 4, so four neighbouring
+// reads (16 aligned bytes: rows of 8 floats) merge into one. A loop of 6
+// (not a multiple of 4) and a loop over a row of 10 floats (rows not 16-byte
+// aligned) are left alone.
+
+// CHECK-LABEL: func.func @row_reads
+// CHECK:         scf.for
+// CHECK:         } {irkit.unroll_count = 4 : i64}
+// CHECK-NOT:     irkit.unroll_count
+// CHECK:         gpu.terminator
+func.func @row_reads(%out: memref<2xf32> {irkit.output}) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c6 = arith.constant 6 : index
+  %c8 = arith.constant 8 : index
+  %zero = arith.constant 0.0 : f32
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c2, %sy = %c1, %sz = %c1) workgroup(%w : memref<2x8xf32, #gpu.address_space<workgroup>>, %narrow : memref<2x10xf32, #gpu.address_space<workgroup>>) {
+    %s = scf.for %j = %c0 to %c8 step %c1 iter_args(%acc = %zero) -> (f32) {
+      %v = memref.load %w[%tx, %j] : memref<2x8xf32, #gpu.address_space<workgroup>>
+      %t = arith.addf %acc, %v : f32
+      scf.yield %t : f32
+    }
+    %u = scf.for %j = %c0 to %c6 step %c1 iter_args(%acc = %s) -> (f32) {
+      %v = memref.load %w[%tx, %j] : memref<2x8xf32, #gpu.address_space<workgroup>>
+      %t = arith.addf %acc, %v : f32
+      scf.yield %t : f32
+    }
+    %r = scf.for %j = %c0 to %c8 step %c1 iter_args(%acc = %u) -> (f32) {
+      %v = memref.load %narrow[%tx, %j] : memref<2x10xf32, #gpu.address_space<workgroup>>
+      %t = arith.addf %acc, %v : f32
+      scf.yield %t : f32
+    }
+    memref.store %r, %out[%tx] : memref<2xf32>
+    gpu.terminator
+  }
+  return
+}
