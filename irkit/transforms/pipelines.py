@@ -47,6 +47,12 @@ ATTENTION_MAX_KEYS = 0
 # stages gave 0.78x and 0.38x; docs/benchmarks.md).
 MMA_BLOCK: tuple[int, int, int] = (128, 128, 32)
 MMA_STAGES = 4
+# Warpgroup-product blocks (`convert-linalg-to-mma{wgmma}`, sm_90a): 128 x
+# 256 outputs, two warpgroups of 64 x 256 (128 f32 accumulators a thread),
+# K steps of 64 (one 128-byte swizzled row), `MMA_STAGES` copy buffers (192
+# KiB). CUTLASS's usual Hopper f16 tile; not yet measured here
+# (benchmarks/wgmma.py sweeps it against 128 x 128).
+WGMMA_BLOCK: tuple[int, int] = (128, 256)
 # `lower-to-c` packs matmul operands only for vector units at least this
 # wide (AVX-512): 0.56x NumPy/OpenBLAS at 1024^3 against 0.30x unpacked
 # on the project's VM, where AVX2-sized scalar micro-kernels measured
@@ -313,6 +319,12 @@ class LowerToCudaPipeline(NamedPipeline):
     # `torch.backends.cuda.matmul.allow_tf32`; `irkit.compile(...,
     # allow_tf32=True)` turns it on.
     allow_tf32: bool = False
+    # f16/bf16 matmuls as warpgroup products (`convert-linalg-to-mma{wgmma}`:
+    # operands read by the tensor cores from swizzled shared memory) in
+    # blocks of at most `wgmma-block` (BM, BN); the device's fact
+    # (`GpuHardware.warpgroup_mma`: sm_90a), which `irkit.compile` fills in.
+    wgmma: bool = False
+    wgmma_block: tuple[int, ...] = WGMMA_BLOCK
 
     def stages(self) -> list[ModulePass]:
         stages = [_stage("convert-nn-to-linalg")]
@@ -391,6 +403,8 @@ class LowerToCudaPipeline(NamedPipeline):
                         self.max_shared_bytes, self.max_dynamic_shared_bytes
                     ),
                     tf32=self.allow_tf32,
+                    wgmma=self.wgmma,
+                    wgmma_block=self.wgmma_block,
                 )
             )
         stages += [

@@ -488,8 +488,8 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "mma-wrong-fragment-column",
         MMA,
-        "        col = kb.add_index(self.col0, ni * 8 + e % 2)",
-        "        col = kb.add_index(self.col0, ni * 8 + e // 2)",
+        "                    yield slot, mi * 16 + 8 * (e // 2), ni * 8 + e % 2",
+        "                    yield slot, mi * 16 + 8 * (e // 2), ni * 8 + e // 2",
         (MMA_PROPERTY,),
         "a planted wrong fragment index: accumulator elements 1 and 2 are "
         "stored to each other's columns",
