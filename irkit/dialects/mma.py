@@ -798,16 +798,29 @@ class WarpgroupCommitOp(IRDLOperation):
 class WarpgroupWaitOp(IRDLOperation):
     """Waits until at most `pending` committed groups of the thread's
     `mma.warpgroup_mma` products are still in flight; the others' results
-    are in the accumulators then."""
+    are in the accumulators then. `accumulators` names the private buffers
+    the products write: nothing may read or write them across the wait in
+    either direction (the printer ties their registers to the instruction,
+    as CUTLASS's `warpgroup_fence_operand` does).
+
+    ```mlir
+    mma.warpgroup_wait %acc {pending = 0 : i64}
+        : memref<64xf32, #gpu.address_space<private>>
+    ```
+    """
 
     name = "mma.warpgroup_wait"
 
+    accumulators = var_operand_def()
     pending = attr_def(IntegerAttr)
 
-    assembly_format = "attr-dict"
+    assembly_format = "$accumulators attr-dict (`:` type($accumulators)^)?"
 
-    def __init__(self, pending: int) -> None:
-        super().__init__(attributes={"pending": IntegerAttr(pending, i64)})
+    def __init__(self, pending: int, accumulators: Sequence[SSAValue] = ()) -> None:
+        super().__init__(
+            operands=[list(accumulators)],
+            attributes={"pending": IntegerAttr(pending, i64)},
+        )
 
     @property
     def pending_groups(self) -> int:
@@ -815,6 +828,17 @@ class WarpgroupWaitOp(IRDLOperation):
 
     def verify_(self) -> None:
         verify_in_kernel(self)
+        for accumulator in self.accumulators:
+            memref_type = _memref(accumulator, "accumulators")
+            if (
+                address_space_of(memref_type) != AddressSpace.PRIVATE
+                or not memref_type.has_static_shape()
+                or not isinstance(memref_type.get_element_type(), Float32Type)
+            ):
+                raise VerifyException(
+                    f"accumulators must be static private f32 buffers, got "
+                    f"{memref_type}"
+                )
         if not 0 <= self.pending_groups <= 7:
             raise VerifyException(
                 f"pending must be in [0, 7] (PTX's wgmma.wait_group), got "

@@ -29,6 +29,7 @@ product reads are aligned to the 1024-byte swizzle atom
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
@@ -262,15 +263,7 @@ def _warpgroup_mma(emitter: CudaEmitter, op: Operation) -> None:
     with emitter.writer.indented():
         for line in lines:
             emitter.writer.line(f'"{line}\\n"')
-        for first in range(0, count, 8):
-            prefix = ": " if first == 0 else "  "
-            emitter.writer.line(
-                prefix
-                + ", ".join(
-                    f'"+f"({value})' for value in accumulators[first : first + 8]
-                )
-                + ("," if first + 8 < count else "")
-            )
+        _operand_lines(emitter, [f'"+f"({value})' for value in accumulators])
         emitter.writer.line(
             f': "l"({a_descriptor}), "l"({b_descriptor}), "r"(1) : "memory");'
         )
@@ -287,11 +280,32 @@ def _warpgroup_commit(emitter: CudaEmitter, op: Operation) -> None:
 
 
 def _warpgroup_wait(emitter: CudaEmitter, op: Operation) -> None:
+    """The wait, with every accumulator element an `"+f"` operand: no read
+    of a product's result is moved above it, no write below."""
     assert isinstance(op, mma.WarpgroupWaitOp)
-    emitter.writer.line(
-        f'asm volatile("wgmma.wait_group.sync.aligned {op.pending_groups};\\n" '
-        '::: "memory");'
-    )
+    elements: list[str] = []
+    for accumulator in op.accumulators:
+        memref_type = accumulator.type
+        assert isinstance(memref_type, MemRefType)
+        view = emitter.view_of(accumulator, op)
+        for index in itertools.product(*(range(n) for n in memref_type.get_shape())):
+            elements.append(view.element([str(i) for i in index]))
+    instruction = f'"wgmma.wait_group.sync.aligned {op.pending_groups};\\n"'
+    if not elements:
+        emitter.writer.line(f'asm volatile({instruction} ::: "memory");')
+        return
+    emitter.writer.line(f"asm volatile({instruction}")
+    with emitter.writer.indented():
+        _operand_lines(emitter, [f'"+f"({element})' for element in elements])
+        emitter.writer.line(':: "memory");')
+
+
+def _operand_lines(emitter: CudaEmitter, operands: Sequence[str]) -> None:
+    """`: operands`, eight a line."""
+    for first in range(0, len(operands), 8):
+        prefix = ": " if first == 0 else "  "
+        comma = "," if first + 8 < len(operands) else ""
+        emitter.writer.line(prefix + ", ".join(operands[first : first + 8]) + comma)
 
 
 def _fence_proxy_async(emitter: CudaEmitter, op: Operation) -> None:

@@ -1186,16 +1186,6 @@ class _WarpgroupKernel(_MmaKernel):
         # the barrier has every thread's.
         lb.add(FenceProxyAsyncOp())
         lb.add(BarrierOp())
-        ahead = lb.add_index(step, stages - 1)
-        assert not isinstance(ahead, int)
-        more = arith.CmpiOp(ahead, lb.const(steps), "ult")
-        lb.add(more)
-        prefetch = Block()
-        pb = self.kb.nested(prefetch)
-        self._copy_tiles(pb, pb.mul(ahead, tiles.block_k), pb.rem(ahead, stages))
-        prefetch.add_op(YieldOp())
-        lb.add(IfOp(more.result, [], Region(prefetch)))
-        lb.add(CpAsyncCommitOp())
         stage_now = lb.rem(step, stages)
         lb.add(WarpgroupFenceOp())
         for kk in range(tiles.block_k // WARPGROUP_K):
@@ -1221,9 +1211,24 @@ class _WarpgroupKernel(_MmaKernel):
                 )
             )
         lb.add(WarpgroupCommitOp())
-        # The step's products done before the next step's copies overwrite
-        # the buffer they read (the barrier of the next step orders them).
-        lb.add(WarpgroupWaitOp(0))
+        # The copies of step + stages - 1 are issued while the tensor cores
+        # multiply: into the buffer the previous step's products read, all
+        # retired (every warpgroup waited for them before the barrier).
+        ahead = lb.add_index(step, stages - 1)
+        assert not isinstance(ahead, int)
+        more = arith.CmpiOp(ahead, lb.const(steps), "ult")
+        lb.add(more)
+        prefetch = Block()
+        pb = self.kb.nested(prefetch)
+        self._copy_tiles(pb, pb.mul(ahead, tiles.block_k), pb.rem(ahead, stages))
+        prefetch.add_op(YieldOp())
+        lb.add(IfOp(more.result, [], Region(prefetch)))
+        # Committed in every step (an empty group past the end), so the
+        # wait's count of groups in flight holds for each step.
+        lb.add(CpAsyncCommitOp())
+        # The step's products retired before the next step's copies
+        # overwrite the buffer they read (after the next barrier).
+        lb.add(WarpgroupWaitOp(0, [self.acc]))
         loop_body.add_op(YieldOp())
         kb = self.kb
         kb.add(ForOp(kb.const(0), kb.const(steps), kb.const(1), [], Region(loop_body)))

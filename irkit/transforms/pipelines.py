@@ -9,6 +9,7 @@ stage on its own, with verification at each boundary. Applied as a single pass
 
 from __future__ import annotations
 
+import math
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 
@@ -18,6 +19,7 @@ from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import PassFailedException
 
 from irkit.analysis.memory import DEFAULT_MAX_SHARED_BYTES
+from irkit.dialects.mma import SWIZZLE_ROW_BYTES
 from irkit.transforms import get_irkit_passes
 
 # The GPU matmul tiles, the fastest of a sweep at 4096^3 on the H100
@@ -389,7 +391,13 @@ class LowerToCudaPipeline(NamedPipeline):
                 )
             )
         if self.pad:
-            padding = _stage("linalg-pad-contractions", multiples=self.matmul_block)
+            multiples = self.matmul_block
+            if self.wgmma and len(multiples) == 3:
+                # Warpgroup products step K by one 128-byte swizzled row of
+                # 16-bit elements: a padded K is a multiple of it too.
+                row = SWIZZLE_ROW_BYTES // 2
+                multiples = (*multiples[:2], math.lcm(multiples[2], row))
+            padding = _stage("linalg-pad-contractions", multiples=multiples)
             stages.append(padding)
         if self.tensor_cores:
             stages.append(
