@@ -33,6 +33,11 @@ ATTENTION_CHAIN = "irkit/analysis/attention.py"
 ATTENTION_PROPERTY = "tests/properties/test_linalg_fuse_attention.py"
 MMA = "irkit/transforms/convert_linalg_to_mma.py"
 MMA_PROPERTY = "tests/properties/test_convert_linalg_to_mma.py"
+MMA_WGMMA_PROPERTY = (
+    "tests/properties/test_convert_linalg_to_mma.py"
+    "::test_warpgroup_kernels_keep_meaning_and_fire"
+)
+MMA_WARPGROUP_EMULATOR = "tests/interpreter/test_mma_warpgroup.py"
 MMA_TF32_PROPERTY = (
     "tests/properties/test_convert_linalg_to_mma.py"
     "::test_tf32_kernels_keep_meaning_and_fire"
@@ -1034,5 +1039,66 @@ MUTANTS: tuple[Mutant, ...] = (
         "            for dependency in ():",
         ("tests/filecheck/targets/c/math.mlir",),
         "tanh and erf call an exp helper that is not printed",
+    ),
+    Mutant(
+        "wgmma-copy-unswizzled",
+        MMA,
+        "            builder.indices([stage, row, self._swizzled_column(builder, row, column)]),",
+        "            builder.indices([stage, row, builder.mul(column, self.shape.chunk)]),",
+        (MMA_WGMMA_PROPERTY,),
+        "a planted wrong swizzle: A's (and an n-major B's) chunks are copied "
+        "where they are, the tensor cores read them permuted",
+    ),
+    Mutant(
+        "wgmma-panel-swizzled-by-panel",
+        MMA,
+        "                [stage, panel, k, self._swizzled_column(builder, k, column)]",
+        "                [stage, panel, k, self._swizzled_column(builder, panel, column)]",
+        (MMA_WGMMA_PROPERTY,),
+        "a k-major B's chunks are permuted by their panel, not their row k",
+    ),
+    Mutant(
+        "wgmma-wrong-accumulator-layout",
+        MMA,
+        "            yield i, 8 * ((i // 2) % 2), 8 * (i // 4) + i % 2",
+        "            yield i, 8 * (i % 2), 8 * (i // 4) + (i // 2) % 2",
+        (MMA_WGMMA_PROPERTY,),
+        "a planted wrong D layout: accumulator elements 1 and 2 are stored to "
+        "each other's rows and columns",
+    ),
+    Mutant(
+        "wgmma-wrong-descriptor-advance",
+        MMA,
+        "            k_offset = kk * WARPGROUP_K\n",
+        "            k_offset = kk * WARPGROUP_K // 2\n",
+        (MMA_WGMMA_PROPERTY,),
+        "a planted wrong descriptor advance: each 16-deep slice starts 16 "
+        "bytes further along the rows instead of 32, so slices overlap",
+    ),
+    Mutant(
+        "wgmma-last-group-left-in-flight",
+        MMA,
+        "        lb.add(WarpgroupWaitOp(0, [self.acc]))",
+        "        lb.add(WarpgroupWaitOp(1, [self.acc]))",
+        (MMA_WGMMA_PROPERTY,),
+        "a step's products may still read its buffer when the next step's "
+        "copies overwrite it, and the last step's are never retired",
+    ),
+    Mutant(
+        "wgmma-emulator-wrong-accumulator-row",
+        "irkit/interpreter/mma.py",
+        "    rows = 16 * warp + group + 8 * ((i // 2) % 2)",
+        "    rows = 16 * warp + group + 8 * (i % 2)",
+        (MMA_WARPGROUP_EMULATOR,),
+        "the emulator's D layout is not the PTX ISA's: what it checks is not "
+        "what the hardware computes",
+    ),
+    Mutant(
+        "wgmma-emulator-ignores-the-swizzle",
+        "irkit/interpreter/mma.py",
+        "        chunk = mma.swizzled_chunk(row, column // chunk_elements)",
+        "        chunk = column // chunk_elements",
+        (MMA_WARPGROUP_EMULATOR,),
+        "the emulator reads the tiles unswizzled, as the tensor cores do not",
     ),
 )

@@ -14,13 +14,17 @@ significant bits), which a wrong operand passes by far.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass
 
 from irkit.context import make_context
-from irkit.dialects.mma import SyncOp
+from irkit.dialects.mma import SyncOp, WarpgroupMmaOp
 from irkit.parsing import parse_module
 from irkit.pass_manager import Pipeline
 from irkit.testing import TF32_TOLERANCE, assert_pass_preserves_semantics, check_pass
@@ -50,15 +54,13 @@ def half_matmuls(
     draw: st.DrawFn,
     elements: tuple[str, ...] = ("f16", "bf16"),
     epilogues: tuple[str, ...] = (),
+    ks: tuple[int, ...] = (),
 ) -> str:
     element = draw(st.sampled_from(elements))
     m = draw(st.sampled_from([64, 128, 192]))
     n = draw(st.sampled_from([64, 128, 192]))
-    k = draw(
-        st.sampled_from(
-            [8, 16, 24, 32, 48, 64] if element == "f32" else [16, 32, 48, 64]
-        )
-    )
+    default_ks = [8, 16, 24, 32, 48, 64] if element == "f32" else [16, 32, 48, 64]
+    k = draw(st.sampled_from(ks or default_ks))
     batch = draw(st.lists(st.integers(1, 3), max_size=2))
     a_batched = draw(st.booleans()) if batch else False
     b_batched = draw(st.booleans()) if batch else False
@@ -115,7 +117,8 @@ def half_matmuls(
     results = [("%r", c_type)]
     if epilogues:
         kind = draw(st.sampled_from(epilogues))
-        results = _epilogue(kind, element, batch, m, n, args, lines, c_type)
+        if kind != "none":
+            results = _epilogue(kind, element, batch, m, n, args, lines, c_type)
     body = "\n  ".join(lines)
     returned = ", ".join(name for name, _ in results)
     types = ", ".join(type_ for _, type_ in results)
@@ -394,3 +397,35 @@ def test_lower_to_cuda_takes_the_tf32_path_only_when_allowed(
     Pipeline.parse("lower-to-cuda").run(make_context(), default)
     assert _all_tf32(allowed)
     assert not _tf32_products(default)
+
+
+# Warpgroup products: 128x128 blocks (halved to 64 where 192 needs it: one
+# warpgroup, m64n64 products), three stages, the H100's opt-in budget.
+WGMMA_PASS = ConvertLinalgToMmaPass(
+    wgmma=True, wgmma_block=(128, 128), stages=3, max_shared_bytes=232448
+)
+
+
+@dataclass(frozen=True)
+class _WarpgroupProductsFire(ModulePass):
+    """`WGMMA_PASS`, failing where it left a matmul to the mma.sync kernel:
+    every drawn program's K is a multiple of 64, so every one must take
+    warpgroup products."""
+
+    name = "test-warpgroup-products-fire"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        WGMMA_PASS.apply(ctx, op)
+        assert any(isinstance(inner, WarpgroupMmaOp) for inner in op.walk())
+        assert not any(isinstance(inner, SyncOp) for inner in op.walk())
+
+
+def test_warpgroup_kernels_keep_meaning_and_fire() -> None:
+    """f16 and bf16, B stored k-major (panels, `transpose_b`) or n-major,
+    batch loops, a fill or an initial output, and the epilogues: the
+    emulator reads the swizzled tiles and the m64nN accumulators as the
+    hardware does, so a wrong swizzle, K offset or accumulator index shows
+    as a wrong element."""
+    programs = half_matmuls(epilogues=(*EPILOGUES, "none"), ks=(64, 128, 192))
+    reach = check_pass(_WarpgroupProductsFire(), programs.map(_bufferized))
+    assert reach.changed == reach.examples
