@@ -57,6 +57,21 @@ every copy and fragment is whole: a matmul it cannot take is left alone for
 `linalg-pad-contractions`). Options are checked: `block` takes three sizes,
 multiples of (64, 64, 16); `stages` is 2 to 4.
 
+With `wgmma` (Hopper, sm_90a), an f16/bf16 matmul whose K is a multiple
+of 64 runs as warpgroup products instead (`mma.warpgroup_mma`,
+`docs/passes/convert-linalg-to-mma.md`): blocks of at most `wgmma-block`
+(BM x BN, a warpgroup of 128 threads per 64 rows), K steps of one 128-byte
+row (64 elements), operand tiles copied by `mma.cp_async` into the 128-byte
+swizzled layout (`irkit.dialects.mma.swizzled_chunk`; a k-major B in
+panels of 64 columns, multiplied with `transpose_b`) and read by the tensor
+cores from there, four m64nNk16 products a step, the next step's copies
+issued while they run, each thread's BN / 2 accumulators in the PTX ISA's
+D layout, then the same fill, stores and epilogue as above. It computes
+the same sums (exact products, f32 sums in the tensor cores' order); a
+matmul it cannot take (K, f32 operands, buffers past `max-shared-bytes` at
+two stages) takes the `mma.sync` kernel. `wgmma-block` takes two multiples
+of 64, BN at most 256 (one product's N), BM at most 1024 / 128 * 64.
+
 MLIR builds the same kernels from `nvgpu` ops through vector distribution
 (`mlir/lib/Dialect/NVGPU/TransformOps`, IREE's `LLVMGPUTensorCore`
 pipeline); here the kernel is built directly from the structured op.
@@ -1340,7 +1355,8 @@ class ConvertLinalgToMmaPass(ModulePass):
     fill the device), `max-shared-bytes` (the workgroup memory a block may
     use, dynamic shared memory included: the device's opt-in limit; fewer
     stages, then a shorter BK, where the copy buffers would not fit),
-    `warps` (along M, along N: 2, 4).
+    `warps` (along M, along N: 2, 4), `wgmma` (warpgroup products on
+    sm_90a; off), `wgmma-block` = BM, BN (their largest tiles; 128, 256).
     """
 
     name = "convert-linalg-to-mma"
