@@ -93,6 +93,7 @@ __all__ = [
     "cuda_compiler",
     "gpu_unavailable_reason",
     "load_cuda_function",
+    "program_architecture",
 ]
 
 COMPILER_VARIABLE = "IRKIT_CUDA_COMPILER"  # "nvrtc" or "nvcc" forces one
@@ -455,6 +456,27 @@ def compile_cubin(
     return cache.get_or_build(key, CUBIN_SUFFIX, build, _is_cubin)
 
 
+def program_architecture(
+    source: str,
+    arch: str,
+    architecture_specific: str,
+    kernels: Sequence[str] = (),
+) -> str:
+    """What to compile `source` for: `architecture_specific` (`sm_90a`) when
+    it uses instructions only that target has (`wgmma`), else `arch`; a
+    `CudaCompileError` when it needs one and there is none."""
+    if not uses_architecture_specific_features(source):
+        return arch
+    if not architecture_specific:
+        named = f"kernels {', '.join(kernels)}" if kernels else "the kernels"
+        raise CudaCompileError(
+            f"CUDA compilation failed: {named} use warpgroup products (wgmma), "
+            f"which {arch} lacks: lower with `lower-to-cuda{{wgmma=false}}`",
+            "",
+        )
+    return architecture_specific
+
+
 def compile_unit(
     unit: CudaTranslationUnit,
     arch: str,
@@ -503,16 +525,9 @@ def compile_unit(
     workers = min(len(programs), threads)
 
     def compile_program(program: CudaProgram) -> Path:
-        target = arch
-        if uses_architecture_specific_features(program.source):
-            if not architecture_specific:
-                raise CudaCompileError(
-                    f"CUDA compilation failed: kernels {', '.join(program.kernels)} "
-                    f"use warpgroup products (wgmma), which {arch} lacks: lower "
-                    "with `lower-to-cuda{wgmma=false}`",
-                    "",
-                )
-            target = architecture_specific
+        target = program_architecture(
+            program.source, arch, architecture_specific, program.kernels
+        )
         if whole:
             return compile_cubin(program.source, target, cache, compiler)
         name = f"<irkit-generated:{program.kernels[0]}>.cu"

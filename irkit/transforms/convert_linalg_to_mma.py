@@ -1207,6 +1207,7 @@ class _WarpgroupKernel(_MmaKernel):
             # The 16-deep slice kk: 32 bytes further along each 128-byte row
             # (the descriptor's start address; the swizzle applies to it).
             k_offset = kk * WARPGROUP_K
+            b_at: list[SSAValue | int]
             if self.shape.b_k_major:
                 b_at = [stage_now, 0, k_offset, 0]
             else:

@@ -31,6 +31,8 @@ import irkit
 from irkit.dtypes import BFLOAT16, to_tf32
 from irkit.runtime import AssertionFailure
 from irkit.runtime.cuda import gpu_unavailable_reason
+from irkit.targets.registry import get_target
+from irkit.targets.target import GpuHardware
 from irkit.testing import TF32_TOLERANCE
 from irkit.testing.strategies import NN_OPS, nn_programs
 
@@ -101,7 +103,8 @@ def test_half_matmul_runs_on_tensor_cores(
 ) -> None:
     """f16/bf16 matmuls into f32 against float64 products of the same
     inputs: on tensor cores (`convert-linalg-to-mma`: ldmatrix, mma.sync,
-    cp.async) where 64x64x16 tiles divide the (padded) extents; 100 rows
+    cp.async; on sm_90a warpgroup products) where 64x64x16 tiles divide the
+    (padded) extents; 100 rows
     are not padded, and that matmul stays on the SIMT kernels."""
     m, n, k = shape
     a_type, b_type = f"tensor<{m}x{k}x{element}>", f"tensor<{k}x{n}x{element}>"
@@ -115,8 +118,15 @@ func.func @main(%a: {a_type}, %b: {b_type}) -> {c_type} {{
   return %r : {c_type}
 }}"""
     compiled = irkit.compile(text, target="cuda", checked=True)
-    on_tensor_cores = "mma.sync.aligned.m16n8k16" in compiled.unit.source
+    source = compiled.unit.source
+    warpgroup = "wgmma.mma_async" in source
+    on_tensor_cores = "mma.sync.aligned.m16n8k16" in source or warpgroup
     assert on_tensor_cores == (m % 64 == 0)
+    # On sm_90a the tensor-core matmuls are warpgroup products (K padded to
+    # a multiple of 64).
+    facts = get_target("cuda").hardware_facts()
+    assert isinstance(facts, GpuHardware)
+    assert warpgroup == (on_tensor_cores and facts.warpgroup_mma)
     dtype = np.dtype(np.float16) if element == "f16" else BFLOAT16
     rng = np.random.default_rng(k)
     a = rng.uniform(-1, 1, (m, k)).astype(dtype)
