@@ -18,7 +18,10 @@ operands from their lanes, computes, and scatters each lane's share:
   `mma.cp_async_wait` of the same thread completes its group, so reading a
   copy's destination before the wait (or before the barrier after it, in
   another thread) reads what was there before: poison, or a race that the
-  emulator's workgroup-memory checks report.
+  emulator's workgroup-memory checks report. For those checks the write
+  counts from the issue (`Grid.reserve`), since the bytes may land any
+  time before the wait: a copy into a buffer another thread read since the
+  last barrier is a race too.
 
 - `mma.warpgroup_mma` is asynchronous as on the hardware: issuing it only
   records the product in the thread's open group; the
@@ -271,6 +274,10 @@ def cp_async(interp: Interpreter, op: Operation, args: Values) -> Values:
     grid = current_grid(interp, op)
     (source, source_at), (destination, destination_at) = _split_operands(op, args)
     values = _read_run(op, grid, source, source_at, op.element_count)
+    # The copy may land any time before its wait: from now on its bytes
+    # are this thread's writes for the race checks.
+    for k in range(op.element_count):
+        grid.reserve(op, destination, _shifted(destination_at, k))
     state = _copies(grid)
     state.pending.append(
         _PendingCopy(

@@ -64,12 +64,13 @@ of 64 runs as warpgroup products instead (`mma.warpgroup_mma`,
 row (64 elements), operand tiles copied by `mma.cp_async` into the 128-byte
 swizzled layout (`irkit.dialects.mma.swizzled_chunk`; a k-major B in
 panels of 64 columns, multiplied with `transpose_b`) and read by the tensor
-cores from there, four m64nNk16 products a step, the next step's copies
-issued while they run, each thread's BN / 2 accumulators in the PTX ISA's
-D layout, then the same fill, stores and epilogue as above. It computes
-the same sums (exact products, f32 sums in the tensor cores' order); a
-matmul it cannot take (K, f32 operands, buffers past `max-shared-bytes` at
-two stages) takes the `mma.sync` kernel. `wgmma-block` takes two multiples
+cores from there, four m64nNk16 products a step left running into the
+next step (with three stages or more), the copies issued while they run,
+each thread's BN / 2 accumulators in the PTX ISA's D layout, then the
+same fill, stores and epilogue as above. It computes the same sums
+(exact products, f32 sums in the tensor cores' order); a matmul it cannot
+take (K, f32 operands, buffers past `max-shared-bytes` at two stages)
+takes the `mma.sync` kernel. `wgmma-block` takes two multiples
 of 64, BN at most 256 (one product's N), BM at most 1024 / 128 * 64.
 
 MLIR builds the same kernels from `nvgpu` ops through vector distribution
@@ -676,7 +677,7 @@ class _MmaKernel:
         kb, tiles = self.kb, self.tiles
         self._initialise_accumulators(initial)
         steps = self.shape.k // tiles.block_k
-        for stage in range(tiles.stages - 1):
+        for stage in range(self.prefetch_distance()):
             if stage < steps:
                 self._copy_tiles(kb, stage * tiles.block_k, stage)
             kb.add(CpAsyncCommitOp())
@@ -687,6 +688,11 @@ class _MmaKernel:
         if accumulators > MAX_ACCUMULATORS_FOR_TWO_BLOCKS:
             self.launch.attributes[MIN_BLOCKS_ATTRIBUTE] = IntegerAttr(1, 32)
         return self.launch
+
+    def prefetch_distance(self) -> int:
+        """How many steps ahead of the one multiplied the copies run: the
+        first steps' copies before the loop, step + distance's in step."""
+        return self.tiles.stages - 1
 
     # -- the accumulators --------------------------------------------------
 
@@ -871,9 +877,9 @@ class _MmaKernel:
         step = loop_body.args[0]
         step.name_hint = "step"
         lb = self.kb.nested(loop_body)
-        lb.add(CpAsyncWaitOp(stages - 2))
+        lb.add(CpAsyncWaitOp(self.prefetch_distance() - 1))
         lb.add(BarrierOp())
-        ahead = lb.add_index(step, stages - 1)
+        ahead = lb.add_index(step, self.prefetch_distance())
         assert not isinstance(ahead, int)
         more = arith.CmpiOp(ahead, lb.const(steps), "ult")
         lb.add(more)
@@ -1196,7 +1202,10 @@ class _WarpgroupKernel(_MmaKernel):
         step = loop_body.args[0]
         step.name_hint = "step"
         lb = self.kb.nested(loop_body)
-        lb.add(CpAsyncWaitOp(stages - 2))
+        distance = self.prefetch_distance()
+        # The step's copies landed: `distance` groups were committed before
+        # the loop and one a step.
+        lb.add(CpAsyncWaitOp(distance - 1))
         # This thread's copies of the step, visible to the tensor cores once
         # the barrier has every thread's.
         lb.add(FenceProxyAsyncOp())
@@ -1227,10 +1236,15 @@ class _WarpgroupKernel(_MmaKernel):
                 )
             )
         lb.add(WarpgroupCommitOp())
-        # The copies of step + stages - 1 are issued while the tensor cores
-        # multiply: into the buffer the previous step's products read, all
-        # retired (every warpgroup waited for them before the barrier).
-        ahead = lb.add_index(step, stages - 1)
+        # The products of the steps before this one retired (this step's may
+        # run on), so the accumulators hold no stale group.
+        in_flight = self.products_in_flight()
+        lb.add(WarpgroupWaitOp(in_flight, [self.acc]))
+        # The copies of step + distance are issued while the tensor cores
+        # multiply, into the buffer of step + distance - stages: read by
+        # products that every warpgroup retired before this step's barrier
+        # (`products_in_flight` steps back and more).
+        ahead = lb.add_index(step, distance)
         assert not isinstance(ahead, int)
         more = arith.CmpiOp(ahead, lb.const(steps), "ult")
         lb.add(more)
@@ -1242,12 +1256,24 @@ class _WarpgroupKernel(_MmaKernel):
         # Committed in every step (an empty group past the end), so the
         # wait's count of groups in flight holds for each step.
         lb.add(CpAsyncCommitOp())
-        # The step's products retired before the next step's copies
-        # overwrite the buffer they read (after the next barrier).
-        lb.add(WarpgroupWaitOp(0, [self.acc]))
         loop_body.add_op(YieldOp())
         kb = self.kb
         kb.add(ForOp(kb.const(0), kb.const(steps), kb.const(1), [], Region(loop_body)))
+        if in_flight:
+            # The last step's products, before the accumulators are read.
+            kb.add(WarpgroupWaitOp(0, [self.acc]))
+
+    def products_in_flight(self) -> int:
+        """Groups of products a step leaves running into the next: one with
+        three stages or more (the tensor cores work through the next step's
+        wait and barrier), none with two (no buffer would be free for the
+        copies)."""
+        return 1 if self.tiles.stages >= 3 else 0
+
+    def prefetch_distance(self) -> int:
+        """A buffer each for the copies in flight, the step multiplied and
+        the products still running: `stages - 1 - products_in_flight`."""
+        return self.tiles.stages - 1 - self.products_in_flight()
 
 
 def _fill_value(prologue: GenericOp) -> SSAValue | None:

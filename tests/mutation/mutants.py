@@ -539,16 +539,16 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "mma-wait-leaves-the-step-in-flight",
         MMA,
-        "        lb.add(CpAsyncWaitOp(stages - 2))",
-        "        lb.add(CpAsyncWaitOp(stages - 1))",
+        "        lb.add(CpAsyncWaitOp(self.prefetch_distance() - 1))",
+        "        lb.add(CpAsyncWaitOp(self.prefetch_distance()))",
         (MMA_PROPERTY,),
         "a step's tiles are read before their copies complete",
     ),
     Mutant(
         "mma-no-barrier-before-reading-tiles",
         MMA,
-        "        lb.add(BarrierOp())",
-        "        pass",
+        "        lb.add(BarrierOp())\n        ahead = lb.add_index(step, self.prefetch",
+        "        ahead = lb.add_index(step, self.prefetch",
         (MMA_PROPERTY,),
         "threads read tiles other threads copied with no barrier between",
     ),
@@ -1078,11 +1078,36 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "wgmma-last-group-left-in-flight",
         MMA,
-        "        lb.add(WarpgroupWaitOp(0, [self.acc]))",
-        "        lb.add(WarpgroupWaitOp(1, [self.acc]))",
+        "            kb.add(WarpgroupWaitOp(0, [self.acc]))",
+        "            kb.add(WarpgroupWaitOp(1, [self.acc]))",
         (MMA_WGMMA_PROPERTY,),
-        "a step's products may still read its buffer when the next step's "
-        "copies overwrite it, and the last step's are never retired",
+        "the last step's products are never retired before the accumulators are read",
+    ),
+    Mutant(
+        "wgmma-no-barrier-before-the-products",
+        MMA,
+        "        lb.add(FenceProxyAsyncOp())\n        lb.add(BarrierOp())\n",
+        "        lb.add(FenceProxyAsyncOp())\n",
+        (MMA_WGMMA_PROPERTY,),
+        "the tensor cores read tiles other threads copied with no barrier between",
+    ),
+    Mutant(
+        "wgmma-prefetch-over-running-products",
+        MMA,
+        "        return self.tiles.stages - 1 - self.products_in_flight()",
+        "        return self.tiles.stages - 1",
+        (MMA_WGMMA_PROPERTY,),
+        "the copies run a step further ahead, into the buffer whose products "
+        "another warpgroup may still be running",
+    ),
+    Mutant(
+        "wgmma-previous-products-left-running",
+        MMA,
+        "        return 1 if self.tiles.stages >= 3 else 0",
+        "        return 2 if self.tiles.stages >= 3 else 0",
+        (MMA_WGMMA_PROPERTY,),
+        "two groups left in flight: the copies overwrite a buffer the "
+        "products two steps back may still read",
     ),
     Mutant(
         "wgmma-emulator-wrong-accumulator-row",

@@ -9,8 +9,11 @@
 // panels of 64 columns and multiplied transposed (`transpose_b`). Per K
 // step: the copies' wait, the proxy fence and the barrier, then four
 // m64n128k16 products 16 elements (32 bytes) apart along the rows,
-// committed as one group; the next copies are issued while they run, and
-// the step's products retire before the next step.
+// committed as one group; the previous step's group retires (this one runs
+// on into the next step), and the copies of the step after next are issued
+// while it runs: one step ahead, one buffer each for the copies, the
+// products and the products still running. The last group retires after
+// the loop.
 // CHECK-LABEL: func.func @matmul
 // CHECK-NOT: linalg.generic
 // CHECK: threads(%tid, %{{.*}}, %{{.*}}) in (%{{.*}} = %threads, {{.*}} workgroup(%a_tiles : memref<3x128x64xf16, #gpu.address_space<workgroup>>, %b_tiles : memref<3x2x64x64xf16, #gpu.address_space<workgroup>>) private(%acc : memref<64xf32, #gpu.address_space<private>>)
@@ -24,8 +27,9 @@
 // CHECK-NEXT: mma.cp_async %a[%{{.*}}, %{{.*}}], %a_tiles[%c0, %[[ROW]], %[[COLUMN]]]
 // CHECK: mma.cp_async %b[%{{.*}}, %{{.*}}], %b_tiles[%c0, %{{.*}}, %{{.*}}, %{{.*}}]
 // CHECK: mma.cp_async_commit
+// CHECK-NOT: mma.cp_async
 // CHECK: scf.for %step = %c0 to %c4 step %c1 {
-// CHECK-NEXT: mma.cp_async_wait {pending = 1 : i64}
+// CHECK-NEXT: mma.cp_async_wait {pending = 0 : i64}
 // CHECK-NEXT: mma.fence_proxy_async
 // CHECK-NEXT: gpu.barrier
 // CHECK-NEXT: %[[STAGE:.*]] = arith.remui %step, %c3 : index
@@ -35,9 +39,11 @@
 // CHECK-NEXT: mma.warpgroup_mma %a_tiles[%[[STAGE]], %[[WG]], %c32], %b_tiles[%[[STAGE]], %c0, %c32, %c0], %acc[%c0] {n = 128 : i64, transpose_b}
 // CHECK-NEXT: mma.warpgroup_mma %a_tiles[%[[STAGE]], %[[WG]], %c48], %b_tiles[%[[STAGE]], %c0, %c48, %c0], %acc[%c0] {n = 128 : i64, transpose_b}
 // CHECK-NEXT: mma.warpgroup_commit
+// CHECK-NEXT: mma.warpgroup_wait %acc {pending = 1 : i64}
 // CHECK: scf.if
 // CHECK: mma.cp_async %a[
 // CHECK: mma.cp_async_commit
+// CHECK-NEXT: }
 // CHECK-NEXT: mma.warpgroup_wait %acc {pending = 0 : i64}
 // CHECK: memref.load %acc[%c63]
 // CHECK-NOT: mma.sync

@@ -30,10 +30,10 @@
 // CHECK: "+f"(acc[56]), {{.*}} "+f"(acc[63])
 // CHECK-NEXT: : "l"([[A]]), "l"([[B]]), "r"(1) : "memory");
 // CHECK: asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
-// CHECK: asm volatile("cp.async.commit_group;\n" ::);
 // CHECK-NEXT: asm volatile("wgmma.wait_group.sync.aligned 0;\n"
 // CHECK-NEXT: : "+f"(acc[0]), {{.*}}
 // CHECK: :: "memory");
+// CHECK: asm volatile("cp.async.commit_group;\n" ::);
 // STATIC: __shared__ __align__(1024) __half a_tiles[8192];
 // STATIC-NEXT: __shared__ __align__(1024) __half b_tiles[8192];
 // STATIC: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16
