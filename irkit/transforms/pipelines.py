@@ -235,9 +235,12 @@ class LowerToCudaPipeline(NamedPipeline):
     of `reduction-block` threads per row, by default chosen per row length);
     `linalg-pad-contractions` (unless `pad=false`: matmuls whose extents the
     block tile does not divide run on zero-padded copies, when that at most
-    doubles the iterations); `linalg-tile-for-gpu` with the tile sizes below
-    (block- and thread-mapped `scf.forall`s); `gpu-promote-shared`
-    (unless `promote=false`); `convert-linalg-to-loops`;
+    doubles the iterations; K to a multiple of 64 too with `wgmma`);
+    `convert-linalg-to-mma` (unless `tensor-cores=false`: f16/bf16 matmuls,
+    and f32 ones with `allow-tf32`, as tensor-core kernels; with `wgmma`,
+    the device's sm_90a fact, as warpgroup products); `linalg-tile-for-gpu`
+    with the tile sizes below (block- and thread-mapped `scf.forall`s);
+    `gpu-promote-shared` (unless `promote=false`); `convert-linalg-to-loops`;
     `fold-memref-alias-ops` (per-thread loads and stores index the function's
     buffers, not tiles whose sizes differ between threads);
     `convert-parallel-loops-to-gpu`; `gpu-shuffle-reductions` (unless
