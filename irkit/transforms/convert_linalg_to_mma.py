@@ -839,14 +839,11 @@ class _MmaKernel:
         rows, cols = extents
         chunk_elements = self.shape.chunk
         chunks_per_row = cols // chunk_elements
-        total = rows * chunks_per_row
-        threads = self.tiles.threads
-        for first in range(0, total, threads):
-            chunk = builder.add_index(self.tid, first)
-            assert not isinstance(chunk, int)
+
+        def copy_of(chunk: SSAValue) -> CpAsyncOp:
             row = builder.div(chunk, chunks_per_row)
             col = builder.mul(builder.rem(chunk, chunks_per_row), chunk_elements)
-            copy = CpAsyncOp(
+            return CpAsyncOp(
                 source,
                 builder.indices(
                     [
@@ -858,6 +855,23 @@ class _MmaKernel:
                 tile,
                 builder.indices([stage, row, col]),
             )
+
+        self._copy_chunks(builder, rows * chunks_per_row, copy_of)
+
+    def _copy_chunks(
+        self,
+        builder: _KernelBuilder,
+        total: int,
+        copy_of: Callable[[SSAValue], CpAsyncOp],
+    ) -> None:
+        """The threads copy chunks 0 to `total` - 1, one each in turn;
+        `copy_of` builds a chunk's copy (its indices in `builder`'s block),
+        which a last, partial round guards by `chunk < total`."""
+        threads = self.tiles.threads
+        for first in range(0, total, threads):
+            chunk = builder.add_index(self.tid, first)
+            assert not isinstance(chunk, int)
+            copy = copy_of(chunk)
             if total - first >= threads:
                 builder.add(copy)
                 continue
@@ -1098,28 +1112,6 @@ class _WarpgroupKernel(_MmaKernel):
             bk * row_chunks,
             lambda chunk: self._panel_chunk(builder, chunk, row_chunks, k0, stage),
         )
-
-    def _copy_chunks(
-        self,
-        builder: _KernelBuilder,
-        total: int,
-        copy_of: Callable[[SSAValue], CpAsyncOp],
-    ) -> None:
-        """The threads copy chunks 0 to `total` - 1, one each in turn."""
-        threads = self.tiles.threads
-        for first in range(0, total, threads):
-            chunk = builder.add_index(self.tid, first)
-            assert not isinstance(chunk, int)
-            if total - first >= threads:
-                builder.add(copy_of(chunk))
-                continue
-            inside = arith.CmpiOp(chunk, builder.const(total), "ult")
-            builder.add(inside)
-            then = Block()
-            guarded = builder.nested(then)
-            guarded.add(copy_of(chunk))
-            then.add_op(YieldOp())
-            builder.add(IfOp(inside.result, [], Region(then)))
 
     def _swizzled_column(
         self, builder: _KernelBuilder, row: SSAValue, chunk: SSAValue
