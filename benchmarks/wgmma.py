@@ -4,6 +4,7 @@ against the `mma.sync` kernel and cuBLAS in one GPU run.
     python benchmarks/wgmma.py
     python benchmarks/wgmma.py --sizes 4096 --types f16 --configs "128,256/4;128,128/4"
     python benchmarks/wgmma.py --mn-offsets swapped
+    python benchmarks/wgmma.py --sizes 4096 --layouts kn --mn-offsets both
 
 For each size, type (f16, bf16) and layout of B (`kn`: `a @ b` with b stored
 (k, n), as `torch.mm`, the `transpose_b` products; `nk`: `a @ w.T` with w
@@ -27,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import subprocess
 import sys
 import tempfile
 from collections.abc import Callable
@@ -44,12 +46,19 @@ parser.add_argument(
 )
 parser.add_argument(
     "--mn-offsets",
-    choices=("standard", "swapped"),
+    choices=("standard", "swapped", "both"),
     default="standard",
-    help="the N-major (k-major B) descriptor's leading/stride byte offsets",
+    help="the N-major (k-major B) descriptor's leading/stride byte offsets; "
+    "both: this run once with each, one process each",
 )
 parser.add_argument("--repeats", type=int, default=30)
 args = parser.parse_args()
+
+if args.mn_offsets == "both":
+    for variant in ("standard", "swapped"):
+        command = [sys.executable, *sys.argv, "--mn-offsets", variant]
+        subprocess.run(command, check=False)
+    sys.exit(0)
 
 if args.mn_offsets == "swapped":
     # A fresh cache: the on-disk program cache keys irkit's source files,

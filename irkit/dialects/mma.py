@@ -200,9 +200,10 @@ def mn_major_descriptor_offsets(panel_bytes: int) -> tuple[int, int]:
     """(leading, stride) byte offsets of an N-major (`transpose_b`) operand
     of 64-element panels `panel_bytes` apart: the leading offset steps from
     one 64-element panel to the next along N, the stride offset from one
-    8-row atom to the next along K (CUTLASS's canonical MN-major SW128 form
-    `((T, 8, m), (8, k)) : ((1, T, LBO), (8T, SBO))`). The one place to
-    swap them should the hardware read them the other way round."""
+    8-row atom to the next along K (the PTX ISA's canonical MN-major
+    128-byte swizzled layout, CUTLASS's too: `((T, 8, m), (8, k)) : ((1, T,
+    LBO), (8T, SBO))`). The one place to swap them should the hardware read
+    them the other way round (`benchmarks/wgmma.py --mn-offsets both`)."""
     return panel_bytes, SWIZZLE_ATOM_BYTES
 
 
