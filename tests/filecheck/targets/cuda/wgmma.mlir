@@ -1,6 +1,7 @@
 // RUN: irkit-opt %s -p 'lower-to-cuda{wgmma=true wgmma-block=128,128 mma-stages=2 max-dynamic-shared-bytes=232448}' -t cuda | filecheck %s
 // RUN: irkit-opt %s -p 'lower-to-cuda{wgmma=true wgmma-block=64,64 mma-stages=2}' -t cuda | filecheck %s --check-prefix=STATIC
 // RUN: irkit-opt %s -p 'lower-to-cuda' -t cuda | filecheck %s --check-prefix=OFF
+// RUN: irkit-opt %s -p 'lower-to-cuda{wgmma=true wgmma-block=128,128 mma-stages=3 max-dynamic-shared-bytes=232448}' -t cuda | filecheck %s --check-prefix=RUNNING
 
 // A warpgroup product prints as PTX's wgmma.mma_async with its operands
 // named by 64-bit descriptors: the 128-byte swizzle (mode 1, bit 62), the
@@ -37,6 +38,13 @@
 // STATIC: __shared__ __align__(1024) __half a_tiles[8192];
 // STATIC-NEXT: __shared__ __align__(1024) __half b_tiles[8192];
 // STATIC: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16
+// With three stages a group of products runs on into the next step: the
+// loop's wait leaves one, the one after the loop none.
+// RUNNING: asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+// RUNNING-NEXT: asm volatile("wgmma.wait_group.sync.aligned 1;\n"
+// RUNNING: asm volatile("cp.async.commit_group;\n" ::);
+// RUNNING-NEXT: }
+// RUNNING-NEXT: asm volatile("wgmma.wait_group.sync.aligned 0;\n"
 // OFF-NOT: wgmma
 // OFF: mma.sync.aligned.m16n8k16
 func.func @main(%a: tensor<128x128xf16>, %b: tensor<128x128xf16>) -> tensor<128x128xf32> {
