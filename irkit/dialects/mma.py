@@ -43,12 +43,47 @@ Lanes are numbered `l = linear thread id % 32`, `g = l / 4`, `c = l % 4`.
   `mma.cp_async_wait {pending = N}` waits until at most `N` of the thread's
   committed groups are still in flight. The copied elements may be read
   only after the wait (and, by other threads, after a `gpu.barrier`).
+- `mma.warpgroup_mma %a[...], %b[...], %acc[...] {n = N[, transpose_b]}`
+  (PTX `wgmma.mma_async.sync.aligned.m64nNk16.f32.{f16,bf16}.{f16,bf16}`,
+  MLIR's `nvgpu.warpgroup.mma`): run by the 128 threads of a warpgroup
+  (threads `128 q` to `128 q + 127` of a block) together, each naming the
+  same operands. `D += A * B` for a 64x16 `A` and a 16xN `B` that the
+  tensor cores read straight from workgroup memory, and a 64xN f32 `D`
+  spread over the warpgroup. Both operands are tiles of 128-byte rows (64
+  f16/bf16 elements) in the 128-byte swizzled layout (`swizzled_chunk`:
+  the 16-byte chunk `c` of row `r` is stored at chunk `c ^ (r % 8)` of its
+  row; rows 8-aligned, buffers 1024-byte aligned): `A`'s element `(i, k)`
+  is the tile's logical element `(r + i, c + k)` from the named index
+  `[..., r, c]` (K-major); `B`'s element `(k, j)` is the tile's logical
+  `(r + j, c + k)` (N rows of K, B stored n-major: K-major for the
+  instruction), or with `transpose_b` (B stored k-major, the instruction's
+  N-major `imm-trans-b`) the element `(r + k, j % 64)` of panel `p + j /
+  64` of a tile `[..., panels, rows, 64]` named at `[..., p, r, 0]`. Thread
+  `t` of the warpgroup (warp `w = t / 32`, lane `g`, `c` as above) holds
+  `N / 2` f32 elements of `D`: element `i` at row `16 w + g + 8 ((i / 2) %
+  2)`, column `8 (i / 4) + 2 c + i % 2`. The product is asynchronous: it
+  reads its operands and updates `D` at some time before the
+  `mma.warpgroup_wait` that retires its group; the accumulators may not be
+  touched before then.
+- `mma.warpgroup_fence` (`wgmma.fence.sync.aligned`): orders the
+  warpgroup's earlier accesses to accumulator registers before the
+  products that follow. `mma.warpgroup_commit`
+  (`wgmma.commit_group.sync.aligned`) closes the thread's open group of
+  products; `mma.warpgroup_wait {pending = N}`
+  (`wgmma.wait_group.sync.aligned N`) waits until at most `N` committed
+  groups are in flight.
+- `mma.fence_proxy_async` (`fence.proxy.async.shared::cta`, MLIR's
+  `nvvm.fence.proxy`): makes the thread's earlier writes to workgroup
+  memory (by `mma.cp_async` and stores, the generic proxy) visible to the
+  tensor cores' reads of `mma.warpgroup_mma` (the async proxy), once a
+  barrier follows.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Self, TypeVar
+import operator
+from collections.abc import Callable, Sequence
+from typing import Any, Self, TypeVar
 
 from xdsl.dialects.builtin import (
     BFloat16Type,
@@ -101,6 +136,88 @@ def fragment_sizes(shape: tuple[int, int, int]) -> tuple[int, int, int]:
 
 # Bytes one `cp_async` copies.
 ASYNC_COPY_BYTES = 16
+
+# Warpgroup products (`warpgroup_mma`): four warps together, m64nNk16 for
+# 16-bit operands, N a multiple of 8 up to 256.
+WARPGROUP_THREADS = 128
+WARPGROUP_M = 64
+WARPGROUP_K = 16
+WARPGROUP_N_STEP = 8
+WARPGROUP_MAX_N = 256
+
+# The 128-byte swizzle of `warpgroup_mma`'s operand tiles: rows of 128
+# bytes, each made of eight 16-byte chunks, permuted within atoms of 8 rows
+# (1024 bytes, which must be 1024-byte aligned: the hardware swizzles
+# address bits 4-6 by bits 7-9).
+SWIZZLE_ROW_BYTES = 128
+SWIZZLE_CHUNK_BYTES = 16
+SWIZZLE_ROWS = 8
+SWIZZLE_ATOM_BYTES = SWIZZLE_ROW_BYTES * SWIZZLE_ROWS
+
+
+def swizzled_chunk(
+    row: Any,
+    chunk: Any,
+    xor: Callable[[Any, Any], Any] = operator.xor,
+    rem: Callable[[Any, int], Any] = operator.mod,
+) -> Any:
+    """Where the 16-byte chunk `chunk` of row `row` of a 128-byte swizzled
+    tile is stored in that row: chunk `chunk ^ (row % 8)` (PTX ISA, "Shared
+    Memory Matrix Layout", 128B swizzle). The one definition of the layout:
+    the kernel's copies (which pass IR builders as `xor` and `rem`), the
+    grid emulator (integers, NumPy arrays) and the descriptors
+    (`SWIZZLE_128B_MODE`) all follow it."""
+    return xor(chunk, rem(row, SWIZZLE_ROWS))
+
+
+def warpgroup_accumulator_count(n: int) -> int:
+    """f32 elements of an m64nN `D` each of the warpgroup's threads holds."""
+    return WARPGROUP_M * n // WARPGROUP_THREADS
+
+
+# wgmma's 64-bit shared-memory matrix descriptor (PTX ISA, "Matrix
+# Descriptor Format"): bits 0-13 the start address >> 4 (the address is
+# 18 bits: `DESCRIPTOR_ADDRESS_MASK`), 16-29 the leading dimension byte
+# offset >> 4, 32-45 the stride dimension byte offset >> 4, 49-51 the base
+# offset (0: every atom is 1024-byte aligned), 62-63 the swizzle mode (1:
+# 128-byte swizzle on sm_90).
+DESCRIPTOR_ADDRESS_MASK = 0x3FFFF
+SWIZZLE_128B_MODE = 1
+
+
+def matrix_descriptor_bits(leading_byte_offset: int, stride_byte_offset: int) -> int:
+    """Every bit of a 128-byte swizzled operand's descriptor but its start
+    address, which the printer ORs in (`(address & DESCRIPTOR_ADDRESS_MASK)
+    >> 4`)."""
+    return (
+        ((leading_byte_offset >> 4) & 0x3FFF) << 16
+        | ((stride_byte_offset >> 4) & 0x3FFF) << 32
+        | SWIZZLE_128B_MODE << 62
+    )
+
+
+def mn_major_descriptor_offsets(panel_bytes: int) -> tuple[int, int]:
+    """(leading, stride) byte offsets of an N-major (`transpose_b`) operand
+    of 64-element panels `panel_bytes` apart: the leading offset steps from
+    one 64-element panel to the next along N, the stride offset from one
+    8-row atom to the next along K (the PTX ISA's canonical MN-major
+    128-byte swizzled layout, CUTLASS's too: `((T, 8, m), (8, k)) : ((1, T,
+    LBO), (8T, SBO))`). The one place to swap them should the hardware read
+    them the other way round (`benchmarks/wgmma.py --mn-offsets both`)."""
+    return panel_bytes, SWIZZLE_ATOM_BYTES
+
+
+def operand_descriptor_bits(tile: MemRefType[Attribute], transposed: bool) -> int:
+    """The descriptor bits (address aside) of a `warpgroup_mma` operand in
+    `tile`: K-major (A, an n-major B), the stride offset steps over 8-row
+    atoms and the leading one is unused by the swizzled layout (16 bytes,
+    as CUTLASS writes it); N-major (`transpose_b`), `mn_major_descriptor_
+    offsets` of the tile's panels."""
+    if not transposed:
+        return matrix_descriptor_bits(SWIZZLE_CHUNK_BYTES, SWIZZLE_ATOM_BYTES)
+    rows = tile.get_shape()[-2]
+    leading, stride = mn_major_descriptor_offsets(rows * SWIZZLE_ROW_BYTES)
+    return matrix_descriptor_bits(leading, stride)
 
 
 # --------------------------------------------------------------------------
@@ -222,6 +339,33 @@ def _split(values: Sequence[SSAValue], counts: Sequence[int]) -> list[list[SSAVa
         lists.append(list(values[start : start + count]))
         start += count
     return lists
+
+
+def _three_accesses(
+    operands: Sequence[SSAValue], message: str
+) -> list[tuple[SSAValue, list[SSAValue]]]:
+    """(memref, indices) of a, b and c from one operand list, each memref
+    followed by one index per dimension."""
+    found: list[tuple[SSAValue, list[SSAValue]]] = []
+    values = list(operands)
+    position = 0
+    for _ in range(3):
+        if position >= len(values):
+            raise VerifyException(f"{message}: a, b and c")
+        memref = values[position]
+        rank = _memref(memref, "operand").get_num_dims()
+        found.append((memref, values[position + 1 : position + 1 + rank]))
+        position += 1 + rank
+    if position != len(values):
+        raise VerifyException(f"{message}: a, b and c")
+    return found
+
+
+def _flatten(accesses: Sequence[tuple[SSAValue, Sequence[SSAValue]]]) -> list[SSAValue]:
+    operands: list[SSAValue] = []
+    for memref, indices in accesses:
+        operands += [memref, *indices]
+    return operands
 
 
 # --------------------------------------------------------------------------
@@ -366,20 +510,7 @@ class SyncOp(IRDLOperation):
 
     def accesses(self) -> list[tuple[SSAValue, list[SSAValue]]]:
         """(memref, indices) of a, b and c."""
-        found: list[tuple[SSAValue, list[SSAValue]]] = []
-        values = list(self.operands_)
-        position = 0
-        for _ in range(3):
-            if position >= len(values):
-                raise VerifyException("mma.sync takes three fragments: a, b and c")
-            memref = values[position]
-            memref_type = _memref(memref, "fragment")
-            rank = memref_type.get_num_dims()
-            found.append((memref, values[position + 1 : position + 1 + rank]))
-            position += 1 + rank
-        if position != len(values):
-            raise VerifyException("mma.sync takes three fragments: a, b and c")
-        return found
+        return _three_accesses(self.operands_, "mma.sync takes three fragments")
 
     def verify_(self) -> None:
         verify_in_kernel(self)
@@ -534,8 +665,215 @@ class CpAsyncWaitOp(IRDLOperation):
             )
 
 
+@irdl_op_definition
+class WarpgroupMmaOp(IRDLOperation):
+    """`D += A * B` of one m64nNk16 warpgroup product, A and B read from
+    128-byte swizzled tiles in workgroup memory, D in the warpgroup's
+    private fragments (see the module doc).
+
+    ```mlir
+    mma.warpgroup_mma %a_tiles[%s, %row, %c16], %b_tiles[%s, %c0, %c16],
+        %acc[%c0] {n = 128 : i64}
+        : memref<4x128x64xf16, #gpu.address_space<workgroup>>,
+          memref<4x128x64xf16, #gpu.address_space<workgroup>>,
+          memref<64xf32, #gpu.address_space<private>>
+    ```
+    """
+
+    name = "mma.warpgroup_mma"
+
+    operands_ = var_operand_def()
+    n = attr_def(IntegerAttr)
+    transpose_b = opt_attr_def(UnitAttr)
+
+    def __init__(
+        self,
+        accesses: Sequence[tuple[SSAValue, Sequence[SSAValue]]],
+        n: int,
+        transpose_b: bool = False,
+    ) -> None:
+        if len(accesses) != 3:
+            raise ValueError("mma.warpgroup_mma takes three operands: a, b and d")
+        attributes: dict[str, Attribute] = {"n": IntegerAttr(n, i64)}
+        if transpose_b:
+            attributes["transpose_b"] = UnitAttr()
+        super().__init__(operands=[_flatten(accesses)], attributes=attributes)
+
+    @property
+    def columns(self) -> int:
+        """N of the instruction."""
+        return self.n.value.data
+
+    @property
+    def b_transposed(self) -> bool:
+        """B stored k-major: the instruction's N-major B (`imm-trans-b`)."""
+        return self.transpose_b is not None
+
+    def accesses(self) -> list[tuple[SSAValue, list[SSAValue]]]:
+        """(memref, indices) of a, b and d."""
+        return _three_accesses(self.operands_, "mma.warpgroup_mma takes three operands")
+
+    def verify_(self) -> None:
+        verify_in_kernel(self)
+        n = self.columns
+        if not (WARPGROUP_N_STEP <= n <= WARPGROUP_MAX_N and n % WARPGROUP_N_STEP == 0):
+            raise VerifyException(
+                f"n must be a multiple of {WARPGROUP_N_STEP} in [{WARPGROUP_N_STEP}, "
+                f"{WARPGROUP_MAX_N}], got {n}"
+            )
+        (a, a_at), (b, b_at), (d, d_at) = self.accesses()
+        elements: list[Attribute] = []
+        for memref, indices, what, min_rank in (
+            (a, a_at, "a", 2),
+            (b, b_at, "b", 3 if self.b_transposed else 2),
+        ):
+            tile = _check_access(
+                memref, indices, what, AddressSpace.WORKGROUP, WARPGROUP_K
+            )
+            element = tile.get_element_type()
+            if not isinstance(element, HALF_TYPES):
+                raise VerifyException(f"{what} must hold f16 or bf16, got {tile}")
+            if tile.get_num_dims() < min_rank or (
+                tile.get_shape()[-1] * (element_bytes(element) or 0)
+                != SWIZZLE_ROW_BYTES
+            ):
+                panels = " in panels" if min_rank == 3 else ""
+                raise VerifyException(
+                    f"{what} must be a tile of {SWIZZLE_ROW_BYTES}-byte rows{panels} "
+                    f"(the 128-byte swizzled layout), got {tile}"
+                )
+            elements.append(element)
+        if elements[0] != elements[1]:
+            raise VerifyException(
+                f"a and b must hold one element type; got {elements[0]} and "
+                f"{elements[1]}"
+            )
+        accumulators = _check_access(
+            d, d_at, "d", AddressSpace.PRIVATE, warpgroup_accumulator_count(n)
+        )
+        if not isinstance(accumulators.get_element_type(), Float32Type):
+            raise VerifyException(f"d must hold f32, got {accumulators}")
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        memrefs, indices, attributes = _parse_accesses(parser, 3)
+        operands = _flatten(list(zip(memrefs, indices, strict=True)))
+        return cls.build(operands=[operands], attributes=attributes)
+
+    def print(self, printer: Printer) -> None:
+        accesses = self.accesses()
+        _print_accesses(
+            printer,
+            self,
+            [memref for memref, _ in accesses],
+            [indices for _, indices in accesses],
+        )
+
+
+@irdl_op_definition
+class WarpgroupFenceOp(IRDLOperation):
+    """Orders the warpgroup's accesses to its accumulators before the
+    `mma.warpgroup_mma` products that follow (`wgmma.fence`)."""
+
+    name = "mma.warpgroup_fence"
+
+    assembly_format = "attr-dict"
+
+    def verify_(self) -> None:
+        verify_in_kernel(self)
+
+
+@irdl_op_definition
+class WarpgroupCommitOp(IRDLOperation):
+    """Closes the thread's open group of `mma.warpgroup_mma` products."""
+
+    name = "mma.warpgroup_commit"
+
+    assembly_format = "attr-dict"
+
+    def verify_(self) -> None:
+        verify_in_kernel(self)
+
+
+@irdl_op_definition
+class WarpgroupWaitOp(IRDLOperation):
+    """Waits until at most `pending` committed groups of the thread's
+    `mma.warpgroup_mma` products are still in flight; the others' results
+    are in the accumulators then. `accumulators` names the private buffers
+    the products write: nothing may read or write them across the wait in
+    either direction (the printer ties their registers to the instruction,
+    as CUTLASS's `warpgroup_fence_operand` does).
+
+    ```mlir
+    mma.warpgroup_wait %acc {pending = 0 : i64}
+        : memref<64xf32, #gpu.address_space<private>>
+    ```
+    """
+
+    name = "mma.warpgroup_wait"
+
+    accumulators = var_operand_def()
+    pending = attr_def(IntegerAttr)
+
+    assembly_format = "$accumulators attr-dict (`:` type($accumulators)^)?"
+
+    def __init__(self, pending: int, accumulators: Sequence[SSAValue] = ()) -> None:
+        super().__init__(
+            operands=[list(accumulators)],
+            attributes={"pending": IntegerAttr(pending, i64)},
+        )
+
+    @property
+    def pending_groups(self) -> int:
+        return self.pending.value.data
+
+    def verify_(self) -> None:
+        verify_in_kernel(self)
+        for accumulator in self.accumulators:
+            memref_type = _memref(accumulator, "accumulators")
+            if (
+                address_space_of(memref_type) != AddressSpace.PRIVATE
+                or not memref_type.has_static_shape()
+                or not isinstance(memref_type.get_element_type(), Float32Type)
+            ):
+                raise VerifyException(
+                    f"accumulators must be static private f32 buffers, got "
+                    f"{memref_type}"
+                )
+        if not 0 <= self.pending_groups <= 7:
+            raise VerifyException(
+                f"pending must be in [0, 7] (PTX's wgmma.wait_group), got "
+                f"{self.pending_groups}"
+            )
+
+
+@irdl_op_definition
+class FenceProxyAsyncOp(IRDLOperation):
+    """Makes the thread's earlier writes to workgroup memory visible to the
+    tensor cores' reads of `mma.warpgroup_mma` once a barrier follows
+    (`fence.proxy.async.shared::cta`)."""
+
+    name = "mma.fence_proxy_async"
+
+    assembly_format = "attr-dict"
+
+    def verify_(self) -> None:
+        verify_in_kernel(self)
+
+
 MMA = Dialect(
     "mma",
-    [LdMatrixOp, SyncOp, CpAsyncOp, CpAsyncCommitOp, CpAsyncWaitOp],
+    [
+        LdMatrixOp,
+        SyncOp,
+        CpAsyncOp,
+        CpAsyncCommitOp,
+        CpAsyncWaitOp,
+        WarpgroupMmaOp,
+        WarpgroupFenceOp,
+        WarpgroupCommitOp,
+        WarpgroupWaitOp,
+        FenceProxyAsyncOp,
+    ],
     [],
 )

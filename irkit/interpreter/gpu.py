@@ -299,6 +299,21 @@ class Grid:
         buffer.data[positions] = self.take(value)
         buffer.written[positions] = True
 
+    def reserve(
+        self, op: Operation, memref: MemRefValue, indices: Sequence[Any]
+    ) -> None:
+        """Records, for the race checks, that each active lane will write the
+        element it names at some time from now on (an asynchronous copy's
+        destination: it may land before the wait that completes it), without
+        writing it: another thread's access of it before a barrier is then a
+        race, as on the hardware."""
+        check_writable(op, memref)
+        accesses = self.scoped.get(memref.buffer)
+        if accesses is None:
+            return
+        positions, lanes, taken = self._positions(op, memref, indices)
+        self._record_writes(op, accesses, positions, lanes, taken)
+
     def _race(
         self, op: Operation, lane: int, verb: str, index: str, other: int, what: str
     ) -> InterpretationError:

@@ -18,10 +18,23 @@ operands from their lanes, computes, and scatters each lane's share:
   `mma.cp_async_wait` of the same thread completes its group, so reading a
   copy's destination before the wait (or before the barrier after it, in
   another thread) reads what was there before: poison, or a race that the
-  emulator's workgroup-memory checks report.
+  emulator's workgroup-memory checks report. For those checks the write
+  counts from the issue (`Grid.reserve`), since the bytes may land any
+  time before the wait: a copy into a buffer another thread read since the
+  last barrier is a race too.
 
-A warp whose threads do not all run one of these ops is an error, as on the
-hardware (`.sync.aligned`).
+- `mma.warpgroup_mma` is asynchronous as on the hardware: issuing it only
+  records the product in the thread's open group; the
+  `mma.warpgroup_wait` that retires the group reads the operands from
+  workgroup memory then (through the 128-byte swizzle,
+  `irkit.dialects.mma.swizzled_chunk`), rebuilds each warpgroup's 64xN `D`
+  from its 128 threads' accumulators by the PTX ISA's fragment layout,
+  computes `D + A B` as `mma.sync` does and hands each thread its elements
+  back. A tile overwritten before the wait, or accumulators read before
+  it, show as wrong results.
+
+A warp (a warpgroup, for the warpgroup ops) whose threads do not all run one
+of these ops is an error, as on the hardware (`.sync.aligned`).
 """
 
 from __future__ import annotations
@@ -96,26 +109,28 @@ def _shifted(indices: list[Any], offset: int) -> list[Any]:
     return [*indices[:-1], indices[-1] + offset]
 
 
-def _warp_lanes(op: Operation, grid: Grid) -> np.ndarray:
-    """The lanes of the warps running `op`, as (warps, 32); every thread of
-    such a warp must be active."""
-    if grid.threads_per_block % WARP_SIZE:
+def _warp_lanes(
+    op: Operation, grid: Grid, size: int = WARP_SIZE, what: str = "warp"
+) -> np.ndarray:
+    """The lanes of the warps (groups of `size` threads) running `op`, as
+    (warps, size); every thread of such a warp must be active."""
+    if grid.threads_per_block % size:
         raise interpretation_error(
             op,
-            f"needs whole warps, but blocks have {grid.threads_per_block} threads",
+            f"needs whole {what}s, but blocks have {grid.threads_per_block} threads",
         )
-    active = grid.active.reshape(-1, WARP_SIZE)
+    active = grid.active.reshape(-1, size)
     running = active.any(axis=1)
     partial = running & ~active.all(axis=1)
     if partial.any():
         warp = int(np.flatnonzero(partial)[0])
-        lane = warp * WARP_SIZE + int(np.flatnonzero(~active[warp])[0])
+        lane = warp * size + int(np.flatnonzero(~active[warp])[0])
         raise interpretation_error(
             op,
-            f"is run by part of a warp only: {grid.describe_lane(lane)} does not "
+            f"is run by part of a {what} only: {grid.describe_lane(lane)} does not "
             "run it",
         )
-    return grid.lane.reshape(-1, WARP_SIZE)[running]
+    return grid.lane.reshape(-1, size)[running]
 
 
 def _read_run(
@@ -259,6 +274,10 @@ def cp_async(interp: Interpreter, op: Operation, args: Values) -> Values:
     grid = current_grid(interp, op)
     (source, source_at), (destination, destination_at) = _split_operands(op, args)
     values = _read_run(op, grid, source, source_at, op.element_count)
+    # The copy may land any time before its wait: from now on its bytes
+    # are this thread's writes for the race checks.
+    for k in range(op.element_count):
+        grid.reserve(op, destination, _shifted(destination_at, k))
     state = _copies(grid)
     state.pending.append(
         _PendingCopy(
@@ -297,5 +316,212 @@ def cp_async_wait(interp: Interpreter, op: Operation, args: Values) -> Values:
             copy.lanes = copy.lanes & ~done
         if copy.lanes.any():
             remaining.append(copy)
+    state.pending = remaining
+    return ()
+
+
+# --------------------------------------------------------------------------
+# Warpgroup products
+# --------------------------------------------------------------------------
+
+
+def _warpgroup_accumulator_positions(n: int) -> Positions:
+    """Rows and columns of the m64nN `D` that thread `t` of a warpgroup
+    holds as its element `i` (PTX ISA, "Matrix Fragments for
+    wgmma.mma_async.m64nNk16", accumulator D), as arrays over (i, t)."""
+    thread = np.arange(mma.WARPGROUP_THREADS)
+    warp, lane = thread // WARP_SIZE, thread % WARP_SIZE
+    group, pair = lane // 4, lane % 4
+    i = np.arange(mma.warpgroup_accumulator_count(n))[:, None]
+    rows = 16 * warp + group + 8 * ((i // 2) % 2)
+    cols = 8 * (i // 4) + 2 * pair + i % 2
+    return rows, cols
+
+
+@dataclass
+class _PendingProduct:
+    op: mma.WarpgroupMmaOp
+    operands: list[tuple[MemRefValue, list[np.ndarray]]]  # a, b, d per lane
+    lanes: np.ndarray  # bool per lane: the lanes that issued it
+    group: np.ndarray  # per lane: the group it belongs to
+
+
+@dataclass
+class _WarpgroupProducts:
+    """The products each thread of a grid has issued and not yet waited for."""
+
+    committed: np.ndarray  # per lane: groups committed so far
+    pending: list[_PendingProduct] = field(default_factory=list)
+
+
+_PRODUCTS: WeakKeyDictionary[Grid, _WarpgroupProducts] = WeakKeyDictionary()
+
+
+def _products(grid: Grid) -> _WarpgroupProducts:
+    state = _PRODUCTS.get(grid)
+    if state is None:
+        state = _WarpgroupProducts(np.zeros(grid.lane_count, np.int64))
+        _PRODUCTS[grid] = state
+    return state
+
+
+def _check_uniform(
+    op: Operation, grid: Grid, groups: np.ndarray, indices: list[np.ndarray]
+) -> None:
+    """Every thread of a warpgroup names the same operand."""
+    for index in indices:
+        per_group = index[groups]
+        differs = (per_group != per_group[:, :1]).any(axis=1)
+        if differs.any():
+            group = int(np.flatnonzero(differs)[0])
+            lane = int(
+                groups[group][
+                    np.flatnonzero(per_group[group] != per_group[group, 0])[0]
+                ]
+            )
+            raise interpretation_error(
+                op,
+                f"names another operand in {grid.describe_lane(lane)} than in the "
+                "rest of its warpgroup",
+            )
+
+
+def _read_swizzled(
+    op: Operation,
+    grid: Grid,
+    tile: MemRefValue,
+    at: list[np.ndarray],
+    logical: Any,
+    count: int,
+) -> np.ndarray:
+    """(lanes, count): element `p` of each warpgroup's operand, read by
+    thread `p % 128` of the group at the tile index `logical(p)` gives
+    (leading indices, row, logical column), the column through the
+    swizzle."""
+    chunk_elements = mma.SWIZZLE_CHUNK_BYTES // tile.buffer.data.dtype.itemsize
+    thread = grid.thread_of_lane % mma.WARPGROUP_THREADS
+    values = []
+    for first in range(0, count, mma.WARPGROUP_THREADS):
+        *leading, row, column = logical(at, first + thread)
+        chunk = mma.swizzled_chunk(row, column // chunk_elements)
+        physical = chunk * chunk_elements + column % chunk_elements
+        values.append(_full(grid.load(op, tile, [*leading, row, physical]), grid))
+    return np.stack(values, axis=1)  # (lanes, count / 128)
+
+
+def _operand_matrix(values: np.ndarray, groups: np.ndarray) -> np.ndarray:
+    """(groups, elements) in `p` order from the per-lane reads of
+    `_read_swizzled`: element `p` is column `p / 128` of thread `p % 128`."""
+    per_group = values[groups].astype(np.float64)  # (groups, 128, count / 128)
+    return per_group.transpose(0, 2, 1).reshape(len(groups), -1)
+
+
+def _run_product(grid: Grid, product: _PendingProduct) -> None:
+    op = product.op
+    (a, a_at), (b, b_at), (d, d_at) = product.operands
+    groups = _warp_lanes(op, grid, mma.WARPGROUP_THREADS, "warpgroup")
+    m, k, n = mma.WARPGROUP_M, mma.WARPGROUP_K, op.columns
+
+    def a_element(at: list[np.ndarray], p: np.ndarray) -> list[Any]:
+        # A (i, kk) at p = 16 i + kk: the tile's logical (r + i, c + kk).
+        *leading, row, column = at
+        return [*leading, row + p // k, column + p % k]
+
+    a_matrix = _operand_matrix(
+        _read_swizzled(op, grid, a, a_at, a_element, m * k), groups
+    ).reshape(-1, m, k)
+    if op.b_transposed:
+
+        def b_element(at: list[np.ndarray], p: np.ndarray) -> list[Any]:
+            # B (kk, j) at p = N kk + j: row r + kk of panel p0 + j / 64.
+            *leading, panel, row, column = at
+            j = column + p % n
+            return [*leading, panel + j // 64, row + p // n, j % 64]
+
+        b_matrix = _operand_matrix(
+            _read_swizzled(op, grid, b, b_at, b_element, k * n), groups
+        ).reshape(-1, k, n)
+    else:
+
+        def b_element(at: list[np.ndarray], p: np.ndarray) -> list[Any]:
+            # B (kk, j) at p = 16 j + kk: the tile's logical (r + j, c + kk).
+            *leading, row, column = at
+            return [*leading, row + p // k, column + p % k]
+
+        b_matrix = (
+            _operand_matrix(_read_swizzled(op, grid, b, b_at, b_element, n * k), groups)
+            .reshape(-1, n, k)
+            .transpose(0, 2, 1)
+        )
+    count = mma.warpgroup_accumulator_count(n)
+    fragments = _read_run(op, grid, d, d_at, count)  # (count, lanes)
+    rows, cols = _warpgroup_accumulator_positions(n)
+    d_matrix = np.zeros((len(groups), m, n), np.float64)
+    per_group = fragments[:, groups].astype(np.float64)  # (count, groups, 128)
+    for i in range(count):
+        d_matrix[:, rows[i], cols[i]] = per_group[i]
+    result_matrix = (d_matrix + a_matrix @ b_matrix).astype(np.float32)
+    result = fragments.astype(np.float32)
+    for i in range(count):
+        result[i][groups] = result_matrix[:, rows[i], cols[i]]
+    _write_run(op, grid, d, d_at, result)
+
+
+@register("mma.warpgroup_mma")
+def warpgroup_mma(interp: Interpreter, op: Operation, args: Values) -> Values:
+    assert isinstance(op, mma.WarpgroupMmaOp)
+    grid = current_grid(interp, op)
+    groups = _warp_lanes(op, grid, mma.WARPGROUP_THREADS, "warpgroup")
+    operands = [
+        (memref, [np.array(_full(i, grid), np.int64) for i in indices])
+        for memref, indices in _split_operands(op, args)
+    ]
+    for _, indices in operands[:2]:
+        _check_uniform(op, grid, groups, indices)
+    state = _products(grid)
+    state.pending.append(
+        _PendingProduct(op, operands, grid.active.copy(), state.committed.copy())
+    )
+    return ()
+
+
+@register("mma.warpgroup_fence")
+def warpgroup_fence(interp: Interpreter, op: Operation, args: Values) -> Values:
+    _warp_lanes(op, current_grid(interp, op), mma.WARPGROUP_THREADS, "warpgroup")
+    return ()
+
+
+@register("mma.fence_proxy_async")
+def fence_proxy_async(interp: Interpreter, op: Operation, args: Values) -> Values:
+    # The emulator has one view of workgroup memory: nothing to order.
+    return ()
+
+
+@register("mma.warpgroup_commit")
+def warpgroup_commit(interp: Interpreter, op: Operation, args: Values) -> Values:
+    grid = current_grid(interp, op)
+    _warp_lanes(op, grid, mma.WARPGROUP_THREADS, "warpgroup")
+    _products(grid).committed[grid.active] += 1
+    return ()
+
+
+@register("mma.warpgroup_wait")
+def warpgroup_wait(interp: Interpreter, op: Operation, args: Values) -> Values:
+    """Runs, in issue order, each waiting warpgroup's products of every group
+    but its newest `pending` committed ones."""
+    assert isinstance(op, mma.WarpgroupWaitOp)
+    grid = current_grid(interp, op)
+    _warp_lanes(op, grid, mma.WARPGROUP_THREADS, "warpgroup")
+    state = _products(grid)
+    limit = state.committed - op.pending_groups
+    remaining: list[_PendingProduct] = []
+    for product in state.pending:
+        done = product.lanes & grid.active & (product.group < limit)
+        if done.any():
+            with grid.restricted(done):
+                _run_product(grid, product)
+            product.lanes = product.lanes & ~done
+        if product.lanes.any():
+            remaining.append(product)
     state.pending = remaining
     return ()

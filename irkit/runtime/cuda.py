@@ -75,6 +75,7 @@ from irkit.runtime.frameworks import (
     torch_module,
     torch_stream,
 )
+from irkit.targets.cuda_mma import uses_architecture_specific_features
 from irkit.targets.target import H100, GpuHardware
 
 if TYPE_CHECKING:
@@ -92,6 +93,7 @@ __all__ = [
     "cuda_compiler",
     "gpu_unavailable_reason",
     "load_cuda_function",
+    "program_architecture",
 ]
 
 COMPILER_VARIABLE = "IRKIT_CUDA_COMPILER"  # "nvrtc" or "nvcc" forces one
@@ -197,6 +199,16 @@ def device_architecture(device: Any) -> str:
     return f"sm_{capability.major}{capability.minor}"
 
 
+def device_architecture_specific(device: Any) -> str:
+    """The device's architecture-specific target (`sm_90a`: the features
+    only this architecture has, such as `wgmma`), or "" before Hopper, which
+    has none."""
+    capability = device.compute_capability
+    if capability.major < 9:
+        return ""
+    return f"{device_architecture(device)}a"
+
+
 def device_identity() -> list[str]:
     """What printed CUDA and its cubin depend on besides the program: the
     device's architecture (the CUDA target's `machine` hook)."""
@@ -221,6 +233,9 @@ def device_hardware() -> GpuHardware:
         registers_per_block=int(properties.max_registers_per_block),
         multiprocessors=int(properties.multiprocessor_count),
         mma_shapes=H100.mma_shapes if device.compute_capability.major >= 8 else (),
+        architecture_specific=device_architecture_specific(device),
+        # wgmma is sm_90a's alone: Blackwell (sm_100a) has tcgen05 instead.
+        warpgroup_mma=device_architecture_specific(device) == "sm_90a",
     )
 
 
@@ -441,6 +456,27 @@ def compile_cubin(
     return cache.get_or_build(key, CUBIN_SUFFIX, build, _is_cubin)
 
 
+def program_architecture(
+    source: str,
+    arch: str,
+    architecture_specific: str,
+    kernels: Sequence[str] = (),
+) -> str:
+    """What to compile `source` for: `architecture_specific` (`sm_90a`) when
+    it uses instructions only that target has (`wgmma`), else `arch`; a
+    `CudaCompileError` when it needs one and there is none."""
+    if not uses_architecture_specific_features(source):
+        return arch
+    if not architecture_specific:
+        named = f"kernels {', '.join(kernels)}" if kernels else "the kernels"
+        raise CudaCompileError(
+            f"CUDA compilation failed: {named} use warpgroup products (wgmma), "
+            f"which {arch} lacks: lower with `lower-to-cuda{{wgmma=false}}`",
+            "",
+        )
+    return architecture_specific
+
+
 def compile_unit(
     unit: CudaTranslationUnit,
     arch: str,
@@ -448,8 +484,13 @@ def compile_unit(
     compiler: CudaCompiler | None = None,
     threads: int | None = None,
     per_kernel: bool | None = None,
+    architecture_specific: str = "",
 ) -> dict[str, Path]:
-    """The cubin of each kernel of `unit` for `arch`, by kernel name.
+    """The cubin of each kernel of `unit` for `arch`, by kernel name; a
+    program that uses architecture-specific instructions (`wgmma`:
+    `cuda_mma.uses_architecture_specific_features`) for
+    `architecture_specific` (`sm_90a`) instead, or an error where there is
+    none.
 
     With `per_kernel` (the default for NVRTC on more than one thread), each
     of the unit's programs (`CudaTranslationUnit.programs`: one per kernel)
@@ -484,11 +525,14 @@ def compile_unit(
     workers = min(len(programs), threads)
 
     def compile_program(program: CudaProgram) -> Path:
+        target = program_architecture(
+            program.source, arch, architecture_specific, program.kernels
+        )
         if whole:
-            return compile_cubin(program.source, arch, cache, compiler)
+            return compile_cubin(program.source, target, cache, compiler)
         name = f"<irkit-generated:{program.kernels[0]}>.cu"
         try:
-            return compile_cubin(program.source, arch, cache, compiler, name)
+            return compile_cubin(program.source, target, cache, compiler, name)
         except CudaCompileError as error:
             kernels = ", ".join(f"'{kernel}'" for kernel in program.kernels)
             plural = "s" if len(program.kernels) > 1 else ""
@@ -1381,7 +1425,12 @@ def load_cuda_function(
         raise IRKitError(f"no CUDA host function '@{symbol}' (functions: {known})")
     plan = unit.plans[symbol]
     check_plan(unit, plan)
-    cubins = compile_unit(unit, device_architecture(device), cache)
+    cubins = compile_unit(
+        unit,
+        device_architecture(device),
+        cache,
+        architecture_specific=device_architecture_specific(device),
+    )
     parameters = describe_parameters(plan.arguments, func, names)
     return CudaCompiledFunction(
         unit, plan, parameters, cubins, device, checked=checked, graphs=graphs

@@ -39,7 +39,7 @@ from irkit.dialects import gpu
 from irkit.dialects.static_values import constant_int
 from irkit.targets.c import C_MATH_FUNCTIONS
 from irkit.targets.cstyle import CStyleEmitter
-from irkit.targets.cuda_mma import MMA_PRINTERS
+from irkit.targets.cuda_mma import MMA_PRINTERS, workgroup_alignment
 from irkit.targets.language import HELPER_PREFIX, Language, mangle_symbol
 from irkit.targets.launch_plan import (
     AllocateBuffer,
@@ -547,8 +547,11 @@ class CudaEmitter(CStyleEmitter):
             zip(func.workgroup_attributions, offsets, strict=True)
         )
         self.dynamic_shared_bytes[c_name] = total
+        # Every buffer's offset is a multiple of its alignment (the swizzled
+        # tiles come first, whole atoms each), so the array's is the largest.
+        alignment = max(map(workgroup_alignment, func.workgroup_attributions))
         self.writer.line(
-            f"extern {self.language.shared_qualifier} __align__(16) "
+            f"extern {self.language.shared_qualifier} __align__({alignment}) "
             f"unsigned char {DYNAMIC_SHARED_NAME}[];"
         )
 
@@ -564,6 +567,12 @@ class CudaEmitter(CStyleEmitter):
         type_name = self.type_name(key)
         if value in self.dynamic_shared_offsets:
             offset = self.dynamic_shared_offsets[value]
+            if offset % workgroup_alignment(value):
+                raise self.error(
+                    func,
+                    f"workgroup buffer {name} needs {workgroup_alignment(value)}-byte "
+                    f"alignment, but the buffers before it leave it at byte {offset}",
+                )
             self.writer.line(
                 f"{type_name} *{self.language.restrict} {name} = "
                 f"reinterpret_cast<{type_name} *>({DYNAMIC_SHARED_NAME} + {offset});"
@@ -572,7 +581,8 @@ class CudaEmitter(CStyleEmitter):
             # 16-byte aligned, so that four neighbouring floats may be read as
             # one `ld.shared.v4` (gpu-relayout-shared lays tiles out for that).
             qualifier = (
-                f"{self.language.shared_qualifier} __align__(16) "
+                f"{self.language.shared_qualifier} "
+                f"__align__({workgroup_alignment(value)}) "
                 if gpu.is_workgroup_memref(memref_type)
                 else ""
             )

@@ -14,10 +14,22 @@ nearest, ties away) into the 32-bit register the instruction reads. The
 conversions are plain `asm` statements, not `volatile` ones, as CUDA's own
 `wmma::__float_to_tf32` is: a pure function of its operand, so nvcc
 converts each fragment element once however many products read it.
+
+A warpgroup product (`mma.warpgroup_mma`) is `wgmma.mma_async` with its
+operands named by 64-bit matrix descriptors: the bits
+`irkit.dialects.mma.operand_descriptor_bits` gives, ORed with the operand's
+shared-memory address (`__cvta_generic_to_shared`) >> 4; its accumulators
+are `"+f"` operands, one per element of the thread's fragment. The
+instruction needs the architecture-specific target (`sm_90a`): the runtime
+compiles for `GpuHardware.architecture_specific` when the source uses it
+(`uses_architecture_specific_features`). Workgroup buffers a warpgroup
+product reads are aligned to the 1024-byte swizzle atom
+(`workgroup_alignment`).
 """
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
@@ -206,10 +218,138 @@ def _cp_async_wait(emitter: CudaEmitter, op: Operation) -> None:
     )
 
 
+def _descriptor(
+    emitter: CudaEmitter,
+    op: Operation,
+    tile: SSAValue,
+    indices: Sequence[SSAValue],
+    transposed: bool,
+) -> str:
+    """A uint64_t variable holding the descriptor of the operand at
+    `tile[indices]`."""
+    tile_type = tile.type
+    assert isinstance(tile_type, MemRefType)
+    bits = mma.operand_descriptor_bits(tile_type, transposed)
+    address = _shared_address(_element(emitter, op, tile, indices))
+    name = emitter.fresh_name("descriptor")
+    emitter.writer.line(
+        f"uint64_t {name} = {bits:#x}ull | (uint64_t)(({address} & "
+        f"{mma.DESCRIPTOR_ADDRESS_MASK:#x}u) >> 4);"
+    )
+    return name
+
+
+def _warpgroup_mma(emitter: CudaEmitter, op: Operation) -> None:
+    assert isinstance(op, mma.WarpgroupMmaOp)
+    (a, a_at), (b, b_at), (d, d_at) = op.accesses()
+    ptx_type, _, _ = _half_kind(emitter, op, a)
+    n = op.columns
+    count = mma.warpgroup_accumulator_count(n)
+    a_descriptor = _descriptor(emitter, op, a, a_at, transposed=False)
+    b_descriptor = _descriptor(emitter, op, b, b_at, op.b_transposed)
+    accumulators = [_element(emitter, op, d, d_at, i) for i in range(count)]
+    transpose_b = 1 if op.b_transposed else 0
+    # D = A B + D: the scale-d predicate set (PTX takes a predicate only).
+    lines = [
+        "{",
+        ".reg .pred accumulate;",
+        f"setp.ne.b32 accumulate, %{count + 2}, 0;",
+        f"wgmma.mma_async.sync.aligned.m{mma.WARPGROUP_M}n{n}k{mma.WARPGROUP_K}"
+        f".f32.{ptx_type}.{ptx_type} {_placeholders(0, count)}, %{count}, "
+        f"%{count + 1}, accumulate, 1, 1, 0, {transpose_b};",
+        "}",
+    ]
+    emitter.writer.line("asm volatile(")
+    with emitter.writer.indented():
+        for line in lines:
+            emitter.writer.line(f'"{line}\\n"')
+        _operand_lines(emitter, [f'"+f"({value})' for value in accumulators])
+        emitter.writer.line(
+            f': "l"({a_descriptor}), "l"({b_descriptor}), "r"(1) : "memory");'
+        )
+
+
+def _warpgroup_fence(emitter: CudaEmitter, op: Operation) -> None:
+    emitter.writer.line('asm volatile("wgmma.fence.sync.aligned;\\n" ::: "memory");')
+
+
+def _warpgroup_commit(emitter: CudaEmitter, op: Operation) -> None:
+    emitter.writer.line(
+        'asm volatile("wgmma.commit_group.sync.aligned;\\n" ::: "memory");'
+    )
+
+
+def _warpgroup_wait(emitter: CudaEmitter, op: Operation) -> None:
+    """The wait, with every accumulator element an `"+f"` operand: no read
+    of a product's result is moved above it, no write below."""
+    assert isinstance(op, mma.WarpgroupWaitOp)
+    elements: list[str] = []
+    for accumulator in op.accumulators:
+        memref_type = accumulator.type
+        assert isinstance(memref_type, MemRefType)
+        view = emitter.view_of(accumulator, op)
+        for index in itertools.product(*(range(n) for n in memref_type.get_shape())):
+            elements.append(view.element([str(i) for i in index]))
+    instruction = f'"wgmma.wait_group.sync.aligned {op.pending_groups};\\n"'
+    if not elements:
+        emitter.writer.line(f'asm volatile({instruction} ::: "memory");')
+        return
+    emitter.writer.line(f"asm volatile({instruction}")
+    with emitter.writer.indented():
+        _operand_lines(emitter, [f'"+f"({element})' for element in elements])
+        emitter.writer.line(':: "memory");')
+
+
+def _operand_lines(emitter: CudaEmitter, operands: Sequence[str]) -> None:
+    """`: operands`, eight a line."""
+    for first in range(0, len(operands), 8):
+        prefix = ": " if first == 0 else "  "
+        comma = "," if first + 8 < len(operands) else ""
+        emitter.writer.line(prefix + ", ".join(operands[first : first + 8]) + comma)
+
+
+def _fence_proxy_async(emitter: CudaEmitter, op: Operation) -> None:
+    emitter.writer.line(
+        'asm volatile("fence.proxy.async.shared::cta;\\n" ::: "memory");'
+    )
+
+
+# Ops that only the architecture-specific target (`sm_90a`) compiles.
+ARCHITECTURE_SPECIFIC_OPS = frozenset(
+    {
+        "mma.warpgroup_mma",
+        "mma.warpgroup_fence",
+        "mma.warpgroup_commit",
+        "mma.warpgroup_wait",
+    }
+)
+# The PTX the printer writes for them, by which the runtime recognises a
+# source that needs the architecture-specific target.
+ARCHITECTURE_SPECIFIC_MARKER = "wgmma."
+
+
+def uses_architecture_specific_features(source: str) -> bool:
+    """Whether printed CUDA C needs the architecture-specific target."""
+    return ARCHITECTURE_SPECIFIC_MARKER in source
+
+
+def workgroup_alignment(buffer: SSAValue) -> int:
+    """The bytes a workgroup buffer must be aligned to: a swizzle atom when a
+    warpgroup product reads it, else 16 (one `ld.shared.v4`)."""
+    if any(isinstance(use.operation, mma.WarpgroupMmaOp) for use in buffer.uses):
+        return mma.SWIZZLE_ATOM_BYTES
+    return 16
+
+
 MMA_PRINTERS: dict[str, Callable[[CudaEmitter, Operation], None]] = {
     "mma.ldmatrix": _ldmatrix,
     "mma.sync": _sync,
     "mma.cp_async": _cp_async,
     "mma.cp_async_commit": _cp_async_commit,
     "mma.cp_async_wait": _cp_async_wait,
+    "mma.warpgroup_mma": _warpgroup_mma,
+    "mma.warpgroup_fence": _warpgroup_fence,
+    "mma.warpgroup_commit": _warpgroup_commit,
+    "mma.warpgroup_wait": _warpgroup_wait,
+    "mma.fence_proxy_async": _fence_proxy_async,
 }

@@ -79,6 +79,7 @@ CUDA = Target(
         ("max-shared-bytes", "shared_memory_per_block"),
         ("max-dynamic-shared-bytes", "shared_memory_per_block_optin"),
         ("multiprocessors", "multiprocessors"),
+        ("wgmma", "warpgroup_mma"),
     ),
     tf32_option="allow-tf32",
 )

@@ -42,6 +42,14 @@ class GpuHardware:
     multiprocessors: int
     # Warp-level matrix-multiply shapes (m, n, k) per operand type.
     mma_shapes: tuple[tuple[str, tuple[int, int, int]], ...] = ()
+    # The architecture-specific target (PTX's `a` suffix: sm_90a) whose
+    # instructions only this architecture has, or "" where there is none:
+    # kernels using them (`wgmma`) are compiled for it.
+    architecture_specific: str = ""
+    # Warpgroup matrix multiplies (`wgmma.mma_async`, sm_90a): f16/bf16
+    # matmuls read their operands straight from shared memory
+    # (`convert-linalg-to-mma{wgmma}`).
+    warpgroup_mma: bool = False
 
 
 # The H100 SXM the project measures on: what the CUDA target assumes when
@@ -56,6 +64,8 @@ H100 = GpuHardware(
     registers_per_block=65536,
     multiprocessors=132,
     mma_shapes=(("f16", (16, 8, 16)), ("bf16", (16, 8, 16)), ("tf32", (16, 8, 8))),
+    architecture_specific="sm_90a",
+    warpgroup_mma=True,
 )
 
 
@@ -73,6 +83,14 @@ class CpuHardware:
 # What the C target assumes when the host cannot be asked: x86-64 with AVX2
 # (sixteen 256-bit registers), as on every x86 server since 2013.
 AVX2 = CpuHardware(name="x86-64 AVX2", vector_bits=256, vector_registers=16)
+
+
+def _option_text(value: object) -> str:
+    """A hardware fact as a pipeline option's value (booleans as MLIR
+    writes them: `true`, `false`)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
 
 
 def resolve(reference: str) -> Any:
@@ -170,7 +188,7 @@ class Target:
         return self._with_options(
             pipeline,
             {
-                option: str(getattr(facts, field))
+                option: _option_text(getattr(facts, field))
                 for option, field in self.hardware_options
             },
         )

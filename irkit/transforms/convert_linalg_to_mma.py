@@ -57,6 +57,22 @@ every copy and fragment is whole: a matmul it cannot take is left alone for
 `linalg-pad-contractions`). Options are checked: `block` takes three sizes,
 multiples of (64, 64, 16); `stages` is 2 to 4.
 
+With `wgmma` (Hopper, sm_90a), an f16/bf16 matmul whose K is a multiple
+of 64 runs as warpgroup products instead (`mma.warpgroup_mma`,
+`docs/passes/convert-linalg-to-mma.md`): blocks of at most `wgmma-block`
+(BM x BN, a warpgroup of 128 threads per 64 rows), K steps of one 128-byte
+row (64 elements), operand tiles copied by `mma.cp_async` into the 128-byte
+swizzled layout (`irkit.dialects.mma.swizzled_chunk`; a k-major B in
+panels of 64 columns, multiplied with `transpose_b`) and read by the tensor
+cores from there, four m64nNk16 products a step left running into the
+next step (with three stages or more), the copies issued while they run,
+each thread's BN / 2 accumulators in the PTX ISA's D layout, then the
+same fill, stores and epilogue as above. It computes the same sums
+(exact products, f32 sums in the tensor cores' order); a matmul it cannot
+take (K, f32 operands, buffers past `max-shared-bytes` at two stages)
+takes the `mma.sync` kernel. `wgmma-block` takes two multiples
+of 64, BN at most 256 (one product's N), BM at most 1024 / 128 * 64.
+
 MLIR builds the same kernels from `nvgpu` ops through vector distribution
 (`mlir/lib/Dialect/NVGPU/TransformOps`, IREE's `LLVMGPUTensorCore`
 pipeline); here the kernel is built directly from the structured op.
@@ -111,13 +127,25 @@ from irkit.dialects.mma import (
     ASYNC_COPY_BYTES,
     C_FRAGMENT,
     MMA_SHAPE,
+    SWIZZLE_ROW_BYTES,
     TF32_MMA_SHAPE,
+    WARPGROUP_K,
+    WARPGROUP_M,
+    WARPGROUP_MAX_N,
+    WARPGROUP_THREADS,
     CpAsyncCommitOp,
     CpAsyncOp,
     CpAsyncWaitOp,
+    FenceProxyAsyncOp,
     LdMatrixOp,
     SyncOp,
+    WarpgroupCommitOp,
+    WarpgroupFenceOp,
+    WarpgroupMmaOp,
+    WarpgroupWaitOp,
     fragment_sizes,
+    swizzled_chunk,
+    warpgroup_accumulator_count,
 )
 from irkit.dialects.scf import ForOp, IfOp
 from irkit.dtypes import element_bytes
@@ -358,6 +386,63 @@ def choose_tiles(
     return tiles
 
 
+def warpgroup_workgroup_bytes(shape: MatmulShape, tiles: MmaTiles) -> int:
+    """The bytes of the warpgroup kernel's copy buffers: `stages` tiles of
+    A (BM rows) and B (BN rows or columns) of 128-byte rows, unpadded (the
+    swizzle spreads an access over the banks)."""
+    return tiles.stages * (tiles.block_m + tiles.block_n) * SWIZZLE_ROW_BYTES
+
+
+def choose_warpgroup_tiles(
+    shape: MatmulShape,
+    block: Sequence[int],
+    stages: int,
+    multiprocessors: int,
+    max_shared_bytes: int,
+) -> MmaTiles | None:
+    """Tiles of the warpgroup kernel: BM x BN from `block` (halved down to 64
+    to divide the extents or fill `multiprocessors`, as `choose_tiles`
+    does), BK the 64 elements of one 128-byte swizzled row, a warpgroup per
+    64 rows of BM; fewer stages where the buffers would pass
+    `max_shared_bytes`. None for f32 operands (TF32 has no 128-byte rows of
+    64 elements here), a K that 64 does not divide, or no tile that fits."""
+    if shape.tf32:
+        return None
+    block_k = SWIZZLE_ROW_BYTES // (element_bytes(shape.element) or 1)
+    block_m, block_n = block
+    while block_m > WARPGROUP_M and shape.m % block_m:
+        block_m //= 2
+    while block_n > WARPGROUP_M and shape.n % block_n:
+        block_n //= 2
+    if shape.m % block_m or shape.n % block_n or shape.k % block_k:
+        return None
+    batch = math.prod(shape.batch)
+    while (
+        multiprocessors
+        and batch * (shape.m // block_m) * (shape.n // block_n) < multiprocessors
+    ):
+        if block_n > WARPGROUP_M and shape.n % (block_n // 2) == 0:
+            block_n //= 2
+        elif block_m > WARPGROUP_M and shape.m % (block_m // 2) == 0:
+            block_m //= 2
+        else:
+            break
+    warpgroups = block_m // WARPGROUP_M
+    tiles = MmaTiles(
+        block_m,
+        block_n,
+        block_k,
+        stages,
+        warpgroups * WARPGROUP_THREADS // WARP_SIZE,
+        1,
+    )
+    while warpgroup_workgroup_bytes(shape, tiles) > max_shared_bytes:
+        if tiles.stages <= 2:
+            return None
+        tiles = replace(tiles, stages=tiles.stages - 1)
+    return tiles
+
+
 class _KernelBuilder:
     """Appends index arithmetic and ops to one block, constants hoisted."""
 
@@ -457,54 +542,42 @@ class _MmaKernel:
         epilogue: _Epilogue | None = None,
         store_product: bool = True,
     ) -> None:
-        self.shape, self.tiles = shape, tiles
-        # The elementwise consumer of the product run on each accumulator,
-        # and whether the product itself is still stored (something else
-        # reads it).
-        self.epilogue, self.store_product = epilogue, store_product
         bm, bn, bk, stages = tiles.block_m, tiles.block_n, tiles.block_k, tiles.stages
         fm, fn = tiles.fragments_m, tiles.fragments_n
         self.a_fragment, self.b_fragment, _ = fragment_sizes(shape.instruction)
-        self.launch = LaunchOp(
-            self._launch_constants(at),
-            [
-                self._launch_constant(tiles.threads, "threads", at),
-                *[self._launch_constant(1, "one", at)] * 2,
-            ],
+        self._open_launch(
+            shape,
+            tiles,
+            at,
+            epilogue,
+            store_product,
             workgroup=[
-                self._tile_type(stages, bm, bk, shape.a_row_pad),
-                self._tile_type(
-                    stages,
-                    *((bk, bn) if shape.b_k_major else (bn, bk)),
-                    shape.b_row_pad,
+                ("a_tiles", self._tile_type(shape, stages, bm, bk, shape.a_row_pad)),
+                (
+                    "b_tiles",
+                    self._tile_type(
+                        shape,
+                        stages,
+                        *((bk, bn) if shape.b_k_major else (bn, bk)),
+                        shape.b_row_pad,
+                    ),
                 ),
             ],
             private=[
-                self._fragment_type(shape.element, fm * self.a_fragment),
-                self._fragment_type(shape.element, fn * self.b_fragment),
-                self._fragment_type(Float32Type(), fm * fn * C_FRAGMENT),
+                (
+                    "a_fragments",
+                    self._fragment_type(shape.element, fm * self.a_fragment),
+                ),
+                (
+                    "b_fragments",
+                    self._fragment_type(shape.element, fn * self.b_fragment),
+                ),
+                ("acc", self._fragment_type(Float32Type(), fm * fn * C_FRAGMENT)),
             ],
         )
         self.a_tiles, self.b_tiles = self.launch.workgroup_attributions
         self.a_fragments, self.b_fragments, self.acc = self.launch.private_attributions
-        for value, hint in (
-            (self.a_tiles, "a_tiles"),
-            (self.b_tiles, "b_tiles"),
-            (self.a_fragments, "a_fragments"),
-            (self.b_fragments, "b_fragments"),
-            (self.acc, "acc"),
-        ):
-            value.name_hint = hint
-        kb = self.kb = _KernelBuilder(self.launch.entry_block)
-        block_x, block_y, block_z = self.launch.block_ids
-        self.tid = self.launch.thread_ids[0]
-        self.tid.name_hint, block_x.name_hint, block_y.name_hint = "tid", "bx", "by"
-        self.m0 = kb.mul(block_y, bm)
-        self.n0 = kb.mul(block_x, bn)
-        batch = _batch_indices(kb, block_z, shape.batch)
-        self.a_batch = [batch[i] for i in shape.a_batch]
-        self.b_batch = [batch[i] for i in shape.b_batch]
-        self.c_batch = batch
+        kb = self.kb
         warp = kb.div(self.tid, WARP_SIZE)
         lane = kb.rem(self.tid, WARP_SIZE)
         self.warp_m = kb.mul(kb.div(warp, tiles.warps_n), tiles.warp_m)
@@ -522,6 +595,50 @@ class _MmaKernel:
         # (e / 2), col0 + ni * 8 + e % 2].
         self.row0 = kb.add_index(self.m0, self.warp_m, group)
         self.col0 = kb.add_index(self.n0, self.warp_n, pair)
+
+    def _open_launch(
+        self,
+        shape: MatmulShape,
+        tiles: MmaTiles,
+        at: InsertPoint,
+        epilogue: _Epilogue | None,
+        store_product: bool,
+        workgroup: Sequence[tuple[str, MemRefType[Attribute]]],
+        private: Sequence[tuple[str, MemRefType[Attribute]]],
+    ) -> None:
+        """The launch (a block per output tile, `tiles.threads` threads, the
+        named buffers) and what every kernel computes first: the block's
+        output origin (`m0`, `n0`) and batch indices."""
+        self.shape, self.tiles = shape, tiles
+        # The elementwise consumer of the product run on each accumulator,
+        # and whether the product itself is still stored (something else
+        # reads it).
+        self.epilogue, self.store_product = epilogue, store_product
+        self.launch = LaunchOp(
+            self._launch_constants(at),
+            [
+                self._launch_constant(tiles.threads, "threads", at),
+                *[self._launch_constant(1, "one", at)] * 2,
+            ],
+            workgroup=[memref_type for _, memref_type in workgroup],
+            private=[memref_type for _, memref_type in private],
+        )
+        for value, (hint, _) in zip(
+            [*self.launch.workgroup_attributions, *self.launch.private_attributions],
+            [*workgroup, *private],
+            strict=True,
+        ):
+            value.name_hint = hint
+        kb = self.kb = _KernelBuilder(self.launch.entry_block)
+        block_x, block_y, block_z = self.launch.block_ids
+        self.tid = self.launch.thread_ids[0]
+        self.tid.name_hint, block_x.name_hint, block_y.name_hint = "tid", "bx", "by"
+        self.m0 = kb.mul(block_y, tiles.block_m)
+        self.n0 = kb.mul(block_x, tiles.block_n)
+        batch = _batch_indices(kb, block_z, shape.batch)
+        self.a_batch = [batch[i] for i in shape.a_batch]
+        self.b_batch = [batch[i] for i in shape.b_batch]
+        self.c_batch = batch
 
     def _launch_constant(self, value: int, hint: str, at: InsertPoint) -> SSAValue:
         op = arith.ConstantOp.from_int_and_width(value, IndexType())
@@ -544,13 +661,14 @@ class _MmaKernel:
     def _fragment_type(element: Attribute, size: int) -> MemRefType[Attribute]:
         return MemRefType(element, [size], memory_space=private_memory_space())
 
+    @staticmethod
     def _tile_type(
-        self, stages: int, rows: int, cols: int, pad: int
+        shape: MatmulShape, stages: int, rows: int, cols: int, pad: int
     ) -> MemRefType[Attribute]:
         """`stages` workgroup buffers of a rows x cols tile, rows padded by
         `pad` elements."""
         return MemRefType(
-            self.shape.element,
+            shape.element,
             [stages, rows, cols + pad],
             memory_space=workgroup_memory_space(),
         )
@@ -559,55 +677,64 @@ class _MmaKernel:
         kb, tiles = self.kb, self.tiles
         self._initialise_accumulators(initial)
         steps = self.shape.k // tiles.block_k
-        for stage in range(tiles.stages - 1):
+        for stage in range(self.prefetch_distance()):
             if stage < steps:
                 self._copy_tiles(kb, stage * tiles.block_k, stage)
             kb.add(CpAsyncCommitOp())
         self._reduction_loop(steps)
         self._store_results()
         kb.add(TerminatorOp())
-        accumulators = tiles.fragments_m * tiles.fragments_n * C_FRAGMENT
+        accumulators = sum(1 for _ in self._accumulator_elements())
         if accumulators > MAX_ACCUMULATORS_FOR_TWO_BLOCKS:
             self.launch.attributes[MIN_BLOCKS_ATTRIBUTE] = IntegerAttr(1, 32)
         return self.launch
 
+    def prefetch_distance(self) -> int:
+        """How many steps ahead of the one multiplied the copies run: the
+        first steps' copies before the loop, step + distance's in step."""
+        return self.tiles.stages - 1
+
     # -- the accumulators --------------------------------------------------
 
-    def _accumulator_elements(self) -> Iterator[tuple[int, int, int, int]]:
-        """(slot in `acc`, mi, ni, e) of each element a thread accumulates."""
+    def _accumulator_elements(self) -> Iterator[tuple[int, int, int]]:
+        """(slot in `acc`, row, column) of each element a thread accumulates,
+        the row and column from the thread's (`row0`, `col0`): element `e`
+        of fragment (mi, ni) at row `mi * 16 + 8 (e / 2)`, column `ni * 8 +
+        e % 2`."""
         fn = self.tiles.fragments_n
         for mi in range(self.tiles.fragments_m):
             for ni in range(fn):
                 for e in range(C_FRAGMENT):
-                    yield (mi * fn + ni) * C_FRAGMENT + e, mi, ni, e
+                    slot = (mi * fn + ni) * C_FRAGMENT + e
+                    yield slot, mi * 16 + 8 * (e // 2), ni * 8 + e % 2
 
-    def _output_indices(self, mi: int, ni: int, e: int) -> list[SSAValue]:
+    def _output_indices(self, row: int, col: int) -> list[SSAValue]:
         kb = self.kb
-        row = kb.add_index(self.row0, mi * 16 + 8 * (e // 2))
-        col = kb.add_index(self.col0, ni * 8 + e % 2)
-        return kb.indices([*self.c_batch, row, col])
+        return kb.indices(
+            [*self.c_batch, kb.add_index(self.row0, row), kb.add_index(self.col0, col)]
+        )
 
     def _initialise_accumulators(self, initial: SSAValue | None) -> None:
         """Each accumulator starts from the fill's value, or else from the
         output element it accumulates into."""
         kb = self.kb
-        for slot, mi, ni, e in self._accumulator_elements():
+        for slot, row, col in self._accumulator_elements():
             slot_index = kb.index(slot)
             start: SSAValue
             if initial is not None:
                 start = initial
             else:
-                load = memref.LoadOp.get(self.shape.c, self._output_indices(mi, ni, e))
+                load = memref.LoadOp.get(self.shape.c, self._output_indices(row, col))
                 kb.add(load)
                 start = load.res
             kb.add(memref.StoreOp.get(start, self.acc, [slot_index]))
 
     def _store_results(self) -> None:
         kb = self.kb
-        for slot, mi, ni, e in self._accumulator_elements():
+        for slot, row, col in self._accumulator_elements():
             load = memref.LoadOp.get(self.acc, [kb.const(slot)])
             kb.add(load)
-            indices = self._output_indices(mi, ni, e)
+            indices = self._output_indices(row, col)
             if self.store_product:
                 kb.add(memref.StoreOp.get(load.res, self.shape.c, indices))
             if self.epilogue is not None:
@@ -712,14 +839,11 @@ class _MmaKernel:
         rows, cols = extents
         chunk_elements = self.shape.chunk
         chunks_per_row = cols // chunk_elements
-        total = rows * chunks_per_row
-        threads = self.tiles.threads
-        for first in range(0, total, threads):
-            chunk = builder.add_index(self.tid, first)
-            assert not isinstance(chunk, int)
+
+        def copy_of(chunk: SSAValue) -> CpAsyncOp:
             row = builder.div(chunk, chunks_per_row)
             col = builder.mul(builder.rem(chunk, chunks_per_row), chunk_elements)
-            copy = CpAsyncOp(
+            return CpAsyncOp(
                 source,
                 builder.indices(
                     [
@@ -731,6 +855,23 @@ class _MmaKernel:
                 tile,
                 builder.indices([stage, row, col]),
             )
+
+        self._copy_chunks(builder, rows * chunks_per_row, copy_of)
+
+    def _copy_chunks(
+        self,
+        builder: _KernelBuilder,
+        total: int,
+        copy_of: Callable[[SSAValue], CpAsyncOp],
+    ) -> None:
+        """The threads copy chunks 0 to `total` - 1, one each in turn;
+        `copy_of` builds a chunk's copy (its indices in `builder`'s block),
+        which a last, partial round guards by `chunk < total`."""
+        threads = self.tiles.threads
+        for first in range(0, total, threads):
+            chunk = builder.add_index(self.tid, first)
+            assert not isinstance(chunk, int)
+            copy = copy_of(chunk)
             if total - first >= threads:
                 builder.add(copy)
                 continue
@@ -750,9 +891,9 @@ class _MmaKernel:
         step = loop_body.args[0]
         step.name_hint = "step"
         lb = self.kb.nested(loop_body)
-        lb.add(CpAsyncWaitOp(stages - 2))
+        lb.add(CpAsyncWaitOp(self.prefetch_distance() - 1))
         lb.add(BarrierOp())
-        ahead = lb.add_index(step, stages - 1)
+        ahead = lb.add_index(step, self.prefetch_distance())
         assert not isinstance(ahead, int)
         more = arith.CmpiOp(ahead, lb.const(steps), "ult")
         lb.add(more)
@@ -875,6 +1016,258 @@ class _MmaKernel:
         self._syncs(lb)
 
 
+class _WarpgroupKernel(_MmaKernel):
+    """The `gpu.launch` computing one matmul with warpgroup products
+    (`wgmma` option; see the module doc): a warpgroup per 64 rows of the
+    block tile, its 64 x BN accumulators in registers, operand tiles copied
+    into the 128-byte swizzled layout the tensor cores read."""
+
+    def __init__(
+        self,
+        shape: MatmulShape,
+        tiles: MmaTiles,
+        at: InsertPoint,
+        epilogue: _Epilogue | None = None,
+        store_product: bool = True,
+    ) -> None:
+        bm, bn, bk, stages = tiles.block_m, tiles.block_n, tiles.block_k, tiles.stages
+        # B stored k-major is copied in panels of 64 columns: each the
+        # N-major (`transpose_b`) layout's 128-byte rows, one per k.
+        panel = SWIZZLE_ROW_BYTES // (element_bytes(shape.element) or 1)
+        b_shape = (
+            [stages, bn // panel, bk, panel] if shape.b_k_major else [stages, bn, bk]
+        )
+        self._open_launch(
+            shape,
+            tiles,
+            at,
+            epilogue,
+            store_product,
+            workgroup=[
+                ("a_tiles", self._swizzled_type(shape, [stages, bm, bk])),
+                ("b_tiles", self._swizzled_type(shape, b_shape)),
+            ],
+            private=[
+                (
+                    "acc",
+                    self._fragment_type(Float32Type(), warpgroup_accumulator_count(bn)),
+                )
+            ],
+        )
+        self.a_tiles, self.b_tiles = self.launch.workgroup_attributions
+        (self.acc,) = self.launch.private_attributions
+        kb = self.kb
+        warpgroup = kb.div(self.tid, WARPGROUP_THREADS)
+        warpgroup.name_hint = "warpgroup"
+        in_group = kb.rem(self.tid, WARPGROUP_THREADS)
+        lane = kb.rem(self.tid, WARP_SIZE)
+        # The warpgroup's rows of the block tile, and thread t's first
+        # element of D (mma dialect doc): row 16 (t / 32) + g, column 2 c.
+        self.warpgroup_row = kb.mul(warpgroup, WARPGROUP_M)
+        self.row0 = kb.add_index(
+            self.m0,
+            self.warpgroup_row,
+            kb.mul(kb.div(in_group, WARP_SIZE), 16),
+            kb.div(lane, 4),
+        )
+        self.col0 = kb.add_index(self.n0, kb.mul(kb.rem(lane, 4), 2))
+
+    @staticmethod
+    def _swizzled_type(shape: MatmulShape, dims: list[int]) -> MemRefType[Attribute]:
+        return MemRefType(shape.element, dims, memory_space=workgroup_memory_space())
+
+    def _accumulator_elements(self) -> Iterator[tuple[int, int, int]]:
+        """Element `i` of the thread's m64nN fragment: row `8 ((i / 2) %
+        2)`, column `8 (i / 4) + i % 2` from (`row0`, `col0`)."""
+        for i in range(warpgroup_accumulator_count(self.tiles.block_n)):
+            yield i, 8 * ((i // 2) % 2), 8 * (i // 4) + i % 2
+
+    # -- copies into the swizzled layout --------------------------------------
+
+    def _copy_tiles(
+        self, builder: _KernelBuilder, k0: SSAValue | int, stage: SSAValue | int
+    ) -> None:
+        shape, tiles = self.shape, self.tiles
+        bm, bn, bk = tiles.block_m, tiles.block_n, tiles.block_k
+        chunks = bk // shape.chunk  # of one 128-byte row
+        self._copy_chunks(
+            builder,
+            bm * chunks,
+            lambda chunk: self._row_chunk(
+                builder, shape.a, self.a_batch, chunk, chunks, (self.m0, k0), stage
+            ),
+        )
+        if not shape.b_k_major:
+            self._copy_chunks(
+                builder,
+                bn * chunks,
+                lambda chunk: self._row_chunk(
+                    builder, shape.b, self.b_batch, chunk, chunks, (self.n0, k0), stage
+                ),
+            )
+            return
+        row_chunks = bn // shape.chunk
+        self._copy_chunks(
+            builder,
+            bk * row_chunks,
+            lambda chunk: self._panel_chunk(builder, chunk, row_chunks, k0, stage),
+        )
+
+    def _swizzled_column(
+        self, builder: _KernelBuilder, row: SSAValue, chunk: SSAValue
+    ) -> SSAValue | int:
+        """The first element of logical chunk `chunk` of `row` in its
+        swizzled row (`swizzled_chunk`)."""
+        stored = swizzled_chunk(
+            row,
+            chunk,
+            xor=lambda a, b: builder.binary(arith.XOrIOp, a, b),
+            rem=builder.rem,
+        )
+        return builder.mul(stored, self.shape.chunk)
+
+    def _row_chunk(
+        self,
+        builder: _KernelBuilder,
+        source: SSAValue,
+        leading: list[SSAValue | int],
+        chunk: SSAValue,
+        chunks: int,
+        origin: tuple[SSAValue | int, SSAValue | int],
+        stage: SSAValue | int,
+    ) -> CpAsyncOp:
+        """Chunk `chunk` of a K-major tile (rows of `chunks` chunks along
+        K) from `source` at `origin`: row `chunk / chunks`, logical chunk
+        `chunk % chunks` of it."""
+        row = builder.div(chunk, chunks)
+        column = builder.rem(chunk, chunks)
+        return CpAsyncOp(
+            source,
+            builder.indices(
+                [
+                    *leading,
+                    builder.add_index(origin[0], row),
+                    builder.add_index(origin[1], builder.mul(column, self.shape.chunk)),
+                ]
+            ),
+            self.a_tiles if source is self.shape.a else self.b_tiles,
+            builder.indices([stage, row, self._swizzled_column(builder, row, column)]),
+        )
+
+    def _panel_chunk(
+        self,
+        builder: _KernelBuilder,
+        chunk: SSAValue,
+        row_chunks: int,
+        k0: SSAValue | int,
+        stage: SSAValue | int,
+    ) -> CpAsyncOp:
+        """Chunk `chunk` of a k-major B tile (rows of `row_chunks` chunks
+        along N, read whole by consecutive threads): k `chunk / row_chunks`,
+        stored in panel `n / 64` at its row k, swizzled by k."""
+        k = builder.div(chunk, row_chunks)
+        along_n = builder.rem(chunk, row_chunks)
+        per_panel = SWIZZLE_ROW_BYTES // ASYNC_COPY_BYTES
+        panel = builder.div(along_n, per_panel)
+        column = builder.rem(along_n, per_panel)
+        return CpAsyncOp(
+            self.shape.b,
+            builder.indices(
+                [
+                    *self.b_batch,
+                    builder.add_index(k0, k),
+                    builder.add_index(self.n0, builder.mul(along_n, self.shape.chunk)),
+                ]
+            ),
+            self.b_tiles,
+            builder.indices(
+                [stage, panel, k, self._swizzled_column(builder, k, column)]
+            ),
+        )
+
+    # -- the reduction loop ---------------------------------------------------
+
+    def _reduction_loop(self, steps: int) -> None:
+        tiles = self.tiles
+        stages = tiles.stages
+        loop_body = Block(arg_types=[IndexType()])
+        step = loop_body.args[0]
+        step.name_hint = "step"
+        lb = self.kb.nested(loop_body)
+        distance = self.prefetch_distance()
+        # The step's copies landed: `distance` groups were committed before
+        # the loop and one a step.
+        lb.add(CpAsyncWaitOp(distance - 1))
+        # This thread's copies of the step, visible to the tensor cores once
+        # the barrier has every thread's.
+        lb.add(FenceProxyAsyncOp())
+        lb.add(BarrierOp())
+        stage_now = lb.rem(step, stages)
+        lb.add(WarpgroupFenceOp())
+        for kk in range(tiles.block_k // WARPGROUP_K):
+            # The 16-deep slice kk: 32 bytes further along each 128-byte row
+            # (the descriptor's start address; the swizzle applies to it).
+            k_offset = kk * WARPGROUP_K
+            b_at: list[SSAValue | int]
+            if self.shape.b_k_major:
+                b_at = [stage_now, 0, k_offset, 0]
+            else:
+                b_at = [stage_now, 0, k_offset]
+            lb.add(
+                WarpgroupMmaOp(
+                    [
+                        (
+                            self.a_tiles,
+                            lb.indices([stage_now, self.warpgroup_row, k_offset]),
+                        ),
+                        (self.b_tiles, lb.indices(b_at)),
+                        (self.acc, [lb.const(0)]),
+                    ],
+                    self.tiles.block_n,
+                    transpose_b=self.shape.b_k_major,
+                )
+            )
+        lb.add(WarpgroupCommitOp())
+        # The products of the steps before this one retired (this step's may
+        # run on), so the accumulators hold no stale group.
+        in_flight = self.products_in_flight()
+        lb.add(WarpgroupWaitOp(in_flight, [self.acc]))
+        # The copies of step + distance are issued while the tensor cores
+        # multiply, into the buffer of step + distance - stages: read by
+        # products that every warpgroup retired before this step's barrier
+        # (`products_in_flight` steps back and more).
+        ahead = lb.add_index(step, distance)
+        assert not isinstance(ahead, int)
+        more = arith.CmpiOp(ahead, lb.const(steps), "ult")
+        lb.add(more)
+        prefetch = Block()
+        pb = self.kb.nested(prefetch)
+        self._copy_tiles(pb, pb.mul(ahead, tiles.block_k), pb.rem(ahead, stages))
+        prefetch.add_op(YieldOp())
+        lb.add(IfOp(more.result, [], Region(prefetch)))
+        # Committed in every step (an empty group past the end), so the
+        # wait's count of groups in flight holds for each step.
+        lb.add(CpAsyncCommitOp())
+        loop_body.add_op(YieldOp())
+        kb = self.kb
+        kb.add(ForOp(kb.const(0), kb.const(steps), kb.const(1), [], Region(loop_body)))
+        if in_flight:
+            # The last step's products, before the accumulators are read.
+            kb.add(WarpgroupWaitOp(0, [self.acc]))
+
+    def products_in_flight(self) -> int:
+        """Groups of products a step leaves running into the next: one with
+        three stages or more (the tensor cores work through the next step's
+        wait and barrier), none with two (no buffer would be free for the
+        copies)."""
+        return 1 if self.tiles.stages >= 3 else 0
+
+    def prefetch_distance(self) -> int:
+        """A buffer each for the copies in flight, the step multiplied and
+        the products still running: `stages - 1 - products_in_flight`."""
+        return self.tiles.stages - 1 - self.products_in_flight()
+
+
 def _fill_value(prologue: GenericOp) -> SSAValue | None:
     """The value a fill writes, when it reads no buffer and yields one of its
     scalar inputs unchanged (`fusable_prologue` checked the rest)."""
@@ -981,7 +1374,8 @@ class ConvertLinalgToMmaPass(ModulePass):
     fill the device), `max-shared-bytes` (the workgroup memory a block may
     use, dynamic shared memory included: the device's opt-in limit; fewer
     stages, then a shorter BK, where the copy buffers would not fit),
-    `warps` (along M, along N: 2, 4).
+    `warps` (along M, along N: 2, 4), `wgmma` (warpgroup products on
+    sm_90a; off), `wgmma-block` = BM, BN (their largest tiles; 128, 256).
     """
 
     name = "convert-linalg-to-mma"
@@ -992,6 +1386,8 @@ class ConvertLinalgToMmaPass(ModulePass):
     max_shared_bytes: int = DEFAULT_MAX_SHARED_BYTES
     warps: tuple[int, ...] = (2, 4)
     tf32: bool = False
+    wgmma: bool = False
+    wgmma_block: tuple[int, ...] = (128, 256)
 
     def _check_options(self) -> None:
         if len(self.block) != 3:
@@ -1015,6 +1411,23 @@ class ConvertLinalgToMmaPass(ModulePass):
                 f"{PASS_NAME}: warps takes two counts (along M, along N), each "
                 f"1, 2, 4 or 8, got {list(self.warps)}"
             )
+        if len(self.wgmma_block) != 2 or any(
+            size < WARPGROUP_M or size % WARPGROUP_M for size in self.wgmma_block
+        ):
+            raise PassFailedException(
+                f"{PASS_NAME}: wgmma-block takes two sizes (BM, BN), multiples of "
+                f"{WARPGROUP_M}, got {list(self.wgmma_block)}"
+            )
+        if self.wgmma_block[1] > WARPGROUP_MAX_N:
+            raise PassFailedException(
+                f"{PASS_NAME}: wgmma-block's BN is at most {WARPGROUP_MAX_N} (one "
+                f"warpgroup product's N), got {self.wgmma_block[1]}"
+            )
+        if self.wgmma_block[0] // WARPGROUP_M * WARPGROUP_THREADS > MAX_THREADS:
+            raise PassFailedException(
+                f"{PASS_NAME}: wgmma-block's BM of {self.wgmma_block[0]} needs a "
+                f"warpgroup per {WARPGROUP_M} rows: more than {MAX_THREADS} threads"
+            )
         if self.warps[0] * self.warps[1] * WARP_SIZE > MAX_THREADS:
             raise PassFailedException(
                 f"{PASS_NAME}: {list(self.warps)} warps pass {MAX_THREADS} threads"
@@ -1026,14 +1439,26 @@ class ConvertLinalgToMmaPass(ModulePass):
             shape = match_matmul(generic, tf32=self.tf32)
             if shape is None:
                 continue
-            tiles = choose_tiles(
-                shape,
-                self.block,
-                self.stages,
-                self.warps,
-                self.multiprocessors,
-                self.max_shared_bytes,
-            )
+            kernel_type: type[_MmaKernel] = _MmaKernel
+            tiles = None
+            if self.wgmma:
+                tiles = choose_warpgroup_tiles(
+                    shape,
+                    self.wgmma_block,
+                    self.stages,
+                    self.multiprocessors,
+                    self.max_shared_bytes,
+                )
+                kernel_type = _MmaKernel if tiles is None else _WarpgroupKernel
+            if tiles is None:
+                tiles = choose_tiles(
+                    shape,
+                    self.block,
+                    self.stages,
+                    self.warps,
+                    self.multiprocessors,
+                    self.max_shared_bytes,
+                )
             if tiles is None:
                 continue
             prologue = fusable_prologue(generic)
@@ -1049,7 +1474,7 @@ class ConvertLinalgToMmaPass(ModulePass):
                 shape.c, set(fused), epilogue.product_view
             )
             at = InsertPoint.before(generic)
-            kernel = _MmaKernel(shape, tiles, at, epilogue, store_product)
+            kernel = kernel_type(shape, tiles, at, epilogue, store_product)
             Rewriter.insert_op(kernel.build(initial), at)
             for fused_op in fused:
                 fused_op.detach()

@@ -9,6 +9,7 @@ stage on its own, with verification at each boundary. Applied as a single pass
 
 from __future__ import annotations
 
+import math
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 
@@ -18,6 +19,7 @@ from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import PassFailedException
 
 from irkit.analysis.memory import DEFAULT_MAX_SHARED_BYTES
+from irkit.dialects.mma import SWIZZLE_ROW_BYTES
 from irkit.transforms import get_irkit_passes
 
 # The GPU matmul tiles, the fastest of a sweep at 4096^3 on the H100
@@ -48,6 +50,12 @@ ATTENTION_MAX_KEYS = 0
 # stages gave 0.78x and 0.38x; docs/benchmarks.md).
 MMA_BLOCK: tuple[int, int, int] = (128, 128, 32)
 MMA_STAGES = 4
+# Warpgroup-product blocks (`convert-linalg-to-mma{wgmma}`, sm_90a): 128 x
+# 256 outputs, two warpgroups of 64 x 256 (128 f32 accumulators a thread),
+# K steps of 64 (one 128-byte swizzled row), `MMA_STAGES` copy buffers (192
+# KiB). CUTLASS's usual Hopper f16 tile; not yet measured here
+# (benchmarks/wgmma.py sweeps it against 128 x 128).
+WGMMA_BLOCK: tuple[int, int] = (128, 256)
 # `lower-to-c` packs matmul operands only for vector units at least this
 # wide (AVX-512): 0.56x NumPy/OpenBLAS at 1024^3 against 0.30x unpacked
 # on the project's VM, where AVX2-sized scalar micro-kernels measured
@@ -228,9 +236,12 @@ class LowerToCudaPipeline(NamedPipeline):
     of `reduction-block` threads per row, by default chosen per row length);
     `linalg-pad-contractions` (unless `pad=false`: matmuls whose extents the
     block tile does not divide run on zero-padded copies, when that at most
-    doubles the iterations); `linalg-tile-for-gpu` with the tile sizes below
-    (block- and thread-mapped `scf.forall`s); `gpu-promote-shared`
-    (unless `promote=false`); `convert-linalg-to-loops`;
+    doubles the iterations; K to a multiple of 64 too with `wgmma`);
+    `convert-linalg-to-mma` (unless `tensor-cores=false`: f16/bf16 matmuls,
+    and f32 ones with `allow-tf32`, as tensor-core kernels; with `wgmma`,
+    the device's sm_90a fact, as warpgroup products); `linalg-tile-for-gpu`
+    with the tile sizes below (block- and thread-mapped `scf.forall`s);
+    `gpu-promote-shared` (unless `promote=false`); `convert-linalg-to-loops`;
     `fold-memref-alias-ops` (per-thread loads and stores index the function's
     buffers, not tiles whose sizes differ between threads);
     `convert-parallel-loops-to-gpu`; `gpu-shuffle-reductions` (unless
@@ -314,6 +325,12 @@ class LowerToCudaPipeline(NamedPipeline):
     # `torch.backends.cuda.matmul.allow_tf32`; `irkit.compile(...,
     # allow_tf32=True)` turns it on.
     allow_tf32: bool = False
+    # f16/bf16 matmuls as warpgroup products (`convert-linalg-to-mma{wgmma}`:
+    # operands read by the tensor cores from swizzled shared memory) in
+    # blocks of at most `wgmma-block` (BM, BN); the device's fact
+    # (`GpuHardware.warpgroup_mma`: sm_90a), which `irkit.compile` fills in.
+    wgmma: bool = False
+    wgmma_block: tuple[int, ...] = WGMMA_BLOCK
 
     def stages(self) -> list[ModulePass]:
         stages = [_stage("convert-nn-to-linalg")]
@@ -378,7 +395,13 @@ class LowerToCudaPipeline(NamedPipeline):
                 )
             )
         if self.pad:
-            padding = _stage("linalg-pad-contractions", multiples=self.matmul_block)
+            multiples = self.matmul_block
+            if self.wgmma and len(multiples) == 3:
+                # Warpgroup products step K by one 128-byte swizzled row of
+                # 16-bit elements: a padded K is a multiple of it too.
+                row = SWIZZLE_ROW_BYTES // 2
+                multiples = (*multiples[:2], math.lcm(multiples[2], row))
+            padding = _stage("linalg-pad-contractions", multiples=multiples)
             stages.append(padding)
         if self.tensor_cores:
             stages.append(
@@ -392,6 +415,8 @@ class LowerToCudaPipeline(NamedPipeline):
                         self.max_shared_bytes, self.max_dynamic_shared_bytes
                     ),
                     tf32=self.allow_tf32,
+                    wgmma=self.wgmma,
+                    wgmma_block=self.wgmma_block,
                 )
             )
         stages += [

@@ -31,6 +31,8 @@ import irkit
 from irkit.dtypes import BFLOAT16, to_tf32
 from irkit.runtime import AssertionFailure
 from irkit.runtime.cuda import gpu_unavailable_reason
+from irkit.targets.registry import get_target
+from irkit.targets.target import GpuHardware
 from irkit.testing import TF32_TOLERANCE
 from irkit.testing.strategies import NN_OPS, nn_programs
 
@@ -101,7 +103,8 @@ def test_half_matmul_runs_on_tensor_cores(
 ) -> None:
     """f16/bf16 matmuls into f32 against float64 products of the same
     inputs: on tensor cores (`convert-linalg-to-mma`: ldmatrix, mma.sync,
-    cp.async) where 64x64x16 tiles divide the (padded) extents; 100 rows
+    cp.async; on sm_90a warpgroup products) where 64x64x16 tiles divide the
+    (padded) extents; 100 rows
     are not padded, and that matmul stays on the SIMT kernels."""
     m, n, k = shape
     a_type, b_type = f"tensor<{m}x{k}x{element}>", f"tensor<{k}x{n}x{element}>"
@@ -115,8 +118,15 @@ func.func @main(%a: {a_type}, %b: {b_type}) -> {c_type} {{
   return %r : {c_type}
 }}"""
     compiled = irkit.compile(text, target="cuda", checked=True)
-    on_tensor_cores = "mma.sync.aligned.m16n8k16" in compiled.unit.source
+    source = compiled.unit.source
+    warpgroup = "wgmma.mma_async" in source
+    on_tensor_cores = "mma.sync.aligned.m16n8k16" in source or warpgroup
     assert on_tensor_cores == (m % 64 == 0)
+    # On sm_90a the tensor-core matmuls are warpgroup products (K padded to
+    # a multiple of 64).
+    facts = get_target("cuda").hardware_facts()
+    assert isinstance(facts, GpuHardware)
+    assert warpgroup == (on_tensor_cores and facts.warpgroup_mma)
     dtype = np.dtype(np.float16) if element == "f16" else BFLOAT16
     rng = np.random.default_rng(k)
     a = rng.uniform(-1, 1, (m, k)).astype(dtype)
@@ -124,6 +134,75 @@ func.func @main(%a: {a_type}, %b: {b_type}) -> {c_type} {{
     (result,) = compiled(a, b)
     expected = a.astype(np.float64) @ b.astype(np.float64)
     np.testing.assert_allclose(result, expected, rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize("element", ["f16", "bf16"])
+@pytest.mark.parametrize("b_layout", ["kn", "nk"])
+@pytest.mark.parametrize(
+    "config", ["128,256/4", "128,128/3", "64,64/2"], ids=lambda c: c.replace("/", "-")
+)
+def test_warpgroup_products_on_the_device(
+    element: str, b_layout: str, config: str
+) -> None:
+    """The wgmma kernel on sm_90a against float64: B stored (k, n) (the
+    N-major `transpose_b` descriptors) and (n, k) (K-major, as `nn.Linear`),
+    128x256 blocks of two warpgroups four stages deep (a group of products
+    left running into the next step), 128x128 on three, and 64x64 blocks of
+    one warpgroup on two (each step's products retired in it), with a bias
+    and a ReLU fused on the accumulators. `benchmarks/wgmma.py` times the
+    same kernels."""
+    facts = get_target("cuda").hardware_facts()
+    if not (isinstance(facts, GpuHardware) and facts.warpgroup_mma):
+        pytest.skip("the device has no warpgroup products (sm_90a)")
+    block, stages = config.split("/")
+    # Enough blocks for the device (no tile shrunk to fill it, no split K),
+    # five K steps: every buffer reused.
+    m, n, k = 4096, 2048, 320
+    b_shape = (k, n) if b_layout == "kn" else (n, k)
+    b_map = "(d2, d1)" if b_layout == "kn" else "(d1, d2)"
+    a_type = f"tensor<{m}x{k}x{element}>"
+    b_type = f"tensor<{b_shape[0]}x{b_shape[1]}x{element}>"
+    c_type = f"tensor<{m}x{n}xf32>"
+    text = f"""
+func.func @main(%a: {a_type}, %b: {b_type}, %bias: tensor<{n}xf32>) -> {c_type} {{
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : {c_type}
+  %f = linalg.fill ins(%zero : f32) outs(%e : {c_type}) -> {c_type}
+  %r = linalg.generic {{indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>,
+      affine_map<(d0, d1, d2) -> {b_map}>, affine_map<(d0, d1, d2) -> (d0, d1)>],
+      iterator_types = ["parallel", "parallel", "reduction"]}}
+      ins(%a, %b : {a_type}, {b_type}) outs(%f : {c_type}) {{
+  ^bb0(%x: {element}, %y: {element}, %acc: f32):
+    %xf = arith.extf %x : {element} to f32
+    %yf = arith.extf %y : {element} to f32
+    %p = arith.mulf %xf, %yf : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }} -> {c_type}
+  %o = tensor.empty() : {c_type}
+  %y = linalg.generic {{indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>,
+      affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>],
+      iterator_types = ["parallel", "parallel"]}}
+      ins(%r, %bias : {c_type}, tensor<{n}xf32>) outs(%o : {c_type}) {{
+  ^bb0(%v: f32, %t: f32, %out: f32):
+    %u = arith.addf %v, %t : f32
+    %relu = arith.maximumf %u, %zero : f32
+    linalg.yield %relu : f32
+  }} -> {c_type}
+  return %y : {c_type}
+}}"""
+    pipeline = f"lower-to-cuda{{wgmma=true wgmma-block={block} mma-stages={stages}}}"
+    compiled = irkit.compile(text, target="cuda", pipeline=pipeline, checked=True)
+    assert "wgmma.mma_async" in compiled.unit.source
+    dtype = np.dtype(np.float16) if element == "f16" else BFLOAT16
+    rng = np.random.default_rng(m + k)
+    a = rng.uniform(-1, 1, (m, k)).astype(dtype)
+    b = rng.uniform(-1, 1, b_shape).astype(dtype)
+    bias = rng.uniform(-1, 1, n).astype(np.float32)
+    (result,) = compiled(a, b, bias)
+    b_kn = b if b_layout == "kn" else b.T
+    product = a.astype(np.float64) @ b_kn.astype(np.float64) + bias
+    np.testing.assert_allclose(result, np.maximum(product, 0), rtol=1e-4, atol=1e-4)
 
 
 @pytest.mark.parametrize(

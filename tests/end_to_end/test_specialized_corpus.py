@@ -29,8 +29,14 @@ from xdsl.printer import Printer
 
 import irkit
 from irkit.runtime import lower
-from irkit.runtime.cuda import CudaUnavailableError, compile_cubin, cuda_compiler
+from irkit.runtime.cuda import (
+    CudaUnavailableError,
+    compile_cubin,
+    cuda_compiler,
+    program_architecture,
+)
 from irkit.targets.cuda import emit_cuda
+from irkit.targets.target import H100
 
 CORPUS = Path(__file__).resolve().parents[1] / "corpus" / "specialized"
 CASES = sorted(
@@ -134,4 +140,6 @@ def test_compiles_for_cuda(case: str) -> None:
     except CudaUnavailableError as error:
         pytest.skip(f"no CUDA compiler (NVRTC or nvcc): CUDA C NOT compiled: {error}")
     unit = emit_cuda(_lowered_for_cuda(case))
-    assert compile_cubin(unit.source, "sm_90").stat().st_size > 0
+    # Lowered with the H100's facts: warpgroup products compile for sm_90a.
+    arch = program_architecture(unit.source, "sm_90", H100.architecture_specific)
+    assert compile_cubin(unit.source, arch).stat().st_size > 0

@@ -33,6 +33,11 @@ ATTENTION_CHAIN = "irkit/analysis/attention.py"
 ATTENTION_PROPERTY = "tests/properties/test_linalg_fuse_attention.py"
 MMA = "irkit/transforms/convert_linalg_to_mma.py"
 MMA_PROPERTY = "tests/properties/test_convert_linalg_to_mma.py"
+MMA_WGMMA_PROPERTY = (
+    "tests/properties/test_convert_linalg_to_mma.py"
+    "::test_warpgroup_kernels_keep_meaning_and_fire"
+)
+MMA_WARPGROUP_EMULATOR = "tests/interpreter/test_mma_warpgroup.py"
 MMA_TF32_PROPERTY = (
     "tests/properties/test_convert_linalg_to_mma.py"
     "::test_tf32_kernels_keep_meaning_and_fire"
@@ -488,8 +493,8 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "mma-wrong-fragment-column",
         MMA,
-        "        col = kb.add_index(self.col0, ni * 8 + e % 2)",
-        "        col = kb.add_index(self.col0, ni * 8 + e // 2)",
+        "                    yield slot, mi * 16 + 8 * (e // 2), ni * 8 + e % 2",
+        "                    yield slot, mi * 16 + 8 * (e // 2), ni * 8 + e // 2",
         (MMA_PROPERTY,),
         "a planted wrong fragment index: accumulator elements 1 and 2 are "
         "stored to each other's columns",
@@ -534,16 +539,16 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "mma-wait-leaves-the-step-in-flight",
         MMA,
-        "        lb.add(CpAsyncWaitOp(stages - 2))",
-        "        lb.add(CpAsyncWaitOp(stages - 1))",
+        "        lb.add(CpAsyncWaitOp(self.prefetch_distance() - 1))",
+        "        lb.add(CpAsyncWaitOp(self.prefetch_distance()))",
         (MMA_PROPERTY,),
         "a step's tiles are read before their copies complete",
     ),
     Mutant(
         "mma-no-barrier-before-reading-tiles",
         MMA,
-        "        lb.add(BarrierOp())",
-        "        pass",
+        "        lb.add(BarrierOp())\n        ahead = lb.add_index(step, self.prefetch",
+        "        ahead = lb.add_index(step, self.prefetch",
         (MMA_PROPERTY,),
         "threads read tiles other threads copied with no barrier between",
     ),
@@ -1034,5 +1039,91 @@ MUTANTS: tuple[Mutant, ...] = (
         "            for dependency in ():",
         ("tests/filecheck/targets/c/math.mlir",),
         "tanh and erf call an exp helper that is not printed",
+    ),
+    Mutant(
+        "wgmma-copy-unswizzled",
+        MMA,
+        "            builder.indices([stage, row, self._swizzled_column(builder, row, column)]),",
+        "            builder.indices([stage, row, builder.mul(column, self.shape.chunk)]),",
+        (MMA_WGMMA_PROPERTY,),
+        "a planted wrong swizzle: A's (and an n-major B's) chunks are copied "
+        "where they are, the tensor cores read them permuted",
+    ),
+    Mutant(
+        "wgmma-panel-swizzled-by-panel",
+        MMA,
+        "                [stage, panel, k, self._swizzled_column(builder, k, column)]",
+        "                [stage, panel, k, self._swizzled_column(builder, panel, column)]",
+        (MMA_WGMMA_PROPERTY,),
+        "a k-major B's chunks are permuted by their panel, not their row k",
+    ),
+    Mutant(
+        "wgmma-wrong-accumulator-layout",
+        MMA,
+        "            yield i, 8 * ((i // 2) % 2), 8 * (i // 4) + i % 2",
+        "            yield i, 8 * (i % 2), 8 * (i // 4) + (i // 2) % 2",
+        (MMA_WGMMA_PROPERTY,),
+        "a planted wrong D layout: accumulator elements 1 and 2 are stored to "
+        "each other's rows and columns",
+    ),
+    Mutant(
+        "wgmma-wrong-descriptor-advance",
+        MMA,
+        "            k_offset = kk * WARPGROUP_K\n",
+        "            k_offset = kk * WARPGROUP_K // 2\n",
+        (MMA_WGMMA_PROPERTY,),
+        "a planted wrong descriptor advance: each 16-deep slice starts 16 "
+        "bytes further along the rows instead of 32, so slices overlap",
+    ),
+    Mutant(
+        "wgmma-last-group-left-in-flight",
+        MMA,
+        "            kb.add(WarpgroupWaitOp(0, [self.acc]))",
+        "            kb.add(WarpgroupWaitOp(1, [self.acc]))",
+        (MMA_WGMMA_PROPERTY,),
+        "the last step's products are never retired before the accumulators are read",
+    ),
+    Mutant(
+        "wgmma-no-barrier-before-the-products",
+        MMA,
+        "        lb.add(FenceProxyAsyncOp())\n        lb.add(BarrierOp())\n",
+        "        lb.add(FenceProxyAsyncOp())\n",
+        (MMA_WGMMA_PROPERTY,),
+        "the tensor cores read tiles other threads copied with no barrier between",
+    ),
+    Mutant(
+        "wgmma-prefetch-over-running-products",
+        MMA,
+        "        return self.tiles.stages - 1 - self.products_in_flight()",
+        "        return self.tiles.stages - 1",
+        (MMA_WGMMA_PROPERTY,),
+        "the copies run a step further ahead, into the buffer whose products "
+        "another warpgroup may still be running",
+    ),
+    Mutant(
+        "wgmma-previous-products-left-running",
+        MMA,
+        "        return 1 if self.tiles.stages >= 3 else 0",
+        "        return 2 if self.tiles.stages >= 3 else 0",
+        (MMA_WGMMA_PROPERTY,),
+        "two groups left in flight: the copies overwrite a buffer the "
+        "products two steps back may still read",
+    ),
+    Mutant(
+        "wgmma-emulator-wrong-accumulator-row",
+        "irkit/interpreter/mma.py",
+        "    rows = 16 * warp + group + 8 * ((i // 2) % 2)",
+        "    rows = 16 * warp + group + 8 * (i % 2)",
+        (MMA_WARPGROUP_EMULATOR,),
+        "the emulator's D layout is not the PTX ISA's: what it checks is not "
+        "what the hardware computes",
+    ),
+    Mutant(
+        "wgmma-emulator-ignores-the-swizzle",
+        "irkit/interpreter/mma.py",
+        "        chunk = mma.swizzled_chunk(row, column // chunk_elements)",
+        "        chunk = column // chunk_elements",
+        (MMA_WARPGROUP_EMULATOR,),
+        "the emulator reads the tiles unswizzled, as the tensor cores do not",
     ),
 )

@@ -14,13 +14,17 @@ significant bits), which a wrong operand passes by far.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass
 
 from irkit.context import make_context
-from irkit.dialects.mma import SyncOp
+from irkit.dialects.mma import SyncOp, WarpgroupMmaOp
 from irkit.parsing import parse_module
 from irkit.pass_manager import Pipeline
 from irkit.testing import TF32_TOLERANCE, assert_pass_preserves_semantics, check_pass
@@ -50,15 +54,13 @@ def half_matmuls(
     draw: st.DrawFn,
     elements: tuple[str, ...] = ("f16", "bf16"),
     epilogues: tuple[str, ...] = (),
+    ks: tuple[int, ...] = (),
 ) -> str:
     element = draw(st.sampled_from(elements))
     m = draw(st.sampled_from([64, 128, 192]))
     n = draw(st.sampled_from([64, 128, 192]))
-    k = draw(
-        st.sampled_from(
-            [8, 16, 24, 32, 48, 64] if element == "f32" else [16, 32, 48, 64]
-        )
-    )
+    default_ks = [8, 16, 24, 32, 48, 64] if element == "f32" else [16, 32, 48, 64]
+    k = draw(st.sampled_from(ks or default_ks))
     batch = draw(st.lists(st.integers(1, 3), max_size=2))
     a_batched = draw(st.booleans()) if batch else False
     b_batched = draw(st.booleans()) if batch else False
@@ -115,7 +117,8 @@ def half_matmuls(
     results = [("%r", c_type)]
     if epilogues:
         kind = draw(st.sampled_from(epilogues))
-        results = _epilogue(kind, element, batch, m, n, args, lines, c_type)
+        if kind != "none":
+            results = _epilogue(kind, element, batch, m, n, args, lines, c_type)
     body = "\n  ".join(lines)
     returned = ", ".join(name for name, _ in results)
     types = ", ".join(type_ for _, type_ in results)
@@ -394,3 +397,81 @@ def test_lower_to_cuda_takes_the_tf32_path_only_when_allowed(
     Pipeline.parse("lower-to-cuda").run(make_context(), default)
     assert _all_tf32(allowed)
     assert not _tf32_products(default)
+
+
+# Warpgroup products: 128x128 blocks (halved to 64 where 192 needs it: one
+# warpgroup, m64n64 products), three stages, the H100's opt-in budget.
+WGMMA_PASS = ConvertLinalgToMmaPass(
+    wgmma=True, wgmma_block=(128, 128), stages=3, max_shared_bytes=232448
+)
+
+
+@dataclass(frozen=True)
+class _WarpgroupProductsFire(ModulePass):
+    """`WGMMA_PASS`, failing where it left a matmul to the mma.sync kernel:
+    every drawn program's K is a multiple of 64, so every one must take
+    warpgroup products."""
+
+    name = "test-warpgroup-products-fire"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        WGMMA_PASS.apply(ctx, op)
+        assert any(isinstance(inner, WarpgroupMmaOp) for inner in op.walk())
+        assert not any(isinstance(inner, SyncOp) for inner in op.walk())
+
+
+def test_warpgroup_kernels_keep_meaning_and_fire() -> None:
+    """f16 and bf16, B stored k-major (panels, `transpose_b`) or n-major,
+    batch loops, a fill or an initial output, and the epilogues: the
+    emulator reads the swizzled tiles and the m64nN accumulators as the
+    hardware does, so a wrong swizzle, K offset or accumulator index shows
+    as a wrong element. K up to 5 steps of 64 on 3 buffers: each is reused,
+    so a copy into a buffer that products may still read is a race."""
+    programs = half_matmuls(epilogues=(*EPILOGUES, "none"), ks=(64, 192, 320))
+    reach = check_pass(_WarpgroupProductsFire(), programs.map(_bufferized))
+    assert reach.changed == reach.examples
+
+
+@st.composite
+def unaligned_half_matmuls(draw: st.DrawFn) -> str:
+    """Tensor-level f16/bf16 matmuls of extents 64 does not divide (most
+    draws), close enough below a multiple that padding to 64 at most doubles
+    the iterations."""
+    element = draw(st.sampled_from(["f16", "bf16"]))
+    m, n = draw(st.integers(104, 128)), draw(st.integers(104, 128))
+    # Above 64: an extent within one multiple is not padded.
+    k = draw(st.integers(116, 128))
+    a, b = f"tensor<{m}x{k}x{element}>", f"tensor<{k}x{n}x{element}>"
+    c = f"tensor<{m}x{n}xf32>"
+    return (
+        f"func.func @main(%a: {a}, %b: {b}) -> {c} {{\n"
+        "  %zero = arith.constant 0.0 : f32\n"
+        f"  %e = tensor.empty() : {c}\n"
+        f"  %init = linalg.fill ins(%zero : f32) outs(%e : {c}) -> {c}\n"
+        f"  %r = linalg.matmul ins(%a, %b : {a}, {b}) outs(%init : {c}) -> {c}\n"
+        f"  return %r : {c}\n}}\n"
+    )
+
+
+# `lower-to-cuda` with warpgroup products, 64x64 blocks (one warpgroup of
+# m64n64 products; extents pad to multiples of 64, K too) three stages deep.
+WGMMA_PIPELINE = LowerToCudaPipeline(
+    wgmma=True,
+    wgmma_block=(64, 64),
+    matmul_block=(64, 64, 16),
+    mma_stages=3,
+    max_dynamic_shared_bytes=232448,
+)
+
+
+@settings(max_examples=4)
+@given(unaligned_half_matmuls(), st.integers(0, 2**16))
+def test_lower_to_cuda_with_wgmma_keeps_meaning_on_unaligned_matmuls(
+    text: str, seed: int
+) -> None:
+    """Through the whole pipeline, which pads M, N and K to 64 before the
+    warpgroup kernel; its kernels on the grid emulator."""
+    after = assert_pass_preserves_semantics(
+        WGMMA_PIPELINE, text, trials=1, seed=seed, **TOLERANCE
+    )
+    assert any(isinstance(op, WarpgroupMmaOp) for op in after.walk())

@@ -825,3 +825,46 @@ def test_a_kernel_fault_is_a_clear_error(tmp_path: Path) -> None:
     assert result.returncode == 3, result.stderr
     assert result.stdout.startswith("@fault: CUDA failed while running")
     assert "Traceback" not in result.stdout
+
+
+WGMMA_SOURCE = (
+    'extern "C" __global__ void fence() '
+    '{ asm volatile("wgmma.fence.sync.aligned;\\n" ::: "memory"); }\n'
+)
+
+
+def test_warpgroup_products_compile_for_the_architecture_specific_target(
+    cache: ArtifactCache, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A program using `wgmma` compiles for `sm_90a` (plain sm_90 refuses
+    the instructions), the others for the device's architecture; without
+    an architecture-specific target it is an error saying what to do."""
+    targets: dict[str, str] = {}
+
+    def record(source: str, arch: str, *args: Any) -> Path:
+        targets["wgmma" if "wgmma" in source else "plain"] = arch
+        return Path("unused.cubin")
+
+    monkeypatch.setattr(cuda_runtime, "compile_cubin", record)
+    unit = CudaTranslationUnit(
+        SOURCE,
+        (*KERNELS, "fence"),
+        {},
+        programs=(
+            CudaProgram(KERNEL_SOURCES["add"], ("add",)),
+            CudaProgram(WGMMA_SOURCE, ("fence",)),
+        ),
+    )
+    nvcc = CudaCompiler("nvcc", "test")
+    compile_unit(
+        unit,
+        "sm_90",
+        cache,
+        nvcc,
+        threads=1,
+        per_kernel=True,
+        architecture_specific="sm_90a",
+    )
+    assert targets == {"plain": "sm_90", "wgmma": "sm_90a"}
+    with pytest.raises(CudaCompileError, match=r"wgmma.*lower-to-cuda\{wgmma=false\}"):
+        compile_unit(unit, "sm_80", cache, nvcc, threads=1, per_kernel=True)

@@ -88,7 +88,8 @@ def test_the_devices_facts_fill_the_targets_pipeline() -> None:
         f"max-threads-per-block={facts.max_threads_per_block} "
         f"max-shared-bytes={facts.shared_memory_per_block} "
         f"max-dynamic-shared-bytes={facts.shared_memory_per_block_optin} "
-        f"multiprocessors={facts.multiprocessors}}}"
+        f"multiprocessors={facts.multiprocessors} "
+        f"wgmma={'true' if facts.warpgroup_mma else 'false'}}}"
     )
     Pipeline.parse(filled)
     # Options the caller gives win; other pipelines are left as they are.
