@@ -31,12 +31,19 @@ from dataclasses import dataclass
 from math import prod
 
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import MemRefType, ShapedType, TensorType
+from xdsl.dialects.builtin import (
+    BFloat16Type,
+    Float16Type,
+    Float32Type,
+    MemRefType,
+    ShapedType,
+    TensorType,
+)
 from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
 from xdsl.dialects.linalg.attrs import IteratorType
 from xdsl.dialects.linalg.ops import GenericOp, IndexOp
 from xdsl.dialects.linalg.ops import YieldOp as LinalgYieldOp
-from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, SSAValue
 from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
 
 from irkit.diagnostics import op_error
@@ -256,6 +263,22 @@ def is_contraction(generic: GenericOp) -> bool:
 # passes to leave it whole and `linalg-promote-accumulator` to keep its output
 # in registers (MLIR's transformation markers, `LinalgTransformationFilter`).
 REGISTER_TILE_ATTR = "irkit.register_tile"
+
+
+def takes_tensor_cores(
+    operands: Sequence[Attribute], accumulator: Attribute, tf32: bool = False
+) -> bool:
+    """Whether a contraction of `operands` (element types) into `accumulator`
+    runs on tensor cores (`convert-linalg-to-mma`): two f16 or two bf16
+    operands, or with `tf32` two f32 ones, into f32."""
+    if len(operands) != 2 or operands[0] != operands[1]:
+        return False
+    if not isinstance(accumulator, Float32Type):
+        return False
+    element = operands[0]
+    return isinstance(element, Float16Type | BFloat16Type) or (
+        tf32 and isinstance(element, Float32Type)
+    )
 
 
 def is_register_tile(op: Operation) -> bool:

@@ -88,8 +88,6 @@ from typing import cast
 from xdsl.context import Context
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
-    BFloat16Type,
-    Float16Type,
     Float32Type,
     IndexType,
     IntegerAttr,
@@ -113,7 +111,7 @@ from irkit.analysis.contraction_fusion import (
     is_corner_of,
 )
 from irkit.analysis.memory import DEFAULT_MAX_SHARED_BYTES
-from irkit.analysis.structured import is_contraction, shaped_inputs
+from irkit.analysis.structured import is_contraction, shaped_inputs, takes_tensor_cores
 from irkit.dialects import memref
 from irkit.dialects.gpu import (
     MIN_BLOCKS_ATTRIBUTE,
@@ -246,11 +244,8 @@ def match_matmul(op: GenericOp, tf32: bool = False) -> MatmulShape | None:
     if a_type is None or b_type is None or c_type is None:
         return None
     element = a_type.get_element_type()
-    takes_f32 = tf32 and isinstance(element, Float32Type)
-    if not (takes_f32 or isinstance(element, Float16Type | BFloat16Type)):
-        return None
-    if b_type.get_element_type() != element or not isinstance(
-        c_type.get_element_type(), Float32Type
+    if not takes_tensor_cores(
+        [element, b_type.get_element_type()], c_type.get_element_type(), tf32
     ):
         return None
     kinds = [kind.data for kind in op.get_iterator_types()]

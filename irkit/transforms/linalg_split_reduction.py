@@ -38,7 +38,11 @@ contraction (`is_contraction`) of two parallel loops and one reduction loop
 input reads `k` at most once as a bare dimension, its element type is a
 float (an integer sum is exact either way, and not worth a second kernel),
 neither parallel extent is 1 (a one-row matmul is a matrix-vector product
-for `linalg-fold-unit-extent-dims` and the row-group passes), and the grid
+for `linalg-fold-unit-extent-dims` and the row-group passes), it is not a
+tensor-core matmul when `tensor-cores` is set (`takes_tensor_cores`: f16
+or bf16 operands into f32, or f32 ones with `tf32`: `convert-linalg-to-mma`
+fills the grid with smaller tiles of its own, and takes no split part,
+whose operands are read through the split), and the grid
 would be short: with `multiprocessors=P` (0, the default: never) and block
 tiles of at least `min-block` x `min-block` (`linalg-tile-for-gpu`'s
 smallest, from `fill_the_grid`), at most `P / 2` blocks. `S` is the smallest
@@ -89,7 +93,12 @@ from xdsl.pattern_rewriter import (
 from xdsl.rewriter import InsertPoint
 from xdsl.utils.exceptions import PassFailedException
 
-from irkit.analysis.structured import StructuredComputation, is_contraction, is_fill
+from irkit.analysis.structured import (
+    StructuredComputation,
+    is_contraction,
+    is_fill,
+    takes_tensor_cores,
+)
 from irkit.dialects import tensor
 from irkit.dialects.linalg import GenericOp
 
@@ -104,6 +113,8 @@ class SplitOptions:
     min_block: int = 64
     k_step: int = 16
     min_steps: int = 4
+    tensor_cores: bool = False
+    tf32: bool = False
 
 
 def _ceil_div(a: int, b: int) -> int:
@@ -153,12 +164,18 @@ class _Contraction:
     element: Attribute
 
 
-def _splittable(op: GenericOp) -> _Contraction | None:
+def _splittable(op: GenericOp, options: SplitOptions) -> _Contraction | None:
     if not is_contraction(op) or len(op.res) != 1:
         return None
     if not all(
         isinstance(value.type, TensorType) and value.type.has_static_shape()
         for value in op.operands
+    ):
+        return None
+    if options.tensor_cores and takes_tensor_cores(
+        [cast(TensorType, value.type).get_element_type() for value in op.inputs],
+        cast(TensorType, op.outputs[0].type).get_element_type(),
+        options.tf32,
     ):
         return None
     computation = StructuredComputation.of(op)
@@ -205,7 +222,7 @@ def split_reduction(
     op: GenericOp, options: SplitOptions, rewriter: PatternRewriter
 ) -> bool:
     """Split `op`'s reduction (see the module docstring); whether it was."""
-    found = _splittable(op)
+    found = _splittable(op, options)
     if found is None:
         return False
     i, j = found.parallel
@@ -377,6 +394,10 @@ class LinalgSplitReductionPass(ModulePass):
     min_block: int = SplitOptions.min_block
     k_step: int = SplitOptions.k_step
     min_steps: int = SplitOptions.min_steps
+    # Leave tensor-core matmuls whole (`lower-to-cuda` sets them as it runs
+    # `convert-linalg-to-mma`).
+    tensor_cores: bool = SplitOptions.tensor_cores
+    tf32: bool = SplitOptions.tf32
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         if (
@@ -388,7 +409,12 @@ class LinalgSplitReductionPass(ModulePass):
                 "multiprocessors 0 (off) or positive"
             )
         options = SplitOptions(
-            self.multiprocessors, self.min_block, self.k_step, self.min_steps
+            self.multiprocessors,
+            self.min_block,
+            self.k_step,
+            self.min_steps,
+            self.tensor_cores,
+            self.tf32,
         )
         walker = PatternRewriteWalker(SplitReduction(options), apply_recursively=False)
         walker.rewrite_module(op)

@@ -361,6 +361,8 @@ class LowerToCudaPipeline(NamedPipeline):
                     multiprocessors=self.multiprocessors,
                     k_step=self.matmul_block[2],
                     min_block=self.split_block,
+                    tensor_cores=self.tensor_cores,
+                    tf32=self.allow_tf32,
                 )
             )
         stages.append(_stage("bufferize"))

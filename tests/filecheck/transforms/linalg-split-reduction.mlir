@@ -1,5 +1,7 @@
 // RUN: irkit-opt %s --split-input-file -p 'linalg-split-reduction{multiprocessors=132}' | filecheck %s
 // RUN: irkit-opt %s --split-input-file -p 'linalg-split-reduction' | filecheck %s --check-prefix=OFF
+// RUN: irkit-opt %s --split-input-file -p 'linalg-split-reduction{multiprocessors=132 tensor-cores=true}' | filecheck %s --check-prefix=TENSOR
+// RUN: irkit-opt %s --split-input-file -p 'linalg-split-reduction{multiprocessors=132 tensor-cores=true tf32=true}' | filecheck %s --check-prefix=TF32
 
 // (Semantics are checked with a reassociation tolerance by
 // tests/properties/test_linalg_split_reduction.py: the split sums in a
@@ -83,4 +85,51 @@ func.func @short_reduction(%x: tensor<64x48xf32>, %w: tensor<48x64xf32>, %init: 
     linalg.yield %s : f32
   } -> tensor<64x64xf32>
   return %r : tensor<64x64xf32>
+}
+
+// -----
+
+// A half-precision matmul into f32 (torch-mlir's f16 torch.mm) on a short
+// grid: split like any other, unless `tensor-cores` says it runs on tensor
+// cores, whose kernel fills the grid with its own smaller tiles (and takes no
+// split part). With `tf32` the same holds for f32 x f32 into f32.
+
+// CHECK-LABEL: func.func @half_short_grid
+// CHECK:         tensor<4x64x4096xf32>
+// TENSOR-LABEL: func.func @half_short_grid
+// TENSOR-NOT:    tensor.expand_shape
+// TENSOR:        return
+// TF32-LABEL:   func.func @f32_short_grid
+// TF32-NOT:      tensor.expand_shape
+// TF32:          return
+func.func @half_short_grid(%x: tensor<64x1024xf16>, %w: tensor<4096x1024xf16>) -> tensor<64x4096xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<64x4096xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<64x4096xf32>) -> tensor<64x4096xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x, %w : tensor<64x1024xf16>, tensor<4096x1024xf16>) outs(%init : tensor<64x4096xf32>) {
+  ^bb0(%a: f16, %b: f16, %acc: f32):
+    %ae = arith.extf %a : f16 to f32
+    %be = arith.extf %b : f16 to f32
+    %p = arith.mulf %ae, %be : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<64x4096xf32>
+  return %r : tensor<64x4096xf32>
+}
+
+// -----
+
+// TENSOR-LABEL: func.func @f32_short_grid
+// TENSOR:        tensor.expand_shape
+func.func @f32_short_grid(%x: tensor<64x1024xf32>, %w: tensor<4096x1024xf32>) -> tensor<64x4096xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<64x4096xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<64x4096xf32>) -> tensor<64x4096xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x, %w : tensor<64x1024xf32>, tensor<4096x1024xf32>) outs(%init : tensor<64x4096xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %p = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<64x4096xf32>
+  return %r : tensor<64x4096xf32>
 }
