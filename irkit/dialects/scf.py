@@ -84,13 +84,6 @@ from irkit.dialects.static_values import constant_int
 # target may ignore the hint.
 UNROLL_ATTRIBUTE = "irkit.unroll"
 
-# An integer attribute `n` on `scf.for`: unroll this loop by `n` where it is
-# compiled (`#pragma unroll n`), so that `n` consecutive iterations' reads
-# of neighbouring elements can merge into one wide load (MLIR's
-# `llvm.loop_annotation<unroll = <count = n>>`). A hint: the loop keeps its
-# meaning, and a target may ignore it.
-UNROLL_COUNT_ATTRIBUTE = "irkit.unroll_count"
-
 # An integer attribute on a thread-mapped `scf.forall` (and on the `scf.if`
 # guard `convert-parallel-loops-to-gpu` makes of it) that is one step `h` of
 # a reduction tree in workgroup memory: `partial[t] = partial[t + h] (op)

@@ -182,7 +182,6 @@ C_LANGUAGE = Language(
     ),
     # GCC's own spelling; clang reads it too.
     unroll_pragma="#pragma GCC unroll {count}",
-    partial_unroll_pragma="#pragma GCC unroll {count}",
     # GCC's vector extensions (clang's too): element-wise operators, `[i]`
     # lanes, kept in vector registers where the machine has them.
     vector_typedef="typedef {element} {name} __attribute__((vector_size({bytes})));",

@@ -8,8 +8,7 @@ on memrefs are loop nests; the outermost gets the language's parallel-loop
 pragma (OpenMP in C) unless it reduces (the accumulators would race) or
 holds an op that returns from the function, which may not leave an OpenMP
 structured block. An `scf.for` marked `irkit.unroll` with a constant trip
-count gets the language's unroll pragma; one marked `irkit.unroll_count =
-n`, its partial unroll pragma with `n`.
+count gets the language's unroll pragma.
 
 The C function's status carries failures out: `func.call` returns the
 callee's nonzero status, `cf.assert` returns its number in the module.
@@ -20,12 +19,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from xdsl.dialects.builtin import IntegerAttr, MemRefType, VectorType
+from xdsl.dialects.builtin import MemRefType, VectorType
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.traits import IsTerminator
 
 from irkit.abi import is_output_argument
-from irkit.dialects.scf import UNROLL_ATTRIBUTE, UNROLL_COUNT_ATTRIBUTE
+from irkit.dialects.scf import UNROLL_ATTRIBUTE
 from irkit.dialects.static_values import constant_int
 from irkit.targets.views import index_text
 
@@ -155,16 +154,6 @@ def _for(emitter: CStyleEmitter, op: Operation) -> None:
 
 
 def _unroll_pragma(emitter: CStyleEmitter, op: Operation) -> None:
-    partial = op.attributes.get(UNROLL_COUNT_ATTRIBUTE)
-    partial_pragma = emitter.language.partial_unroll_pragma
-    if (
-        UNROLL_ATTRIBUTE not in op.attributes
-        and isinstance(partial, IntegerAttr)
-        and partial.value.data > 1
-        and partial_pragma is not None
-    ):
-        emitter.writer.line(partial_pragma.format(count=min(partial.value.data, 65534)))
-        return
     pragma = emitter.language.unroll_pragma
     if pragma is None or UNROLL_ATTRIBUTE not in op.attributes:
         return

@@ -216,7 +216,6 @@ CUDA_LANGUAGE = Language(
     shared_qualifier="__shared__",
     parallel_loop_pragma=None,
     unroll_pragma="#pragma unroll",
-    partial_unroll_pragma="#pragma unroll {count}",
     reserved_names=frozenset(
         {"threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize"}
         | {

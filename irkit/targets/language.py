@@ -52,8 +52,7 @@ class Language:
     nest, `{collapse}` filled with ` collapse(n)` and `{simd}` with ` simd`
     for a collapsed nest whose body has no loop.
     `unroll_pragma` goes before an `scf.for` marked `irkit.unroll` (the
-    loop's constant trip count fills `{count}`), `partial_unroll_pragma`
-    before one marked `irkit.unroll_count = n` (`n` fills `{count}`).
+    loop's constant trip count fills `{count}`).
     `math_helpers` maps a `math` op to the kind of a generated f32 helper
     (`CStyleEmitter.helper`) that computes it in place of its
     `math_functions` template, for f32 and the halves computed in f32 (C:
@@ -90,7 +89,6 @@ class Language:
     reserved_names: frozenset[str]
     math_helpers: Mapping[str, str] = field(default_factory=dict)
     vector_typedef: str | None = None
-    partial_unroll_pragma: str | None = None
 
     def type_name(self, key: str) -> str:
         """The name of scalar type `key` (`float`, `int64_t`)."""

@@ -48,19 +48,9 @@ Where `x = s * H + Lo` with `Lo` provably in `0 .. s - 1` (a cyclic read:
 (`(H floordiv V) * V * s + Lo * V + H mod V`), so an unrolled read indexes
 with `t * V` plus a constant; otherwise from `x`.
 
-Then, for reads along a row rather than across threads: a load of a
-workgroup buffer whose innermost index is the counter `d` of an `scf.for`
-from 0 by 1 to a constant multiple of `V` not marked `irkit.unroll`, plus a
-multiple of `V`, with no other index using `d`, in a buffer whose innermost
-size is a multiple of `V` (so, its base aligned to 16 bytes, `V`
-consecutive `d` starting at a multiple of `V` are one aligned chunk), gets
-its loop marked `irkit.unroll_count = V` (`#pragma unroll V`): the CUDA
-compiler then merges the `V` reads into one `ld.shared.v4` (a fused
-attention's `p v` reads its probabilities `p[row, key]` so, key by key).
-
 Preserves: every value stored and loaded (`pi` is one-to-one on the indices
 used and `W` is reached only through the rewritten accesses); the order of
-every operation. The unroll count is a hint that changes no meaning.
+every operation.
 """
 
 from __future__ import annotations
@@ -71,7 +61,7 @@ from math import prod
 
 from xdsl.context import Context
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import AffineMapAttr, IntegerAttr, MemRefType, ModuleOp, i64
+from xdsl.dialects.builtin import AffineMapAttr, MemRefType, ModuleOp
 from xdsl.dialects.memref import LoadOp, StoreOp
 from xdsl.ir import BlockArgument, Operation, OpResult, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
@@ -87,7 +77,7 @@ from irkit.analysis.memory import (
 )
 from irkit.analysis.ranges import Interval, value_range
 from irkit.dialects import affine, gpu
-from irkit.dialects.scf import UNROLL_ATTRIBUTE, UNROLL_COUNT_ATTRIBUTE, ForOp
+from irkit.dialects.scf import UNROLL_ATTRIBUTE, ForOp
 from irkit.dialects.static_values import constant_int
 from irkit.transforms.utils.builders import erase_dead_values
 
@@ -350,54 +340,6 @@ def _rewrite(
     return new
 
 
-def _loop_counted_by(key: Key) -> ForOp | None:
-    """The `scf.for` whose counter `key` is, if it runs `0 .. n` by 1 for a
-    constant `n`."""
-    if not isinstance(key, BlockArgument) or key.index != 0:
-        return None
-    loop = key.block.parent_op()
-    if not isinstance(loop, ForOp):
-        return None
-    if [constant_int(loop.lb), constant_int(loop.step)] != [0, 1]:
-        return None
-    return loop if constant_int(loop.ub) is not None else None
-
-
-def _unroll_row_reads(kernel: KernelIndices) -> None:
-    """Mark loops whose counter walks a workgroup row for unrolling by a
-    chunk (the contract's last part)."""
-    for buffer in kernel.launch.workgroup_attributions:
-        memref_type = buffer.type
-        if not isinstance(memref_type, MemRefType):
-            continue
-        shape = memref_type.get_shape()
-        size = element_bytes(memref_type.get_element_type())
-        if size is None or CHUNK_BYTES % size or not shape or shape[-1] < 0:
-            continue
-        chunk = CHUNK_BYTES // size
-        if chunk < 2 or shape[-1] % chunk:
-            continue
-        for use in buffer.uses:
-            load = use.operation
-            if not isinstance(load, LoadOp) or load.memref is not buffer:
-                continue
-            inner = kernel.linear(load.indices[-1])
-            counters = [key for key, c in inner.terms.items() if c == 1]
-            if len(inner.terms) != 1 or len(counters) != 1 or inner.constant % chunk:
-                continue
-            loop = _loop_counted_by(counters[0])
-            upper = None if loop is None else constant_int(loop.ub)
-            if loop is None or upper is None or upper % chunk or upper <= chunk:
-                continue
-            if UNROLL_ATTRIBUTE in loop.attributes:
-                continue
-            if any(
-                counters[0] in kernel.linear(index).terms for index in load.indices[:-1]
-            ):
-                continue
-            loop.attributes[UNROLL_COUNT_ATTRIBUTE] = IntegerAttr(chunk, i64)
-
-
 def relayout_shared(
     module: ModuleOp, max_shared_bytes: int, max_dynamic_shared_bytes: int | None = None
 ) -> None:
@@ -438,7 +380,6 @@ def relayout_shared(
             if used + grown > budget:
                 continue
             _rewrite(kernel, ranges, buffer, layout)
-        _unroll_row_reads(KernelIndices(launch))
 
 
 @dataclass(frozen=True)

@@ -33,7 +33,9 @@ permutation maps, outside GPU loops, whose operands are distinct values (`a
 @ a` is left alone: one buffer would need two padded shapes). With
 `multiples=M,N,K`, the last two loops that index the output alone (i, j) are
 padded up to multiples of `M` and `N`, the innermost reduction loop (k) to a
-multiple of `K`, other loops not at all. An op is padded when some extent
+multiple of `K` (of `half-reduction-multiple`, when it is set, for f16 or
+bf16 operands into f32: `irkit.analysis.structured.takes_tensor_cores`),
+other loops not at all. An op is padded when some extent
 grows and the padded iteration space is at most `max-growth-percent` percent
 larger than the original (so a 1000^3 matmul, 6% larger, is padded; a 130^3
 one, 330% larger, is not). An extent no larger than its multiple is not
@@ -97,6 +99,7 @@ from irkit.analysis.structured import (
     operand_loop_ranges,
     padded_ranges,
     parallel_loop_dims,
+    takes_tensor_cores,
 )
 from irkit.dialects import linalg, memref
 from irkit.transforms.pipelines import GPU_MATMUL_BLOCK
@@ -280,8 +283,21 @@ def _pad_in_place(
     return buffer, corner
 
 
+def _is_half_precision(op: GenericOp) -> bool:
+    """Whether `op` multiplies f16 or bf16 operands into f32 (a tensor-core
+    matmul)."""
+    types = [
+        t.get_element_type() if isinstance(t := value.type, MemRefType) else t
+        for value in (*op.inputs, *op.outputs)
+    ]
+    return len(op.outputs) == 1 and takes_tensor_cores(types[:-1], types[-1])
+
+
 def pad_contractions(
-    module: ModuleOp, multiples: Sequence[int], max_growth_percent: int
+    module: ModuleOp,
+    multiples: Sequence[int],
+    max_growth_percent: int,
+    half_reduction_multiple: int = 0,
 ) -> None:
     if len(multiples) != 3 or any(m < 1 for m in multiples):
         raise PassFailedException(
@@ -289,9 +305,15 @@ def pad_contractions(
         )
     if max_growth_percent < 0:
         raise PassFailedException(f"{PASS_NAME}: max-growth-percent must be >= 0")
+    if half_reduction_multiple < 0:
+        raise PassFailedException(
+            f"{PASS_NAME}: half-reduction-multiple must be >= 0 (0: the K of multiples)"
+        )
+    half_multiples = (*multiples[:2], half_reduction_multiple or multiples[2])
     for op in [o for o in module.walk() if isinstance(o, GenericOp)]:
         if not in_gpu_loops(op):
-            pad_contraction(op, multiples, max_growth_percent)
+            chosen = half_multiples if _is_half_precision(op) else multiples
+            pad_contraction(op, chosen, max_growth_percent)
 
 
 @dataclass(frozen=True)
@@ -305,6 +327,11 @@ class LinalgPadContractionsPass(ModulePass):
     # Padded iterations at most this many percent of the original ones
     # (`MAX_PADDING_GROWTH_PERCENT`: up to twice the iterations, padding wins).
     max_growth_percent: int = MAX_PADDING_GROWTH_PERCENT
+    # K's multiple for f16/bf16 matmuls into f32 (0: `multiples`' K):
+    # `lower-to-cuda` pads theirs to whole warpgroup-product K steps.
+    half_reduction_multiple: int = 0
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        pad_contractions(op, self.multiples, self.max_growth_percent)
+        pad_contractions(
+            op, self.multiples, self.max_growth_percent, self.half_reduction_multiple
+        )

@@ -398,12 +398,17 @@ class LowerToCudaPipeline(NamedPipeline):
             )
         if self.pad:
             multiples = self.matmul_block
+            half_k = 0
             if self.wgmma and len(multiples) == 3:
-                # Warpgroup products step K by one 128-byte swizzled row of
-                # 16-bit elements: a padded K is a multiple of it too.
-                row = SWIZZLE_ROW_BYTES // 2
-                multiples = (*multiples[:2], math.lcm(multiples[2], row))
-            padding = _stage("linalg-pad-contractions", multiples=multiples)
+                # Warpgroup products (f16, bf16) step K by one 128-byte
+                # swizzled row of 16-bit elements: their padded K is a
+                # multiple of it too; f32 matmuls keep the SIMT tile's K.
+                half_k = math.lcm(multiples[2], SWIZZLE_ROW_BYTES // 2)
+            padding = _stage(
+                "linalg-pad-contractions",
+                multiples=multiples,
+                half_reduction_multiple=half_k,
+            )
             stages.append(padding)
         if self.tensor_cores:
             stages.append(

@@ -195,3 +195,33 @@ func.func @inner_dimension_grows(%x: memref<5x3xf32>, %w: memref<3x8xf32>, %out:
   memref.dealloc %a : memref<5x3xf32>
   return
 }
+
+// -----
+
+// With `half-reduction-multiple`, an f16 x f16 -> f32 matmul pads K to it
+// (10 -> 16, warpgroup products' whole K steps), an f32 one to `multiples`' K
+// (10 -> 10: already a multiple of 2).
+
+// HALF-LABEL: func.func @half_and_single
+// HALF:         memref.alloc() : memref<4x16xf16>
+// HALF:         memref.alloc() : memref<16x4xf16>
+// HALF-NOT:     memref.alloc() : memref<4x16xf32>
+// HALF:         return
+// RUN: irkit-opt %s --split-input-file -p 'linalg-pad-contractions{multiples=4,4,2 half-reduction-multiple=8 max-growth-percent=200}' | filecheck %s --check-prefix=HALF
+func.func @half_and_single(%a: memref<4x10xf16>, %b: memref<10x4xf16>, %c: memref<4x4xf32>, %x: memref<4x10xf32>, %y: memref<10x4xf32>, %z: memref<4x4xf32> {irkit.output}) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%a, %b : memref<4x10xf16>, memref<10x4xf16>) outs(%c : memref<4x4xf32>) {
+  ^bb0(%p: f16, %q: f16, %acc: f32):
+    %pe = arith.extf %p : f16 to f32
+    %qe = arith.extf %q : f16 to f32
+    %m = arith.mulf %pe, %qe : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x, %y : memref<4x10xf32>, memref<10x4xf32>) outs(%z : memref<4x4xf32>) {
+  ^bb0(%p: f32, %q: f32, %acc: f32):
+    %m = arith.mulf %p, %q : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  }
+  return
+}

@@ -98,31 +98,3 @@ func.func @checked(%a: memref<4xi32>, %out: memref<4xi32> {irkit.output}) {
   }
   return
 }
-
-// Unroll hints: `irkit.unroll` unrolls fully (the trip count), and
-// `irkit.unroll_count = n` by n; a count of 1 or less prints nothing.
-// CHECK-LABEL: int unrolled(const float *restrict a, float *restrict out) {
-// CHECK:         #pragma GCC unroll 4
-// CHECK-NEXT:    for (int64_t i = 0; i < 16; i += 1) {
-// CHECK:         #pragma GCC unroll 16
-// CHECK-NEXT:    for (int64_t j = 0; j < 16; j += 1) {
-// CHECK-NOT:     #pragma
-// CHECK:         for (int64_t k = 0; k < 16; k += 1) {
-func.func @unrolled(%a: memref<16xf32>, %out: memref<16xf32> {irkit.output}) {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %c16 = arith.constant 16 : index
-  scf.for %i = %c0 to %c16 step %c1 {
-    %x = memref.load %a[%i] : memref<16xf32>
-    memref.store %x, %out[%i] : memref<16xf32>
-  } {irkit.unroll_count = 4 : i64}
-  scf.for %j = %c0 to %c16 step %c1 {
-    %x = memref.load %a[%j] : memref<16xf32>
-    memref.store %x, %out[%j] : memref<16xf32>
-  } {irkit.unroll}
-  scf.for %k = %c0 to %c16 step %c1 {
-    %x = memref.load %a[%k] : memref<16xf32>
-    memref.store %x, %out[%k] : memref<16xf32>
-  } {irkit.unroll_count = 1 : i64}
-  return
-}
