@@ -42,6 +42,23 @@ its epilogue move before it (the deallocations stay after it).
   may alias `C` is `C`: each thread reads and writes only the elements it
   owns.
 
+A contraction's input can also have a **staged producer** (issue 18's
+implicit GEMM: the im2col gather of `linalg-conv-to-im2col`), which the
+tiling runs while staging each K step's operand tile in workgroup memory,
+so that the operand never exists in global memory (`fusable_staged_producers`):
+
+- the input is a `memref.alloc` of static shape, used only as the
+  producer's output, as that one input of the contraction (read through a
+  map whose results are plain loops, a tile is a box) and by
+  `memref.dealloc`s: nothing else reads it, no view of it escapes;
+- the producer is an all-parallel `linalg.generic` without results that
+  writes the whole buffer through the identity map, without reading its old
+  value; its body is a pure function of its `linalg.index` values and of
+  loads (`memref.load`) of other buffers (an im2col gather with its
+  padding's `select`), its inputs (if any) read through plain loops too;
+- it comes before the contraction in the same block, and nothing between
+  them writes a buffer it reads (it then computes the same values later).
+
 Aliasing is `irkit.analysis.aliasing.may_alias`: an allocation aliases no
 other root, an `{irkit.output}` argument no other argument, while two input
 arguments, or anything it cannot see into, may alias.
@@ -54,8 +71,10 @@ from collections.abc import Iterator
 from xdsl.dialects.builtin import MemRefType
 from xdsl.dialects.linalg.attrs import IteratorType
 from xdsl.dialects.linalg.ops import GenericOp
-from xdsl.ir import Operation, SSAValue
+from xdsl.dialects.linalg.ops import IndexOp, YieldOp
+from xdsl.ir import Operation, OpResult, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap
+from xdsl.traits import MemoryEffectKind, get_effects, is_side_effect_free
 
 from irkit.analysis.aliasing import VIEW_OPS, may_alias
 from irkit.dialects import memref
@@ -214,3 +233,123 @@ def fusable_epilogue(contraction: GenericOp) -> GenericOp | None:
     ):
         return None
     return epilogue
+
+
+def _plain_loops(map_: AffineMap) -> bool:
+    """Whether every result of `map_` is a loop of its own (`(d0, d3, d2)`)."""
+    loops = [e.position for e in map_.results if isinstance(e, AffineDimExpr)]
+    return len(loops) == len(map_.results) == len(set(loops))
+
+
+def _written_buffers(op: Operation) -> list[SSAValue] | None:
+    """The memrefs `op` may write; None when it may write what it cannot
+    name (an op with regions other than a `linalg` op, a call)."""
+    if op.name in INERT_OPS or op.name == "memref.dealloc":
+        return []
+    if isinstance(op, GenericOp) or op.name.startswith("linalg."):
+        return list(getattr(op, "outputs", ()))
+    if isinstance(op, memref.StoreOp):
+        return [op.memref]
+    if isinstance(op, memref.CopyOp):
+        return [op.destination]
+    if not op.regions and is_side_effect_free(op):
+        return []
+    return None
+
+
+# Dialects of value ops only: none reads or writes memory (xDSL declares no
+# effects on some of them, such as `arith.remui`).
+_VALUE_DIALECTS = ("arith.", "math.")
+
+
+def _computes_only(op: Operation) -> bool:
+    """Whether `op` (without regions) only computes values: no memory
+    effects, or none but reads; an op with unknown effects does not."""
+    if op.regions:
+        return False
+    if op.name.startswith(_VALUE_DIALECTS):
+        return True
+    effects = get_effects(op)
+    return effects is not None and all(
+        effect.kind == MemoryEffectKind.READ for effect in effects
+    )
+
+
+def _producer_reads(producer: GenericOp) -> list[SSAValue] | None:
+    """The memrefs the producer's body loads and its inputs, when its body
+    is otherwise pure (see the module docstring); None when it is not."""
+    reads = [value for value in producer.inputs if isinstance(value.type, MemRefType)]
+    for op in producer.body.walk():
+        if isinstance(op, memref.LoadOp):
+            reads.append(op.memref)
+        elif not isinstance(op, IndexOp | YieldOp) and not _computes_only(op):
+            return None
+    return reads
+
+
+def _staged_producer(contraction: GenericOp, operand: SSAValue) -> GenericOp | None:
+    """The producer of contraction input `operand` that its staging can run
+    (see the module docstring), or None."""
+    if not isinstance(operand, OpResult) or not isinstance(operand.op, memref.AllocOp):
+        return None
+    buffer_type = operand.type
+    if not isinstance(buffer_type, MemRefType) or not buffer_type.has_static_shape():
+        return None
+    producer: GenericOp | None = None
+    readers = 0
+    for use in operand.uses:
+        user = use.operation
+        if user is contraction and use.index < len(contraction.inputs):
+            readers += 1
+        elif isinstance(user, GenericOp) and user is not contraction:
+            if producer is not None or list(user.outputs) != [operand]:
+                return None
+            producer = user
+        elif user.name != "memref.dealloc":
+            return None  # another reader, a view, an escape
+    if producer is None or readers != 1:
+        return None
+    if producer.parent is not contraction.parent or not producer.is_before_in_block(
+        contraction
+    ):
+        return None
+    rank = buffer_type.get_num_dims()
+    maps = _maps(producer)
+    if (
+        producer.res
+        or len(producer.iterator_types) != rank
+        or not all(k.data == IteratorType.PARALLEL for k in producer.iterator_types)
+        or maps[-1] != AffineMap.identity(rank)
+        or not all(_plain_loops(map_) for map_ in maps[:-1])
+        or producer.body.block.args[len(producer.inputs)].uses
+    ):
+        return None
+    reads = _producer_reads(producer)
+    if reads is None or any(may_alias(read, operand) for read in reads):
+        return None
+    between = producer.next_op
+    while between is not None and between is not contraction:
+        written = _written_buffers(between)
+        if written is None or any(
+            may_alias(target, read) for target in written for read in reads
+        ):
+            return None
+        between = between.next_op
+    return producer
+
+
+def fusable_staged_producers(contraction: GenericOp) -> dict[int, GenericOp]:
+    """Per input position of `contraction`, the producer its tiling can run
+    while staging that input's tiles in workgroup memory (see the module
+    docstring)."""
+    if _fusable_reduction(contraction) is None:
+        return {}
+    maps = _maps(contraction)
+    staged: dict[int, GenericOp] = {}
+    for position, operand in enumerate(contraction.inputs):
+        if not _plain_loops(maps[position]):
+            continue
+        producer = _staged_producer(contraction, operand)
+        if producer is not None and producer not in staged.values():
+            staged[position] = producer
+    return staged

@@ -274,7 +274,7 @@ def _kernels_of_the_convolution(conv_only: str) -> int:
 def test_the_epilogue_runs_in_the_matmul_kernel(layers: tuple[str, str]) -> None:
     layer, conv_only = layers
     _, launches = _launches(layer, PIPELINE)
-    assert launches == _kernels_of_the_convolution(conv_only), layer
+    assert launches == 1 <= _kernels_of_the_convolution(conv_only), layer
     _check_on_the_emulator(layer, PIPELINE)
 
 
