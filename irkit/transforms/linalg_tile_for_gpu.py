@@ -872,7 +872,8 @@ def staged_producers(
         operand_type = computation.operands[position].type
         assert isinstance(operand_type, MemRefType)
         shape = _staging_shape(plan, ranges, computation.indexing_maps[position])
-        size = prod(shape) * element_bytes(operand_type.get_element_type())
+        element = element_bytes(operand_type.get_element_type())
+        size = prod(shape) * (element or max_shared_bytes + 1)
         if used + size <= max_shared_bytes:
             used += size
             chosen[position] = producer
