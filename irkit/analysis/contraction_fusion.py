@@ -70,8 +70,7 @@ from collections.abc import Iterator
 
 from xdsl.dialects.builtin import MemRefType
 from xdsl.dialects.linalg.attrs import IteratorType
-from xdsl.dialects.linalg.ops import GenericOp
-from xdsl.dialects.linalg.ops import IndexOp, YieldOp
+from xdsl.dialects.linalg.ops import GenericOp, IndexOp, YieldOp
 from xdsl.ir import Operation, OpResult, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.traits import MemoryEffectKind, get_effects, is_side_effect_free

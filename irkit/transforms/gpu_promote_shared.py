@@ -33,8 +33,8 @@ promoted when:
   static size, or `upper_bound`'s, e.g. an `affine.min` with a constant
   result; a dynamic size without one is an error at the op);
 - the block's workgroup buffers, this one and those it allocates already
-  included, fit in `max-shared-bytes` (48 KiB, CUDA's static limit, by default); tiles beyond
-  that stay in global memory, in program order.
+  included, fit in `max-shared-bytes` (48 KiB, CUDA's static limit, by
+  default); tiles beyond that stay in global memory, in program order.
 
 Output, per promoted tile (operand tiles of a matmul K step shown):
 

@@ -899,8 +899,10 @@ def _stage_producer(
     compute neighbouring elements (an im2col gather: neighbouring output
     pixels, neighbouring input columns at stride 1). Each `linalg.index`
     counts from the tile's origin in the whole operand again."""
-    loops = [expr.position for expr in operand_map.results]
-    assert all(isinstance(expr, AffineDimExpr) for expr in operand_map.results)
+    loops = [
+        expr.position for expr in operand_map.results if isinstance(expr, AffineDimExpr)
+    ]
+    assert len(loops) == len(operand_map.results)
     tiles = [block_tiles[loop] for loop in loops]
     sizes = [tile.size for tile in tiles]
     buffer_type = buffer.type
@@ -945,9 +947,7 @@ def _stage_producer(
     return view
 
 
-def _contraction_threads(
-    plan: GpuTilingPlan, ranges: Sequence[int]
-) -> tuple[int, int]:
+def _contraction_threads(plan: GpuTilingPlan, ranges: Sequence[int]) -> tuple[int, int]:
     """The (y, x) threads of a contraction's thread forall."""
     counts = [_thread_count(plan, ranges, loop) for loop in plan.thread_loops]
     counts = [1, 1, *counts][-2:]
