@@ -913,18 +913,16 @@ def _stage_producer(
     if sizes != shape:  # a partial tile: its leading corner
         view = strided_view(buffer, [0] * rank, sizes, [1] * rank, insertion)
     computation = StructuredComputation.of(producer)
+    maps = computation.indexing_maps
+    block_inputs = [
+        box_subview(value, map_, tiles, insertion)
+        for value, map_ in zip(producer.inputs, maps, strict=False)
+    ]
     plan = plan_block_level(computation, shape, threads)
     nest = _thread_nest(plan, shape, [Tile(0, size) for size in sizes], insertion)
-    maps = computation.indexing_maps
     operands = [
-        box_subview(
-            box_subview(value, map_, tiles, insertion),
-            map_,
-            nest.tiles,
-            nest.insertion,
-            nest.steps,
-        )
-        for value, map_ in zip(producer.inputs, maps, strict=False)
+        box_subview(value, map_, nest.tiles, nest.insertion, nest.steps)
+        for value, map_ in zip(block_inputs, maps, strict=False)
     ]
     operands.append(box_subview(view, maps[-1], nest.tiles, nest.insertion, nest.steps))
     tiled = producer.clone()
