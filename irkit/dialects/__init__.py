@@ -14,6 +14,9 @@ from xdsl.ir import Dialect
 # Importing irkit's affine dialect makes every `affine_map<...>` print as MLIR's.
 import irkit.dialects.affine  # noqa: F401
 
+# Importing irkit's arith dialect declares the effects xDSL leaves out.
+import irkit.dialects.arith  # noqa: F401
+
 # dialect name -> (module, attribute) of its `Dialect` object.
 _DIALECTS: dict[str, tuple[str, str]] = {
     "nn": ("irkit.dialects.nn", "NN"),
