@@ -13,6 +13,7 @@ from __future__ import annotations
 from xdsl.dialects import arith as upstream
 from xdsl.dialects.builtin import IndexType, IntegerType
 from xdsl.ir import Attribute, Dialect, Operation, SSAValue
+from xdsl.ir.core import OpTraits
 from xdsl.irdl import (
     IRDLOperation,
     base,
@@ -21,7 +22,6 @@ from xdsl.irdl import (
     result_def,
     traits_def,
 )
-from xdsl.ir.core import OpTraits
 from xdsl.traits import NoMemoryEffect, OpTrait, Pure
 from xdsl.utils.exceptions import VerifyException
 
