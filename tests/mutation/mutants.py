@@ -50,12 +50,67 @@ VECTORIZE_PROPERTY = (
 )
 C_MATH = "irkit/targets/c_math.py"
 C_MATH_TESTS = ("tests/targets/test_c_math.py",)
+STAGING = "tests/filecheck/transforms/linalg-tile-for-gpu-staging.mlir"
+IMPLICIT_GEMM = "tests/properties/test_implicit_gemm.py"
 TILE_FUSE_PROPERTY = (
     "tests/properties/test_linalg_tile_and_fuse.py"
     "::test_fusion_never_passes_over_a_writer_of_what_it_reads"
 )
 
 MUTANTS: tuple[Mutant, ...] = (
+    Mutant(
+        "staged-producer-counts-from-the-thread-only",
+        TILE_GPU,
+        "            for tile in (tiles[loop], nest.tiles[loop])\n"
+        "            if isinstance(tile.offset, SSAValue)",
+        "            for tile in (nest.tiles[loop],)\n"
+        "            if isinstance(tile.offset, SSAValue)",
+        (STAGING, IMPLICIT_GEMM),
+        "a staged producer's indices forget the tile's origin: every K step "
+        "and block stages the first tile's values",
+    ),
+    Mutant(
+        "staged-producer-partial-tile-reads-the-whole-buffer",
+        TILE_GPU,
+        "    if sizes != shape:  # a partial tile: its leading corner",
+        "    if False:",
+        (STAGING,),
+        "a partial tile is produced and read as a whole staged buffer",
+    ),
+    Mutant(
+        "staged-producer-with-another-reader",
+        FUSION,
+        "        elif user.name != \"memref.dealloc\":\n"
+        "            return None  # another reader, a view, an escape",
+        "        elif False:\n"
+        "            return None  # another reader, a view, an escape",
+        (STAGING,),
+        "columns another op reads are computed only in the staging, and "
+        "their buffer goes",
+    ),
+    Mutant(
+        "staged-producer-past-a-writer-of-its-input",
+        FUSION,
+        "        if written is None or any(\n"
+        "            may_alias(target, read) for target in written for read in reads\n"
+        "        ):",
+        "        if written is None:",
+        (STAGING,),
+        "the producer moves past an op writing what it reads, and reads the "
+        "new values",
+    ),
+    Mutant(
+        "staged-producer-may-reduce",
+        FUSION,
+        "        or not all(k.data == IteratorType.PARALLEL for k in "
+        "producer.iterator_types)\n",
+        "",
+        (STAGING,),
+        "none: a producer whose output map is the identity over all its "
+        "loops has no loop to reduce (linalg refuses a reduction loop that "
+        "indexes the output), so the other checks refuse it already",
+        equivalent=True,
+    ),
     Mutant(
         "epilogue-writes-matmul-input",
         FUSION,
