@@ -50,7 +50,10 @@ so that the operand never exists in global memory (`fusable_staged_producers`):
 - the input is a `memref.alloc` of static shape, used only as the
   producer's output, as that one input of the contraction (read through a
   map whose results are plain loops, a tile is a box) and by
-  `memref.dealloc`s: nothing else reads it, no view of it escapes;
+  `memref.dealloc`s: nothing else reads it, no view of it escapes; or an
+  `expand_shape` of such an allocation that only the contraction reads (a
+  split matmul's parts of K, `linalg-split-reduction`), when the producer
+  has no inputs (its indices are then the expanded ones, linearised);
 - the producer is an all-parallel `linalg.generic` without results that
   writes the whole buffer through the identity map, without reading its old
   value; its body is a pure function of its `linalg.index` values and of
@@ -67,6 +70,7 @@ arguments, or anything it cannot see into, may alias.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 from xdsl.dialects.builtin import MemRefType
 from xdsl.dialects.linalg.attrs import IteratorType
@@ -286,45 +290,95 @@ def _producer_reads(producer: GenericOp) -> list[SSAValue] | None:
     return reads
 
 
-def _staged_producer(contraction: GenericOp, operand: SSAValue) -> GenericOp | None:
-    """The producer of contraction input `operand` that its staging can run
-    (see the module docstring), or None."""
-    if not isinstance(operand, OpResult) or not isinstance(operand.op, memref.AllocOp):
+@dataclass(frozen=True)
+class StagedProducer:
+    """The producer of a contraction's input that its staging runs: it
+    writes `buffer`, which the contraction reads as itself or through
+    `reshape`."""
+
+    producer: GenericOp
+    buffer: SSAValue
+    reshape: memref.ExpandShapeOp | None
+
+
+def _staged_buffer(
+    operand: SSAValue,
+) -> tuple[SSAValue, memref.ExpandShapeOp | None] | None:
+    """The allocation of static shape a contraction input is, or is an
+    `expand_shape` of (read by nothing else), and that reshape."""
+    buffer = operand
+    reshape: memref.ExpandShapeOp | None = None
+    if isinstance(operand.owner, memref.ExpandShapeOp):
+        if not operand.has_one_use():
+            return None
+        reshape = operand.owner
+        buffer = reshape.src
+    if not isinstance(buffer, OpResult) or not isinstance(buffer.op, memref.AllocOp):
         return None
-    buffer_type = operand.type
+    buffer_type = buffer.type
     if not isinstance(buffer_type, MemRefType) or not buffer_type.has_static_shape():
         return None
+    return buffer, reshape
+
+
+def _sole_writer(
+    buffer: SSAValue, reader: Operation, contraction: GenericOp
+) -> GenericOp | None:
+    """The one `linalg.generic` writing `buffer` (its only output), when
+    `reader` (the contraction, as one input, or the reshape it reads) reads
+    it once and nothing but deallocations otherwise uses it."""
     producer: GenericOp | None = None
     readers = 0
-    for use in operand.uses:
+    for use in buffer.uses:
         user = use.operation
-        if user is contraction and use.index < len(contraction.inputs):
+        if user is reader and (
+            user is not contraction or use.index < len(contraction.inputs)
+        ):
             readers += 1
         elif isinstance(user, GenericOp) and user is not contraction:
-            if producer is not None or list(user.outputs) != [operand]:
+            if producer is not None or list(user.outputs) != [buffer]:
                 return None
             producer = user
         elif user.name != "memref.dealloc":
             return None  # another reader, a view, an escape
-    if producer is None or readers != 1:
-        return None
-    if producer.parent is not contraction.parent or not producer.is_before_in_block(
-        contraction
-    ):
-        return None
-    rank = buffer_type.get_num_dims()
+    return producer if readers == 1 else None
+
+
+def _is_elementwise_writer(producer: GenericOp, rank: int) -> bool:
+    """All parallel over `rank` loops, writing its output through the
+    identity map without reading it, reading its inputs through plain loops."""
     maps = _maps(producer)
-    if (
+    return not (
         producer.res
         or len(producer.iterator_types) != rank
         or not all(k.data == IteratorType.PARALLEL for k in producer.iterator_types)
         or maps[-1] != AffineMap.identity(rank)
         or not all(_plain_loops(map_) for map_ in maps[:-1])
         or producer.body.block.args[len(producer.inputs)].uses
+    )
+
+
+def _staged_producer(
+    contraction: GenericOp, operand: SSAValue
+) -> StagedProducer | None:
+    """The producer of contraction input `operand` that its staging can run
+    (see the module docstring), or None."""
+    found = _staged_buffer(operand)
+    if found is None:
+        return None
+    buffer, reshape = found
+    producer = _sole_writer(buffer, reshape or contraction, contraction)
+    if producer is None or (reshape is not None and producer.inputs):
+        return None
+    if producer.parent is not contraction.parent or not producer.is_before_in_block(
+        contraction
     ):
         return None
+    assert isinstance(buffer.type, MemRefType)
+    if not _is_elementwise_writer(producer, buffer.type.get_num_dims()):
+        return None
     reads = _producer_reads(producer)
-    if reads is None or any(may_alias(read, operand) for read in reads):
+    if reads is None or any(may_alias(read, buffer) for read in reads):
         return None
     between = producer.next_op
     while between is not None and between is not contraction:
@@ -334,21 +388,23 @@ def _staged_producer(contraction: GenericOp, operand: SSAValue) -> GenericOp | N
         ):
             return None
         between = between.next_op
-    return producer
+    return StagedProducer(producer, buffer, reshape)
 
 
-def fusable_staged_producers(contraction: GenericOp) -> dict[int, GenericOp]:
+def fusable_staged_producers(contraction: GenericOp) -> dict[int, StagedProducer]:
     """Per input position of `contraction`, the producer its tiling can run
     while staging that input's tiles in workgroup memory (see the module
     docstring)."""
     if _fusable_reduction(contraction) is None:
         return {}
     maps = _maps(contraction)
-    staged: dict[int, GenericOp] = {}
+    staged: dict[int, StagedProducer] = {}
     for position, operand in enumerate(contraction.inputs):
         if not _plain_loops(maps[position]):
             continue
-        producer = _staged_producer(contraction, operand)
-        if producer is not None and producer not in staged.values():
-            staged[position] = producer
+        found = _staged_producer(contraction, operand)
+        if found is not None and all(
+            found.producer is not other.producer for other in staged.values()
+        ):
+            staged[position] = found
     return staged

@@ -10,6 +10,8 @@ drops effect-free ops took an im2col gather's `remui` for a side effect).
 
 from __future__ import annotations
 
+from functools import partial
+
 from xdsl.dialects import arith as upstream
 from xdsl.dialects.builtin import IndexType, IntegerType
 from xdsl.ir import Attribute, Dialect, Operation, SSAValue
@@ -80,8 +82,7 @@ def _declare_missing_effects() -> None:
     )
     for op_class, trait in missing:
         if op_class.get_trait(type(trait)) is None:
-            traits = (*op_class.traits, trait)
-            op_class.traits = OpTraits(lambda traits=traits: traits)
+            op_class.traits = OpTraits(partial(tuple, (*op_class.traits, trait)))
 
 
 _declare_missing_effects()

@@ -109,7 +109,7 @@ from xdsl.dialects.builtin import (
     MemRefType,
     ModuleOp,
 )
-from xdsl.dialects.linalg.attrs import IteratorType
+from xdsl.dialects.linalg.attrs import IteratorType, IteratorTypeAttr
 from xdsl.dialects.linalg.ops import GenericOp, IndexOp
 from xdsl.dialects.scf import YieldOp as ScfYieldOp
 from xdsl.ir import Block, Operation, Region, SSAValue
@@ -119,6 +119,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import PassFailedException
 
 from irkit.analysis.contraction_fusion import (
+    StagedProducer,
     fusable_epilogue,
     fusable_prologue,
     fusable_staged_producers,
@@ -142,6 +143,7 @@ from irkit.dialects.gpu import (
     workgroup_memory_space,
 )
 from irkit.dialects.scf import ForallOp, ForOp, InParallelOp
+from irkit.dialects.tensor import reassociation_groups
 from irkit.transforms.utils.builders import (
     hoist_to_contraction,
     identity_copy,
@@ -860,13 +862,13 @@ def staged_producers(
     ranges: Sequence[int],
     plan: GpuTilingPlan,
     max_shared_bytes: int,
-) -> dict[int, GenericOp]:
+) -> dict[int, StagedProducer]:
     """The producers (`fusable_staged_producers`) of a block- and
     thread-tiled contraction's inputs whose tiles fit in `max_shared_bytes`
     together, in input order."""
     if not (plan.block_loops and plan.thread_loops):
         return {}
-    chosen: dict[int, GenericOp] = {}
+    chosen: dict[int, StagedProducer] = {}
     used = 0
     for position, producer in fusable_staged_producers(generic).items():
         operand_type = computation.operands[position].type
@@ -880,8 +882,88 @@ def staged_producers(
     return chosen
 
 
+def _over_expanded_space(
+    producer: GenericOp, reshape: memref.ExpandShapeOp
+) -> GenericOp:
+    """`producer` (without inputs) over the space of `reshape`, an
+    `expand_shape` of its output: each `linalg.index d` becomes the
+    linearisation of the indices of the group that expands dimension `d`
+    (`[[0, 1], [2]]` into 4x144x3200: `index 0 * 144 + index 1`, `index 2`).
+    The op is detached, its output `reshape`'s result; erase it after use."""
+    groups = reassociation_groups(reshape.reassociation)
+    result_type = reshape.result.type
+    assert isinstance(result_type, MemRefType)
+    shape = result_type.get_shape()
+    body = producer.body.clone()
+    block = body.block
+    for index in [op for op in block.ops if isinstance(op, IndexOp)]:
+        group = groups[index.dim.value.data]
+        insertion = InsertPoint.before(index)
+        total: SSAValue | None = None
+        for dim in group:
+            expanded = IndexOp(dim)
+            _insert(expanded, insertion)
+            value: SSAValue = expanded.result
+            if total is not None:
+                scaled = arith.MuliOp(total, _constant(shape[dim], insertion))
+                _insert(scaled, insertion)
+                added = arith.AddiOp(scaled.result, value)
+                _insert(added, insertion)
+                value = added.result
+            total = value
+        assert total is not None
+        index.result.replace_all_uses_with(total)
+        Rewriter.erase_op(index)
+    rank = len(shape)
+    return GenericOp(
+        [],
+        [reshape.result],
+        body,
+        ArrayAttr([AffineMapAttr(AffineMap.identity(rank))]),
+        ArrayAttr([IteratorTypeAttr(IteratorType.PARALLEL)] * rank),
+    )
+
+
+def _staging_buffers(
+    staged: dict[int, StagedProducer],
+    computation: StructuredComputation,
+    plan: GpuTilingPlan,
+    ranges: Sequence[int],
+    insertion: InsertPoint,
+) -> dict[int, SSAValue]:
+    """Per staged input, a workgroup buffer of its K step's tile bound,
+    allocated at `insertion` (the grid's body, before the K loop)."""
+    workgroup: dict[int, SSAValue] = {}
+    for position in staged:
+        operand_type = computation.operands[position].type
+        assert isinstance(operand_type, MemRefType)
+        shape = _staging_shape(plan, ranges, computation.indexing_maps[position])
+        alloc = memref.AllocOp.get(
+            operand_type.get_element_type(),
+            shape=shape,
+            memory_space=workgroup_memory_space(),
+        )
+        alloc.memref.name_hint = "staged"
+        _insert(alloc, insertion)
+        workgroup[position] = alloc.memref
+    return workgroup
+
+
+def _erase_staged(found: StagedProducer) -> None:
+    """Erase a staged producer, the reshape through which the contraction
+    read its buffer, the buffer and its deallocations: read by nothing now."""
+    Rewriter.erase_op(found.producer)
+    if found.reshape is not None:
+        Rewriter.erase_op(found.reshape)
+    for use in list(found.buffer.uses):
+        assert use.operation.name == "memref.dealloc"
+        Rewriter.erase_op(use.operation)
+    assert isinstance(found.buffer.owner, Operation)
+    Rewriter.erase_op(found.buffer.owner)
+
+
 def _stage_producer(
-    producer: GenericOp,
+    found: StagedProducer,
     buffer: SSAValue,
     operand_map: AffineMap,
     block_tiles: Sequence[Tile],
@@ -898,7 +980,12 @@ def _stage_producer(
     innermost loop cyclic over the threads x, so neighbouring threads
     compute neighbouring elements (an im2col gather: neighbouring output
     pixels, neighbouring input columns at stride 1). Each `linalg.index`
-    counts from the tile's origin in the whole operand again."""
+    counts from the tile's origin in the whole operand again. A producer
+    the contraction reads through a reshape runs over the reshaped space
+    (`_over_expanded_space`)."""
+    producer = found.producer
+    if found.reshape is not None:
+        producer = _over_expanded_space(producer, found.reshape)
     loops = [
         expr.position for expr in operand_map.results if isinstance(expr, AffineDimExpr)
     ]
@@ -942,6 +1029,8 @@ def _stage_producer(
         InsertPoint.before(tiled),
         dict(enumerate(nest.steps)),
     )
+    if producer is not found.producer:
+        producer.erase()
     return view
 
 
@@ -959,7 +1048,7 @@ def tile_generic_for_gpu(
     plan: GpuTilingPlan,
     prologue: GenericOp | None = None,
     epilogue: GenericOp | None = None,
-    staged: dict[int, GenericOp] | None = None,
+    staged: dict[int, StagedProducer] | None = None,
 ) -> ForallOp:
     """Replace `generic` by the block/thread forall nest of `plan`; return its root.
 
@@ -995,19 +1084,7 @@ def tile_generic_for_gpu(
         assert output_loops is not None
         _fuse_neighbour(prologue, output_loops, plan, ranges, block_tiles, insertion)
     staged = staged or {}
-    workgroup: dict[int, SSAValue] = {}
-    for position, producer in staged.items():
-        operand_type = computation.operands[position].type
-        assert isinstance(operand_type, MemRefType)
-        shape = _staging_shape(plan, ranges, computation.indexing_maps[position])
-        alloc = memref.AllocOp.get(
-            operand_type.get_element_type(),
-            shape=shape,
-            memory_space=workgroup_memory_space(),
-        )
-        alloc.memref.name_hint = "staged"
-        _insert(alloc, insertion)
-        workgroup[position] = alloc.memref
+    workgroup = _staging_buffers(staged, computation, plan, ranges, insertion)
     for loop in plan.sequential_loops:
         body = Block(arg_types=[IndexType()])
         origin = body.args[0]
@@ -1026,14 +1103,14 @@ def tile_generic_for_gpu(
     threads = _contraction_threads(plan, ranges)
     staged_views = {
         position: _stage_producer(
-            producer,
+            found,
             workgroup[position],
             computation.indexing_maps[position],
             block_tiles,
             threads,
             insertion,
         )
-        for position, producer in staged.items()
+        for position, found in staged.items()
     }
     block_operands = [
         staged_views[position]
@@ -1077,15 +1154,8 @@ def tile_generic_for_gpu(
     for neighbour in (prologue, epilogue):
         if neighbour is not None:
             Rewriter.erase_op(neighbour)
-    for position, producer in staged.items():
-        # The operand in global memory: now read by nothing.
-        operand = computation.operands[position]
-        Rewriter.erase_op(producer)
-        for use in list(operand.uses):
-            assert use.operation.name == "memref.dealloc"
-            Rewriter.erase_op(use.operation)
-        assert isinstance(operand.owner, Operation)
-        Rewriter.erase_op(operand.owner)
+    for found in staged.values():
+        _erase_staged(found)
     return grid
 
 
@@ -1150,7 +1220,7 @@ def tile_linalg_op_for_gpu(op: Operation, options: GpuTilingOptions) -> ForallOp
 
 def _staged_producers_of(
     checked: _CheckedOp, options: GpuTilingOptions
-) -> dict[int, GenericOp]:
+) -> dict[int, StagedProducer]:
     """`staged_producers` of a checked contraction, if the options fuse them."""
     if not (options.fuse_producers and is_contraction(checked.generic)):
         return {}
@@ -1164,7 +1234,7 @@ def _staged_producers_of(
 
 
 def _tile_checked(
-    checked: _CheckedOp, options: GpuTilingOptions, staged: dict[int, GenericOp]
+    checked: _CheckedOp, options: GpuTilingOptions, staged: dict[int, StagedProducer]
 ) -> ForallOp:
     generic, computation = checked.generic, checked.computation
     ranges, plan = checked.ranges, checked.plan
@@ -1240,7 +1310,7 @@ def tile_for_gpu(module: ModuleOp, options: GpuTilingOptions) -> None:
     before: set[Operation] = set()
     staged = {id(target): _staged_producers_of(target, options) for target in targets}
     for target in targets:
-        before.update(staged[id(target)].values())
+        before.update(found.producer for found in staged[id(target)].values())
         if options.fuse_neighbours:
             prologue = fusable_prologue(target.generic)
             if prologue is not None:

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 from hypothesis import event, given, settings
+from hypothesis import strategies as st
 from xdsl.dialects.builtin import ModuleOp
 
 from irkit.analysis.structured import is_fill
@@ -38,8 +39,10 @@ from tests.properties.test_linalg_conv_to_im2col import convolutions
 # Block tiles of 4 filters by 4 pixels, K steps of 3, 2x2 threads: partial
 # tiles along every loop for most drawn shapes.
 TILES = "matmul-block=4,4,3 matmul-thread=2,2 elementwise-block=8"
-FUSED = f"lower-to-cuda{{{TILES}}}"
-APART = f"lower-to-cuda{{{TILES} fuse-producers=false}}"
+# With a device of 16 multiprocessors, a short grid splits its matmul's
+# reduction into parts (`linalg-split-reduction{min-block=4}`), which read
+# the columns through an `expand_shape`.
+SPLIT = "multiprocessors=16 split-block=4"
 
 
 def _launches(text: str, pipeline: str) -> tuple[ModuleOp, int]:
@@ -75,13 +78,13 @@ def _is_f32_matmul(text: str) -> bool:
     return "f16>" not in text and min(extents) > 1
 
 
-@settings(max_examples=12)
-@given(convolutions().filter(_is_f32_matmul))
-def test_the_gather_runs_in_the_matmul_staging(text: str) -> None:
-    fused, launches = _launches(text, FUSED)
-    _, apart = _launches(text, APART)
+def _check(text: str, options: str) -> int:
+    """`text` lowered with `options` launches its producers' kernels fewer
+    than with `fuse-producers=false`, and keeps its results on the emulator;
+    returns how many producers were fused."""
+    fused, launches = _launches(text, f"lower-to-cuda{{{options}}}")
+    _, apart = _launches(text, f"lower-to-cuda{{{options} fuse-producers=false}}")
     producers = _producers(text)
-    event(f"{producers} producer(s) fused")
     assert launches == apart - producers, text
     original = Interpreter(parse_module(text))
     args = random_arguments(original.function("main"), np.random.default_rng(0))
@@ -91,3 +94,39 @@ def test_the_gather_runs_in_the_matmul_staging(text: str) -> None:
         np.asarray(expected), np.asarray(got), rtol=1e-4, atol=1e-4
     )
     assert difference is None, difference.describe()
+    return producers
+
+
+@settings(max_examples=12)
+@given(convolutions().filter(_is_f32_matmul), st.booleans())
+def test_the_gather_runs_in_the_matmul_staging(text: str, split: bool) -> None:
+    producers = _check(text, f"{TILES} {SPLIT}" if split else TILES)
+    event(f"{producers} producer(s) fused")
+
+
+SPLIT_CONVOLUTION = """
+func.func @main(%x: tensor<1x8x6x6xf32>, %w: tensor<4x8x3x3xf32>)
+    -> tensor<1x4x4x4xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x4x4x4xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<1x4x4x4xf32>)
+      -> tensor<1x4x4x4xf32>
+  %y = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>,
+      strides = dense<1> : vector<2xi64>}
+      ins(%x, %w : tensor<1x8x6x6xf32>, tensor<4x8x3x3xf32>)
+      outs(%init : tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32>
+  return %y : tensor<1x4x4x4xf32>
+}
+"""
+
+
+def test_split_parts_stage_their_gather() -> None:
+    """72 taps into 4 filters of 16 pixels: a grid of 4 blocks, so the
+    reduction splits into parts (3 kernels apart: the gather, the parts,
+    their sum); the parts read the columns through an `expand_shape` and
+    stage them, the gather's indices linearised from (part, tap)."""
+    _, apart = _launches(
+        SPLIT_CONVOLUTION, f"lower-to-cuda{{{TILES} {SPLIT} fuse-producers=false}}"
+    )
+    assert apart == 3
+    assert _check(SPLIT_CONVOLUTION, f"{TILES} {SPLIT}") == 1

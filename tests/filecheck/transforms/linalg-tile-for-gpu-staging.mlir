@@ -236,3 +236,45 @@ func.func @input_overwritten(%x: memref<8x8xf32>, %w: memref<8x8xf32>, %out: mem
   memref.dealloc %t : memref<8x8xf32>
   return
 }
+
+// -----
+
+// The parts of a split matmul (`linalg-split-reduction`) read the columns
+// through an `expand_shape` (2 parts of 4 taps): the gather runs over the
+// parts' space, each tap `part * 4 + tap` (the expanded indices,
+// linearised), and the reshape goes with the columns.
+
+// CHECK-LABEL: func.func @split_parts
+// CHECK-NOT:     memref.expand_shape
+// CHECK:         %[[STAGED:.*]] = memref.alloc() : memref<1x2x4xf32, #gpu.address_space<workgroup>>
+// CHECK:         scf.for %[[K:.*]] =
+// CHECK:           linalg.generic {{.*}} outs(%{{.*}} : memref<1x1x2xf32, {{.*}}#gpu.address_space<workgroup>>)
+// CHECK:             %[[PART:.*]] = linalg.index 0 : index
+// CHECK:             %[[TAP:.*]] = linalg.index 1 : index
+// CHECK:             %[[FOUR:.*]] = arith.constant 4 : index
+// CHECK-NEXT:        %[[SCALED:.*]] = arith.muli %{{.*}}, %[[FOUR]] : index
+// CHECK-NEXT:        arith.addi %[[SCALED]], %{{.*}} : index
+// CHECK:             memref.load %x
+// CHECK-NOT:     memref.expand_shape
+func.func @split_parts(%x: memref<15xf32>, %w: memref<8x2x4xf32>, %parts: memref<2x8x8xf32> {irkit.output}) {
+  %zero = arith.constant 0.0 : f32
+  %col = memref.alloc() : memref<8x8xf32>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} outs(%col : memref<8x8xf32>) {
+  ^bb0(%o: f32):
+    %k = linalg.index 0 : index
+    %q = linalg.index 1 : index
+    %i = arith.addi %q, %k : index
+    %v = memref.load %x[%i] : memref<15xf32>
+    linalg.yield %v : f32
+  }
+  %colx = memref.expand_shape %col [[0, 1], [2]] output_shape [2, 4, 8] : memref<8x8xf32> into memref<2x4x8xf32>
+  linalg.fill ins(%zero : f32) outs(%parts : memref<2x8x8xf32>)
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d1, d0, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%w, %colx : memref<8x2x4xf32>, memref<2x4x8xf32>) outs(%parts : memref<2x8x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %b, %a : f32
+    %s = arith.addf %m, %acc : f32
+    linalg.yield %s : f32
+  }
+  memref.dealloc %col : memref<8x8xf32>
+  return
+}
