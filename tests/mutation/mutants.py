@@ -80,7 +80,7 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "staged-producer-with-another-reader",
         FUSION,
-        "        elif user.name != \"memref.dealloc\":\n"
+        '        elif user.name != "memref.dealloc":\n'
         "            return None  # another reader, a view, an escape",
         "        elif False:\n"
         "            return None  # another reader, a view, an escape",
@@ -96,8 +96,7 @@ MUTANTS: tuple[Mutant, ...] = (
         "        ):",
         "        if written is None:",
         (STAGING,),
-        "the producer moves past an op writing what it reads, and reads the "
-        "new values",
+        "the producer moves past an op writing what it reads, and reads the new values",
     ),
     Mutant(
         "staged-producer-may-reduce",
