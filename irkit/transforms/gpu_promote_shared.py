@@ -85,7 +85,7 @@ from memory `T` does not write); the order of every computation.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from math import prod
 
@@ -93,14 +93,19 @@ from xdsl.context import Context
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
+    AffineMapAttr,
     ArrayAttr,
     IndexType,
+    IntegerAttr,
     MemRefType,
     ModuleOp,
     NoneAttr,
     StridedLayoutAttr,
+    UnitAttr,
 )
-from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
+from xdsl.dialects.scf import YieldOp
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
+from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import PassFailedException
@@ -110,16 +115,15 @@ from irkit.analysis.gpu_mapping import is_block_forall, is_thread_forall, mappin
 from irkit.analysis.memory import DEFAULT_MAX_SHARED_BYTES, element_bytes
 from irkit.analysis.ranges import upper_bound
 from irkit.diagnostics import op_error
-from irkit.dialects import memref
+from irkit.dialects import affine, memref
 from irkit.dialects.gpu import (
     BlockMappingAttr,
     ThreadMappingAttr,
     is_workgroup_memref,
     workgroup_memory_space,
 )
-from irkit.dialects.scf import ForallOp
+from irkit.dialects.scf import UNROLL_ATTRIBUTE, ForallOp, ForOp, IfOp, InParallelOp
 from irkit.dialects.static_values import constant_int
-from irkit.transforms.utils.cooperative import CooperativeTile, cooperative_forall
 
 PASS_NAME = "gpu-promote-shared"
 
@@ -419,6 +423,141 @@ def _view_of_buffer(
     return view.result
 
 
+def _index_constant(value: int, block: Block) -> SSAValue:
+    for op in block.ops:
+        if _constant_index_op(op) == value:
+            return op.results[0]
+    constant = arith.ConstantOp(IntegerAttr(value, IndexType()))
+    constant.result.name_hint = f"c{value}"
+    block.add_op(constant)
+    return constant.result
+
+
+def _apply(
+    expr: AffineExpr, operands: Sequence[SSAValue], block: Block, hint: str
+) -> SSAValue:
+    apply = affine.ApplyOp(
+        list(operands), AffineMapAttr(AffineMap(len(operands), 0, (expr,)))
+    )
+    apply.result.name_hint = hint
+    block.add_op(apply)
+    return apply.result
+
+
+def _linear_thread_id(
+    forall: ForallOp, trips: Sequence[int], block: Block
+) -> SSAValue | int:
+    """`tid` of a thread of the copy forall, x fastest, as CUDA numbers threads."""
+    assert forall.mapping is not None
+    extents = {"x": 1, "y": 1, "z": 1}
+    for attr, count in zip(forall.mapping.data, trips, strict=True):
+        assert isinstance(attr, ThreadMappingAttr)
+        extents[attr.dimension] = count
+    stride = {"x": 1, "y": extents["x"], "z": extents["x"] * extents["y"]}
+    ivs = block.args
+    terms = [
+        (position, stride[attr.dimension])
+        for position, attr in enumerate(forall.mapping.data)
+        if isinstance(attr, ThreadMappingAttr) and trips[position] > 1
+    ]
+    if not terms:
+        return 0
+    if len(terms) == 1 and terms[0][1] == 1:
+        return ivs[terms[0][0]]
+    expr: AffineExpr = AffineExpr.constant(0)
+    operands = [ivs[position] for position, _ in terms]
+    for dim, (_, step) in enumerate(terms):
+        expr = expr + AffineExpr.dimension(dim) * step
+    return _apply(expr, operands, block, "tid")
+
+
+def _element_indices(
+    bound: Sequence[int],
+    thread: SSAValue | int,
+    threads: int,
+    round_: SSAValue | None,
+    block: Block,
+) -> list[SSAValue]:
+    """The tile indices of element `e = thread + threads * round_` of the
+    bounding box `bound` (row-major), `round_` None meaning `e = thread`.
+
+    Per dimension `(e floordiv inner) mod extent`; when `threads` is a multiple
+    of `inner` the round's part leaves the division (`e floordiv inner =
+    thread floordiv inner + (threads / inner) * round_`), and when that
+    multiple is one of `extent` too it leaves the `mod` as well, so an
+    unrolled copy indexes with constants added to per-thread values instead of
+    dividing in every round."""
+    indices: list[SSAValue] = []
+    for dim, extent in enumerate(bound):
+        inner = prod(bound[dim + 1 :])
+        operands: list[SSAValue] = []
+
+        def operand(value: SSAValue | int) -> AffineExpr:
+            if isinstance(value, int):
+                return AffineExpr.constant(value)
+            operands.append(value)
+            return AffineExpr.dimension(len(operands) - 1)
+
+        rounds_apart = round_ is not None and threads % inner == 0
+        if rounds_apart and (dim == 0 or (threads // inner) % extent):
+            # `thread floordiv inner` on its own, the same in every round (a
+            # value later passes, such as gpu-relayout-shared, see as one
+            # term bounded by the thread count), plus the round's multiple.
+            assert round_ is not None
+            per_thread: SSAValue | int = thread
+            if inner != 1 and isinstance(thread, int):
+                per_thread = thread // inner
+            elif inner != 1:
+                assert not isinstance(thread, int)
+                per_thread = _apply(
+                    AffineExpr.dimension(0) // inner, [thread], block, f"t{dim}"
+                )
+            expr = operand(per_thread) + operand(round_) * (threads // inner)
+        else:
+            part = operand(thread)
+            if round_ is not None and not rounds_apart:
+                part = part + operand(round_) * threads
+            expr = part // inner if inner != 1 else part
+        if dim != 0:
+            expr = expr % extent
+        if len(operands) == 1 and expr == AffineExpr.dimension(0):
+            indices.append(operands[0])
+        else:
+            indices.append(_apply(expr, operands, block, f"i{dim}"))
+    return indices
+
+
+def _copy_element(
+    promotion: Promotion, indices: Sequence[SSAValue], buffer: SSAValue, block: Block
+) -> None:
+    """Copy one element of the tile's bounding box if it is inside the tile."""
+    inside: SSAValue | None = None
+    for index, size in zip(indices, promotion.sizes, strict=True):
+        if isinstance(size, int):
+            continue
+        compare = arith.CmpiOp(index, size, "slt")
+        block.add_op(compare)
+        condition: SSAValue = compare.result
+        if inside is not None:
+            both = arith.AndIOp(inside, condition)
+            block.add_op(both)
+            condition = both.result
+        inside = condition
+    target = block
+    if inside is not None:
+        target = Block()
+        target.add_op(YieldOp())
+        block.add_op(IfOp(inside, [], Region(target)))
+    load = memref.LoadOp.get(promotion.tile, list(indices))
+    load.res.name_hint = "element"
+    store = memref.StoreOp.get(load.res, buffer, list(indices))
+    if target is block:
+        block.add_ops([load, store])
+    else:
+        assert target.last_op is not None
+        target.insert_ops_before([load, store], target.last_op)
+
+
 def cooperative_copy(
     forall: ForallOp,
     trips: Sequence[int],
@@ -426,26 +565,49 @@ def cooperative_copy(
     max_unroll: int,
 ) -> ForallOp:
     """A thread forall over `forall`'s grid in which each thread copies a
-    strided share of every tile into its buffer (`cooperative_forall`: one
-    forall for all of them, so the mapping needs one barrier after it)."""
+    strided share of every tile into its buffer (one forall for all of them,
+    so the mapping needs one barrier after it).
+
+    A tile whose bounding box the threads divide is copied in a fixed number
+    of rounds (unrolled up to `max_unroll`); otherwise thread `tid` steps
+    through elements `tid, tid + threads, ...` below the box's size."""
     assert forall.mapping is not None
-
-    def copier(
-        promotion: Promotion, buffer: SSAValue
-    ) -> Callable[[Sequence[SSAValue]], list[Operation]]:
-        def copy(indices: Sequence[SSAValue]) -> list[Operation]:
-            load = memref.LoadOp.get(promotion.tile, list(indices))
-            load.res.name_hint = "element"
-            return [load, memref.StoreOp.get(load.res, buffer, list(indices))]
-
-        return copy
-
-    tiles = [
-        CooperativeTile(promotion.bound, promotion.sizes, copier(promotion, buffer))
-        for promotion, buffer in staged
-    ]
+    body = Block(arg_types=[IndexType()] * len(trips))
+    for arg, attr in zip(body.args, forall.mapping.data, strict=True):
+        assert isinstance(attr, ThreadMappingAttr)
+        arg.name_hint = f"t{attr.dimension}"
+    thread = _linear_thread_id(forall, trips, body)
+    threads = max(1, prod(trips))
+    for promotion, buffer in staged:
+        elements = prod(promotion.bound)
+        loop_body = Block(arg_types=[IndexType()])
+        if elements % threads == 0:
+            loop_body.args[0].name_hint = "r"
+            indices = _element_indices(
+                promotion.bound, thread, threads, loop_body.args[0], loop_body
+            )
+            start = _index_constant(0, body)
+            end = _index_constant(elements // threads, body)
+            step = _index_constant(1, body)
+        else:
+            loop_body.args[0].name_hint = "e"
+            indices = _element_indices(
+                promotion.bound, loop_body.args[0], threads, None, loop_body
+            )
+            start = _index_constant(thread, body) if isinstance(thread, int) else thread
+            end = _index_constant(elements, body)
+            step = _index_constant(threads, body)
+        _copy_element(promotion, indices, buffer, loop_body)
+        loop_body.add_op(YieldOp())
+        loop = ForOp(start, end, step, [], Region(loop_body))
+        if elements % threads == 0 and elements // threads <= max_unroll:
+            loop.attributes[UNROLL_ATTRIBUTE] = UnitAttr()
+        body.add_op(loop)
+    body.add_op(InParallelOp())
     mapping = ArrayAttr(list(forall.mapping.data))
-    return cooperative_forall(mapping, trips, tiles, max_unroll)
+    return ForallOp(
+        [0] * len(trips), list(trips), [1] * len(trips), Region(body), (), mapping
+    )
 
 
 def _retype_subview(view: memref.SubviewOp, source: SSAValue) -> None:
