@@ -60,7 +60,10 @@ so that the operand never exists in global memory (`fusable_staged_producers`):
   loads (`memref.load`) of other buffers (an im2col gather with its
   padding's `select`), its inputs (if any) read through plain loops too;
 - it comes before the contraction in the same block, and nothing between
-  them writes a buffer it reads (it then computes the same values later).
+  them writes a buffer it reads (it then computes the same values later);
+  deallocations between them of buffers it reads (`bufferize` frees a
+  buffer after its last reader, the producer) are listed, to move after
+  the contraction.
 
 Aliasing is `irkit.analysis.aliasing.may_alias`: an allocation aliases no
 other root, an `{irkit.output}` argument no other argument, while two input
@@ -299,6 +302,9 @@ class StagedProducer:
     producer: GenericOp
     buffer: SSAValue
     reshape: memref.ExpandShapeOp | None
+    # Deallocations, between the producer and the contraction, of buffers
+    # the producer reads: they must move after the contraction's kernel.
+    frees: tuple[Operation, ...] = ()
 
 
 def _staged_buffer(
@@ -380,15 +386,20 @@ def _staged_producer(
     reads = _producer_reads(producer)
     if reads is None or any(may_alias(read, buffer) for read in reads):
         return None
+    frees: list[Operation] = []
     between = producer.next_op
     while between is not None and between is not contraction:
+        if between.name == "memref.dealloc" and any(
+            may_alias(between.operands[0], read) for read in reads
+        ):
+            frees.append(between)
         written = _written_buffers(between)
         if written is None or any(
             may_alias(target, read) for target in written for read in reads
         ):
             return None
         between = between.next_op
-    return StagedProducer(producer, buffer, reshape)
+    return StagedProducer(producer, buffer, reshape, tuple(frees))
 
 
 def fusable_staged_producers(contraction: GenericOp) -> dict[int, StagedProducer]:

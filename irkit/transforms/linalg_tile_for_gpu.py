@@ -1061,6 +1061,12 @@ def tile_generic_for_gpu(
     are erased.
     """
     check_plan(generic, plan, ranges)
+    staged = staged or {}
+    for found in staged.values():
+        # What the producer reads is freed after the contraction now.
+        for free in found.frees:
+            free.detach()
+            Rewriter.insert_op(free, InsertPoint.after(generic))
     host = InsertPoint.before(generic)
     block_loops = plan.block_loops
     grid, insertion = _forall(
@@ -1083,7 +1089,6 @@ def tile_generic_for_gpu(
     if prologue is not None:
         assert output_loops is not None
         _fuse_neighbour(prologue, output_loops, plan, ranges, block_tiles, insertion)
-    staged = staged or {}
     workgroup = _staging_buffers(staged, computation, plan, ranges, insertion)
     for loop in plan.sequential_loops:
         body = Block(arg_types=[IndexType()])

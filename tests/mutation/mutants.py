@@ -70,6 +70,16 @@ MUTANTS: tuple[Mutant, ...] = (
         "and block stages the first tile's values",
     ),
     Mutant(
+        "staged-producer-input-freed-before-the-matmul",
+        TILE_GPU,
+        "            free.detach()\n"
+        "            Rewriter.insert_op(free, InsertPoint.after(generic))",
+        "            pass",
+        (STAGING,),
+        "a buffer the staged gather reads is freed before the matmul's "
+        "kernel runs the gather (a use after free)",
+    ),
+    Mutant(
         "staged-producer-partial-tile-reads-the-whole-buffer",
         TILE_GPU,
         "    if sizes != shape:  # a partial tile: its leading corner",

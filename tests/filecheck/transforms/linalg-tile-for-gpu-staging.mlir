@@ -278,3 +278,44 @@ func.func @split_parts(%x: memref<15xf32>, %w: memref<8x2x4xf32>, %parts: memref
   memref.dealloc %col : memref<8x8xf32>
   return
 }
+
+// -----
+
+// `bufferize` frees what the gather reads (%t) right after the gather, its
+// last reader: staged in the matmul's K steps, the gather reads %t there,
+// so the deallocation moves after the matmul's grid.
+
+// CHECK-LABEL: func.func @input_freed_after_the_gather
+// CHECK:         %[[T:.*]] = memref.alloc() : memref<15xf32>
+// CHECK-NOT:     memref.dealloc %[[T]]
+// CHECK:         memref.load %[[T]]
+// CHECK:         } {mapping = [#gpu.block<y>, #gpu.block<x>]}
+// CHECK-NEXT:    memref.dealloc %[[T]]
+func.func @input_freed_after_the_gather(%x: memref<15xf32>, %w: memref<8x8xf32>, %out: memref<8x8xf32> {irkit.output}) {
+  %zero = arith.constant 0.0 : f32
+  %t = memref.alloc() : memref<15xf32>
+  linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%x : memref<15xf32>) outs(%t : memref<15xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %d = arith.addf %v, %v : f32
+    linalg.yield %d : f32
+  }
+  %col = memref.alloc() : memref<8x8xf32>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} outs(%col : memref<8x8xf32>) {
+  ^bb0(%o: f32):
+    %k = linalg.index 0 : index
+    %q = linalg.index 1 : index
+    %i = arith.addi %q, %k : index
+    %v = memref.load %t[%i] : memref<15xf32>
+    linalg.yield %v : f32
+  }
+  memref.dealloc %t : memref<15xf32>
+  linalg.fill ins(%zero : f32) outs(%out : memref<8x8xf32>)
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%w, %col : memref<8x8xf32>, memref<8x8xf32>) outs(%out : memref<8x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  }
+  memref.dealloc %col : memref<8x8xf32>
+  return
+}
