@@ -1313,7 +1313,23 @@ def tile_for_gpu(module: ModuleOp, options: GpuTilingOptions) -> None:
     # untiled program (tiling the ops between a producer and its
     # contraction changes nothing they read or write).
     before: set[Operation] = set()
-    staged = {id(target): _staged_producers_of(target, options) for target in targets}
+    # An op that is both a contraction's epilogue and another's staged
+    # producer (bias and ReLU between two linear layers) stays the
+    # epilogue: the product it reads is then never written.
+    epilogues: set[Operation] = set()
+    if options.fuse_neighbours:
+        for target in targets:
+            epilogue = fusable_epilogue(target.generic)
+            if epilogue is not None:
+                epilogues.add(epilogue)
+    staged = {
+        id(target): {
+            position: found
+            for position, found in _staged_producers_of(target, options).items()
+            if found.producer not in epilogues
+        }
+        for target in targets
+    }
     for target in targets:
         before.update(found.producer for found in staged[id(target)].values())
         if options.fuse_neighbours:
