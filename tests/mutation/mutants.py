@@ -80,6 +80,15 @@ MUTANTS: tuple[Mutant, ...] = (
         "kernel runs the gather (a use after free)",
     ),
     Mutant(
+        "staged-producer-also-an-epilogue",
+        TILE_GPU,
+        "            if found.producer not in epilogues",
+        "            if True",
+        (STAGING,),
+        "an op fused as one matmul's epilogue is staged into the next matmul "
+        "as well: both rewrite it",
+    ),
+    Mutant(
         "staged-producer-partial-tile-reads-the-whole-buffer",
         TILE_GPU,
         "    if sizes != shape:  # a partial tile: its leading corner",

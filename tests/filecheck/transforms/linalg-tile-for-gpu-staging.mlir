@@ -319,3 +319,46 @@ func.func @input_freed_after_the_gather(%x: memref<15xf32>, %w: memref<8x8xf32>,
   memref.dealloc %col : memref<8x8xf32>
   return
 }
+
+// -----
+
+// Two linear layers: bias + ReLU is the first matmul's epilogue and the
+// only writer of the second's input. It stays the epilogue (in the first
+// grid, writing %h once), not a staged producer of the second.
+
+// CHECK-LABEL: func.func @epilogue_stays
+// CHECK:         %h = memref.alloc() : memref<4x8xf32>
+// CHECK-NOT:     #gpu.address_space<workgroup>
+// CHECK:         arith.maximumf
+// CHECK:         } {mapping = [#gpu.block<y>, #gpu.block<x>]}
+// CHECK:         ins(%{{.*}}, %{{.*}} : memref<{{.*}}>, memref<{{.*}}>) outs(
+// CHECK:         } {mapping = [#gpu.block<y>, #gpu.block<x>]}
+// CHECK-NOT:     {mapping = [#gpu.block
+func.func @epilogue_stays(%x: memref<4x8xf32>, %w1: memref<8x8xf32>, %b: memref<8xf32>, %w2: memref<8x8xf32>, %out: memref<4x8xf32> {irkit.output}) {
+  %zero = arith.constant 0.0 : f32
+  %c1 = memref.alloc() : memref<4x8xf32>
+  linalg.fill ins(%zero : f32) outs(%c1 : memref<4x8xf32>)
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x, %w1 : memref<4x8xf32>, memref<8x8xf32>) outs(%c1 : memref<4x8xf32>) {
+  ^bb0(%a: f32, %w: f32, %acc: f32):
+    %m = arith.mulf %a, %w : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  }
+  %h = memref.alloc() : memref<4x8xf32>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%c1, %b : memref<4x8xf32>, memref<8xf32>) outs(%h : memref<4x8xf32>) {
+  ^bb0(%v: f32, %bv: f32, %o: f32):
+    %t = arith.addf %v, %bv : f32
+    %r = arith.maximumf %t, %zero : f32
+    linalg.yield %r : f32
+  }
+  memref.dealloc %c1 : memref<4x8xf32>
+  linalg.fill ins(%zero : f32) outs(%out : memref<4x8xf32>)
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%h, %w2 : memref<4x8xf32>, memref<8x8xf32>) outs(%out : memref<4x8xf32>) {
+  ^bb0(%a: f32, %w: f32, %acc: f32):
+    %m = arith.mulf %a, %w : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  }
+  memref.dealloc %h : memref<4x8xf32>
+  return
+}
