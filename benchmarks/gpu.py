@@ -386,18 +386,25 @@ def run_irkit(
     expected: Tensor,
     repeats: int,
     g: torch.Generator | None,
+    pipeline: str | None = None,
 ) -> None:
     """Compile, check (poisoned outputs, fresh inputs) and time irkit: the
-    user's call `f(*inputs)` and the plan alone."""
+    user's call `f(*inputs)` and the plan alone. `pipeline`: the target's
+    own (None) or, say, `lower-to-cuda{fuse-producers=false}` for an A/B
+    (the device's facts are added to it)."""
     try:
         start = time.perf_counter()
         compiled: Any = irkit.compile(
-            case.program, target="cuda", allow_tf32=case.allow_tf32
+            case.program, target="cuda", allow_tf32=case.allow_tf32, pipeline=pipeline
         )
         case.notes.append(f"irkit compile {time.perf_counter() - start:.1f} s")
         case.kernels = kernel_count(compiled)
         checked: Any = irkit.compile(
-            case.program, target="cuda", checked=True, allow_tf32=case.allow_tf32
+            case.program,
+            target="cuda",
+            checked=True,
+            allow_tf32=case.allow_tf32,
+            pipeline=pipeline,
         )
         (result,) = checked(*inputs)
         check("irkit (checked)", case, result, expected)
@@ -423,7 +430,7 @@ MODELS = Path(__file__).parent / "models"
 HALF_MODEL_RTOL = 2e-2
 
 
-def model_case(name: str, repeats: int) -> Case:
+def model_case(name: str, repeats: int, pipeline: str | None = None) -> Case:
     """A torch-mlir export of the corpus beside its PyTorch module: irkit
     gets the exported function's arguments (inputs, then weights), PyTorch
     the module and its inputs, both on the GPU."""
@@ -467,7 +474,7 @@ def model_case(name: str, repeats: int) -> Case:
             case.results[peer_name] = median_ms(lambda p=peer: p(*inputs), repeats)
         except Exception as error:
             case.notes.append(f"{peer_name}: {type(error).__name__}: {error}")
-    run_irkit(case, list(arguments), expected, repeats, None)
+    run_irkit(case, list(arguments), expected, repeats, None, pipeline)
     return case
 
 
@@ -619,6 +626,13 @@ def main() -> None:
         "--only-models", default="", help="comma-separated model names (--models)"
     )
     parser.add_argument(
+        "--pipeline",
+        default=None,
+        help="irkit's pipeline for --models (default: the target's own), e.g. "
+        "'lower-to-cuda{fuse-producers=false}' for the convolutions' gathers "
+        "as kernels of their own",
+    )
+    parser.add_argument(
         "--no-kernels", action="store_true", help="skip the single-kernel programs"
     )
     parser.add_argument(
@@ -686,7 +700,7 @@ def main() -> None:
         names = [n for n in args.only_models.split(",") if n] or model_names()
         for name in names:
             try:
-                cases.append(model_case(name, args.repeats))
+                cases.append(model_case(name, args.repeats, args.pipeline))
             except Exception:
                 traceback.print_exc()
             torch.cuda.empty_cache()

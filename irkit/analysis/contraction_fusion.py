@@ -42,6 +42,29 @@ its epilogue move before it (the deallocations stay after it).
   may alias `C` is `C`: each thread reads and writes only the elements it
   owns.
 
+A contraction's input can also have a **staged producer** (issue 18's
+implicit GEMM: the im2col gather of `linalg-conv-to-im2col`), which the
+tiling runs while staging each K step's operand tile in workgroup memory,
+so that the operand never exists in global memory (`fusable_staged_producers`):
+
+- the input is a `memref.alloc` of static shape, used only as the
+  producer's output, as that one input of the contraction (read through a
+  map whose results are plain loops, a tile is a box) and by
+  `memref.dealloc`s: nothing else reads it, no view of it escapes; or an
+  `expand_shape` of such an allocation that only the contraction reads (a
+  split matmul's parts of K, `linalg-split-reduction`), when the producer
+  has no inputs (its indices are then the expanded ones, linearised);
+- the producer is an all-parallel `linalg.generic` without results that
+  writes the whole buffer through the identity map, without reading its old
+  value; its body is a pure function of its `linalg.index` values and of
+  loads (`memref.load`) of other buffers (an im2col gather with its
+  padding's `select`), its inputs (if any) read through plain loops too;
+- it comes before the contraction in the same block, and nothing between
+  them writes a buffer it reads (it then computes the same values later);
+  deallocations between them of buffers it reads (`bufferize` frees a
+  buffer after its last reader, the producer) are listed, to move after
+  the contraction.
+
 Aliasing is `irkit.analysis.aliasing.may_alias`: an allocation aliases no
 other root, an `{irkit.output}` argument no other argument, while two input
 arguments, or anything it cannot see into, may alias.
@@ -50,12 +73,14 @@ arguments, or anything it cannot see into, may alias.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 from xdsl.dialects.builtin import MemRefType
 from xdsl.dialects.linalg.attrs import IteratorType
-from xdsl.dialects.linalg.ops import GenericOp
-from xdsl.ir import Operation, SSAValue
+from xdsl.dialects.linalg.ops import GenericOp, IndexOp, YieldOp
+from xdsl.ir import Operation, OpResult, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap
+from xdsl.traits import MemoryEffectKind, get_effects, is_side_effect_free
 
 from irkit.analysis.aliasing import VIEW_OPS, may_alias
 from irkit.dialects import memref
@@ -214,3 +239,183 @@ def fusable_epilogue(contraction: GenericOp) -> GenericOp | None:
     ):
         return None
     return epilogue
+
+
+def _plain_loops(map_: AffineMap) -> bool:
+    """Whether every result of `map_` is a loop of its own (`(d0, d3, d2)`)."""
+    loops = [e.position for e in map_.results if isinstance(e, AffineDimExpr)]
+    return len(loops) == len(map_.results) == len(set(loops))
+
+
+def _written_buffers(op: Operation) -> list[SSAValue] | None:
+    """The memrefs `op` may write; None when it may write what it cannot
+    name (an op with regions other than a `linalg` op, a call)."""
+    if op.name in INERT_OPS or op.name == "memref.dealloc":
+        return []
+    if isinstance(op, GenericOp) or op.name.startswith("linalg."):
+        return list(getattr(op, "outputs", ()))
+    if isinstance(op, memref.StoreOp):
+        return [op.memref]
+    if isinstance(op, memref.CopyOp):
+        return [op.destination]
+    if not op.regions and is_side_effect_free(op):
+        return []
+    return None
+
+
+# Dialects of value ops only: none reads or writes memory (xDSL declares no
+# effects on some of them, such as `arith.remui`).
+_VALUE_DIALECTS = ("arith.", "math.")
+
+
+def _computes_only(op: Operation) -> bool:
+    """Whether `op` (without regions) only computes values: no memory
+    effects, or none but reads; an op with unknown effects does not."""
+    if op.regions:
+        return False
+    if op.name.startswith(_VALUE_DIALECTS):
+        return True
+    effects = get_effects(op)
+    return effects is not None and all(
+        effect.kind == MemoryEffectKind.READ for effect in effects
+    )
+
+
+def _producer_reads(producer: GenericOp) -> list[SSAValue] | None:
+    """The memrefs the producer's body loads and its inputs, when its body
+    is otherwise pure (see the module docstring); None when it is not."""
+    reads = [value for value in producer.inputs if isinstance(value.type, MemRefType)]
+    for op in producer.body.walk():
+        if isinstance(op, memref.LoadOp):
+            reads.append(op.memref)
+        elif not isinstance(op, IndexOp | YieldOp) and not _computes_only(op):
+            return None
+    return reads
+
+
+@dataclass(frozen=True)
+class StagedProducer:
+    """The producer of a contraction's input that its staging runs: it
+    writes `buffer`, which the contraction reads as itself or through
+    `reshape`."""
+
+    producer: GenericOp
+    buffer: SSAValue
+    reshape: memref.ExpandShapeOp | None
+    # Deallocations, between the producer and the contraction, of buffers
+    # the producer reads: they must move after the contraction's kernel.
+    frees: tuple[Operation, ...] = ()
+
+
+def _staged_buffer(
+    operand: SSAValue,
+) -> tuple[SSAValue, memref.ExpandShapeOp | None] | None:
+    """The allocation of static shape a contraction input is, or is an
+    `expand_shape` of (read by nothing else), and that reshape."""
+    buffer = operand
+    reshape: memref.ExpandShapeOp | None = None
+    if isinstance(operand.owner, memref.ExpandShapeOp):
+        if not operand.has_one_use():
+            return None
+        reshape = operand.owner
+        buffer = reshape.src
+    if not isinstance(buffer, OpResult) or not isinstance(buffer.op, memref.AllocOp):
+        return None
+    buffer_type = buffer.type
+    if not isinstance(buffer_type, MemRefType) or not buffer_type.has_static_shape():
+        return None
+    return buffer, reshape
+
+
+def _sole_writer(
+    buffer: SSAValue, reader: Operation, contraction: GenericOp
+) -> GenericOp | None:
+    """The one `linalg.generic` writing `buffer` (its only output), when
+    `reader` (the contraction, as one input, or the reshape it reads) reads
+    it once and nothing but deallocations otherwise uses it."""
+    producer: GenericOp | None = None
+    readers = 0
+    for use in buffer.uses:
+        user = use.operation
+        if user is reader and (
+            user is not contraction or use.index < len(contraction.inputs)
+        ):
+            readers += 1
+        elif isinstance(user, GenericOp) and user is not contraction:
+            if producer is not None or list(user.outputs) != [buffer]:
+                return None
+            producer = user
+        elif user.name != "memref.dealloc":
+            return None  # another reader, a view, an escape
+    return producer if readers == 1 else None
+
+
+def _is_elementwise_writer(producer: GenericOp, rank: int) -> bool:
+    """All parallel over `rank` loops, writing its output through the
+    identity map without reading it, reading its inputs through plain loops."""
+    maps = _maps(producer)
+    return not (
+        producer.res
+        or len(producer.iterator_types) != rank
+        or not all(k.data == IteratorType.PARALLEL for k in producer.iterator_types)
+        or maps[-1] != AffineMap.identity(rank)
+        or not all(_plain_loops(map_) for map_ in maps[:-1])
+        or producer.body.block.args[len(producer.inputs)].uses
+    )
+
+
+def _staged_producer(
+    contraction: GenericOp, operand: SSAValue
+) -> StagedProducer | None:
+    """The producer of contraction input `operand` that its staging can run
+    (see the module docstring), or None."""
+    found = _staged_buffer(operand)
+    if found is None:
+        return None
+    buffer, reshape = found
+    producer = _sole_writer(buffer, reshape or contraction, contraction)
+    if producer is None or (reshape is not None and producer.inputs):
+        return None
+    if producer.parent is not contraction.parent or not producer.is_before_in_block(
+        contraction
+    ):
+        return None
+    assert isinstance(buffer.type, MemRefType)
+    if not _is_elementwise_writer(producer, buffer.type.get_num_dims()):
+        return None
+    reads = _producer_reads(producer)
+    if reads is None or any(may_alias(read, buffer) for read in reads):
+        return None
+    frees: list[Operation] = []
+    between = producer.next_op
+    while between is not None and between is not contraction:
+        if between.name == "memref.dealloc" and any(
+            may_alias(between.operands[0], read) for read in reads
+        ):
+            frees.append(between)
+        written = _written_buffers(between)
+        if written is None or any(
+            may_alias(target, read) for target in written for read in reads
+        ):
+            return None
+        between = between.next_op
+    return StagedProducer(producer, buffer, reshape, tuple(frees))
+
+
+def fusable_staged_producers(contraction: GenericOp) -> dict[int, StagedProducer]:
+    """Per input position of `contraction`, the producer its tiling can run
+    while staging that input's tiles in workgroup memory (see the module
+    docstring)."""
+    if _fusable_reduction(contraction) is None:
+        return {}
+    maps = _maps(contraction)
+    staged: dict[int, StagedProducer] = {}
+    for position, operand in enumerate(contraction.inputs):
+        if not _plain_loops(maps[position]):
+            continue
+        found = _staged_producer(contraction, operand)
+        if found is not None and all(
+            found.producer is not other.producer for other in staged.values()
+        ):
+            staged[position] = found
+    return staged

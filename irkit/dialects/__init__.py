@@ -12,7 +12,10 @@ from importlib import import_module
 from xdsl.ir import Dialect
 
 # Importing irkit's affine dialect makes every `affine_map<...>` print as MLIR's.
-import irkit.dialects.affine  # noqa: F401
+import irkit.dialects.affine
+
+# Importing irkit's arith dialect declares the effects xDSL leaves out.
+import irkit.dialects.arith  # noqa: F401
 
 # dialect name -> (module, attribute) of its `Dialect` object.
 _DIALECTS: dict[str, tuple[str, str]] = {

@@ -2,14 +2,20 @@
 
 Mirrors MLIR's `mlir/include/mlir/Dialect/Arith/IR/ArithOps.td`. Added:
 `arith.remf` (what torch-mlir emits for `torch.fmod`) and
-`arith.index_castui`.
+`arith.index_castui`. Importing it also declares what xDSL leaves out of two
+upstream ops, MLIR's traits: `arith.remui` has no memory effects and
+`arith.extsi` is pure (xDSL declares neither, so every pass that moves or
+drops effect-free ops took an im2col gather's `remui` for a side effect).
 """
 
 from __future__ import annotations
 
+from functools import partial
+
 from xdsl.dialects import arith as upstream
 from xdsl.dialects.builtin import IndexType, IntegerType
 from xdsl.ir import Attribute, Dialect, Operation, SSAValue
+from xdsl.ir.core import OpTraits
 from xdsl.irdl import (
     IRDLOperation,
     base,
@@ -18,7 +24,7 @@ from xdsl.irdl import (
     result_def,
     traits_def,
 )
-from xdsl.traits import Pure
+from xdsl.traits import NoMemoryEffect, OpTrait, Pure
 from xdsl.utils.exceptions import VerifyException
 
 
@@ -65,6 +71,21 @@ class IndexCastUIOp(IRDLOperation):
                 f"operand type {self.input.type} and result type {self.result.type} "
                 "are cast incompatible: exactly one must be index"
             )
+
+
+def _declare_missing_effects() -> None:
+    """Give `arith.remui` MLIR's `NoMemoryEffect` and `arith.extsi` `Pure`:
+    on xDSL's classes, so that the ops passes build from them have them too."""
+    missing: tuple[tuple[type[IRDLOperation], OpTrait], ...] = (
+        (upstream.RemUIOp, NoMemoryEffect()),
+        (upstream.ExtSIOp, Pure()),
+    )
+    for op_class, trait in missing:
+        if op_class.get_trait(type(trait)) is None:
+            op_class.traits = OpTraits(partial(tuple, (*op_class.traits, trait)))
+
+
+_declare_missing_effects()
 
 
 Arith = Dialect(

@@ -32,9 +32,9 @@ promoted when:
 - it has more than one element, and a static bound on each dimension (a
   static size, or `upper_bound`'s, e.g. an `affine.min` with a constant
   result; a dynamic size without one is an error at the op);
-- the block's workgroup buffers, this one included, fit in
-  `max-shared-bytes` (48 KiB, CUDA's static limit, by default); tiles beyond
-  that stay in global memory, in program order.
+- the block's workgroup buffers, this one and those it allocates already
+  included, fit in `max-shared-bytes` (48 KiB, CUDA's static limit, by
+  default); tiles beyond that stay in global memory, in program order.
 
 Output, per promoted tile (operand tiles of a matmul K step shown):
 
@@ -709,9 +709,25 @@ def _anchor(forall: ForallOp, grid: ForallOp) -> Operation:
     return op
 
 
-def promote_block(grid: ForallOp, padding: int, max_shared_bytes: int) -> int:
-    """Promote the reused tiles of one block forall; return the bytes used."""
+def _staged_bytes(grid: ForallOp) -> int:
+    """The bytes of the workgroup buffers `grid` allocates already (operand
+    tiles a producer computes into, `linalg-tile-for-gpu`)."""
     used = 0
+    for op in grid.walk():
+        if isinstance(op, memref.AllocOp) and is_workgroup_memref(op.memref.type):
+            buffer_type = op.memref.type
+            assert isinstance(buffer_type, MemRefType)
+            if buffer_type.has_static_shape():
+                used += prod(buffer_type.get_shape()) * _element_bytes(
+                    buffer_type.get_element_type()
+                )
+    return used
+
+
+def promote_block(grid: ForallOp, padding: int, max_shared_bytes: int) -> int:
+    """Promote the reused tiles of one block forall, in what its workgroup
+    buffers leave of `max_shared_bytes`; return the bytes used."""
+    used = _staged_bytes(grid)
     for forall in list(_thread_foralls(grid)):
         trips = thread_grid(forall)
         chosen: list[Promotion] = []

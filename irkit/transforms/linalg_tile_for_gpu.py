@@ -109,7 +109,7 @@ from xdsl.dialects.builtin import (
     MemRefType,
     ModuleOp,
 )
-from xdsl.dialects.linalg.attrs import IteratorType
+from xdsl.dialects.linalg.attrs import IteratorType, IteratorTypeAttr
 from xdsl.dialects.linalg.ops import GenericOp, IndexOp
 from xdsl.dialects.scf import YieldOp as ScfYieldOp
 from xdsl.ir import Block, Operation, Region, SSAValue
@@ -119,11 +119,14 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import PassFailedException
 
 from irkit.analysis.contraction_fusion import (
+    StagedProducer,
     fusable_epilogue,
     fusable_prologue,
+    fusable_staged_producers,
 )
 from irkit.analysis.contraction_fusion import output_loops as output_loops_of
 from irkit.analysis.gpu_mapping import block_threads, in_gpu_loops, is_block_level
+from irkit.analysis.memory import DEFAULT_MAX_SHARED_BYTES, element_bytes
 from irkit.analysis.structured import (
     StructuredComputation,
     is_contraction,
@@ -133,9 +136,19 @@ from irkit.analysis.structured import (
 )
 from irkit.diagnostics import op_error
 from irkit.dialects import affine, memref
-from irkit.dialects.gpu import BlockMappingAttr, DimensionEnum, ThreadMappingAttr
+from irkit.dialects.gpu import (
+    BlockMappingAttr,
+    DimensionEnum,
+    ThreadMappingAttr,
+    workgroup_memory_space,
+)
 from irkit.dialects.scf import ForallOp, ForOp, InParallelOp
-from irkit.transforms.utils.builders import hoist_to_contraction, identity_copy
+from irkit.dialects.tensor import reassociation_groups
+from irkit.transforms.utils.builders import (
+    hoist_to_contraction,
+    identity_copy,
+    strided_view,
+)
 from irkit.transforms.utils.generalization import (
     generalize_named_op,
     is_named_linalg_op,
@@ -181,6 +194,11 @@ class GpuTilingOptions:
     multiprocessors: int = 0
     # Run a contraction's fill and elementwise epilogue in its kernel.
     fuse_neighbours: bool = True
+    # Run the producer of a contraction's operand (an im2col gather) while
+    # staging the operand's tiles in workgroup memory, in at most
+    # `max_shared_bytes` of it (`_stage_producer`).
+    fuse_producers: bool = True
+    max_shared_bytes: int = DEFAULT_MAX_SHARED_BYTES
 
 
 @dataclass(frozen=True)
@@ -825,6 +843,204 @@ def _fuse_neighbour(
     )
 
 
+def _staging_shape(
+    plan: GpuTilingPlan, ranges: Sequence[int], operand_map: AffineMap
+) -> list[int]:
+    """The static bound of an operand's tiles in one K step: per result (a
+    plain loop), its block tile, its K step or its whole range."""
+    shape: list[int] = []
+    for expr in operand_map.results:
+        assert isinstance(expr, AffineDimExpr)
+        loop = expr.position
+        shape.append(plan.block[loop] or plan.sequential[loop] or ranges[loop])
+    return shape
+
+
+def staged_producers(
+    generic: GenericOp,
+    computation: StructuredComputation,
+    ranges: Sequence[int],
+    plan: GpuTilingPlan,
+    max_shared_bytes: int,
+) -> dict[int, StagedProducer]:
+    """The producers (`fusable_staged_producers`) of a block- and
+    thread-tiled contraction's inputs whose tiles fit in `max_shared_bytes`
+    together, in input order."""
+    if not (plan.block_loops and plan.thread_loops):
+        return {}
+    chosen: dict[int, StagedProducer] = {}
+    used = 0
+    for position, producer in fusable_staged_producers(generic).items():
+        operand_type = computation.operands[position].type
+        assert isinstance(operand_type, MemRefType)
+        shape = _staging_shape(plan, ranges, computation.indexing_maps[position])
+        element = element_bytes(operand_type.get_element_type())
+        size = prod(shape) * (element or max_shared_bytes + 1)
+        if used + size <= max_shared_bytes:
+            used += size
+            chosen[position] = producer
+    return chosen
+
+
+def _over_expanded_space(
+    producer: GenericOp, reshape: memref.ExpandShapeOp
+) -> GenericOp:
+    """`producer` (without inputs) over the space of `reshape`, an
+    `expand_shape` of its output: each `linalg.index d` becomes the
+    linearisation of the indices of the group that expands dimension `d`
+    (`[[0, 1], [2]]` into 4x144x3200: `index 0 * 144 + index 1`, `index 2`).
+    The op is detached, its output `reshape`'s result; erase it after use."""
+    groups = reassociation_groups(reshape.reassociation)
+    result_type = reshape.result.type
+    assert isinstance(result_type, MemRefType)
+    shape = result_type.get_shape()
+    body = producer.body.clone()
+    block = body.block
+    for index in [op for op in block.ops if isinstance(op, IndexOp)]:
+        group = groups[index.dim.value.data]
+        insertion = InsertPoint.before(index)
+        total: SSAValue | None = None
+        for dim in group:
+            expanded = IndexOp(dim)
+            _insert(expanded, insertion)
+            value: SSAValue = expanded.result
+            if total is not None:
+                scaled = arith.MuliOp(total, _constant(shape[dim], insertion))
+                _insert(scaled, insertion)
+                added = arith.AddiOp(scaled.result, value)
+                _insert(added, insertion)
+                value = added.result
+            total = value
+        assert total is not None
+        index.result.replace_all_uses_with(total)
+        Rewriter.erase_op(index)
+    rank = len(shape)
+    return GenericOp(
+        [],
+        [reshape.result],
+        body,
+        ArrayAttr([AffineMapAttr(AffineMap.identity(rank))]),
+        ArrayAttr([IteratorTypeAttr(IteratorType.PARALLEL)] * rank),
+    )
+
+
+def _staging_buffers(
+    staged: dict[int, StagedProducer],
+    computation: StructuredComputation,
+    plan: GpuTilingPlan,
+    ranges: Sequence[int],
+    insertion: InsertPoint,
+) -> dict[int, SSAValue]:
+    """Per staged input, a workgroup buffer of its K step's tile bound,
+    allocated at `insertion` (the grid's body, before the K loop)."""
+    workgroup: dict[int, SSAValue] = {}
+    for position in staged:
+        operand_type = computation.operands[position].type
+        assert isinstance(operand_type, MemRefType)
+        shape = _staging_shape(plan, ranges, computation.indexing_maps[position])
+        alloc = memref.AllocOp.get(
+            operand_type.get_element_type(),
+            shape=shape,
+            memory_space=workgroup_memory_space(),
+        )
+        alloc.memref.name_hint = "staged"
+        _insert(alloc, insertion)
+        workgroup[position] = alloc.memref
+    return workgroup
+
+
+def _erase_staged(found: StagedProducer) -> None:
+    """Erase a staged producer, the reshape through which the contraction
+    read its buffer, the buffer and its deallocations: read by nothing now."""
+    Rewriter.erase_op(found.producer)
+    if found.reshape is not None:
+        Rewriter.erase_op(found.reshape)
+    for use in list(found.buffer.uses):
+        assert use.operation.name == "memref.dealloc"
+        Rewriter.erase_op(use.operation)
+    assert isinstance(found.buffer.owner, Operation)
+    Rewriter.erase_op(found.buffer.owner)
+
+
+def _stage_producer(
+    found: StagedProducer,
+    buffer: SSAValue,
+    operand_map: AffineMap,
+    block_tiles: Sequence[Tile],
+    threads: tuple[int, int],
+    insertion: InsertPoint,
+) -> SSAValue:
+    """Run `producer` over one K step's tile of the operand it writes (the
+    tile `operand_map` reads at `block_tiles`), into the workgroup `buffer`,
+    on the contraction's threads; return the view of `buffer` the
+    contraction reads instead of the tile.
+
+    The block's threads share the tile as a block-level op does
+    (`plan_block_level` over `threads`, the contraction's (y, x)): its
+    innermost loop cyclic over the threads x, so neighbouring threads
+    compute neighbouring elements (an im2col gather: neighbouring output
+    pixels, neighbouring input columns at stride 1). Each `linalg.index`
+    counts from the tile's origin in the whole operand again. A producer
+    the contraction reads through a reshape runs over the reshaped space
+    (`_over_expanded_space`)."""
+    producer = found.producer
+    if found.reshape is not None:
+        producer = _over_expanded_space(producer, found.reshape)
+    loops = [
+        expr.position for expr in operand_map.results if isinstance(expr, AffineDimExpr)
+    ]
+    assert len(loops) == len(operand_map.results)
+    tiles = [block_tiles[loop] for loop in loops]
+    sizes = [tile.size for tile in tiles]
+    buffer_type = buffer.type
+    assert isinstance(buffer_type, MemRefType)
+    shape = list(buffer_type.get_shape())
+    rank = len(shape)
+    view = buffer
+    if sizes != shape:  # a partial tile: its leading corner
+        view = strided_view(buffer, [0] * rank, sizes, [1] * rank, insertion)
+    computation = StructuredComputation.of(producer)
+    maps = computation.indexing_maps
+    block_inputs = [
+        box_subview(value, map_, tiles, insertion)
+        for value, map_ in zip(producer.inputs, maps, strict=False)
+    ]
+    plan = plan_block_level(computation, shape, threads)
+    nest = _thread_nest(plan, shape, [Tile(0, size) for size in sizes], insertion)
+    operands = [
+        box_subview(value, map_, nest.tiles, nest.insertion, nest.steps)
+        for value, map_ in zip(block_inputs, maps, strict=False)
+    ]
+    operands.append(box_subview(view, maps[-1], nest.tiles, nest.insertion, nest.steps))
+    tiled = producer.clone()
+    tiled.operands = operands
+    _insert(tiled, nest.insertion)
+    origins = {
+        loop: [
+            tile.offset
+            for tile in (tiles[loop], nest.tiles[loop])
+            if isinstance(tile.offset, SSAValue)
+        ]
+        for loop in range(rank)
+    }
+    _offset_indices(
+        tiled.body.block,
+        origins,
+        InsertPoint.before(tiled),
+        dict(enumerate(nest.steps)),
+    )
+    if producer is not found.producer:
+        producer.erase()
+    return view
+
+
+def _contraction_threads(plan: GpuTilingPlan, ranges: Sequence[int]) -> tuple[int, int]:
+    """The (y, x) threads of a contraction's thread forall."""
+    counts = [_thread_count(plan, ranges, loop) for loop in plan.thread_loops]
+    counts = [1, 1, *counts][-2:]
+    return counts[0], counts[1]
+
+
 def tile_generic_for_gpu(
     generic: GenericOp,
     computation: StructuredComputation,
@@ -832,14 +1048,25 @@ def tile_generic_for_gpu(
     plan: GpuTilingPlan,
     prologue: GenericOp | None = None,
     epilogue: GenericOp | None = None,
+    staged: dict[int, StagedProducer] | None = None,
 ) -> ForallOp:
     """Replace `generic` by the block/thread forall nest of `plan`; return its root.
 
     A contraction's `prologue` and `epilogue` (`irkit.analysis.
     contraction_fusion`) run in the same grid, before and after its
-    reduction loop, in thread nests like its own; both are erased.
+    reduction loop, in thread nests like its own; both are erased. Each
+    `staged` producer (by input position, `staged_producers`) runs in each
+    K step into a workgroup buffer the contraction reads instead of that
+    input (`_stage_producer`); it, its buffer and the buffer's deallocation
+    are erased.
     """
     check_plan(generic, plan, ranges)
+    staged = staged or {}
+    for found in staged.values():
+        # What the producer reads is freed after the contraction now.
+        for free in found.frees:
+            free.detach()
+            Rewriter.insert_op(free, InsertPoint.after(generic))
     host = InsertPoint.before(generic)
     block_loops = plan.block_loops
     grid, insertion = _forall(
@@ -862,6 +1089,7 @@ def tile_generic_for_gpu(
     if prologue is not None:
         assert output_loops is not None
         _fuse_neighbour(prologue, output_loops, plan, ranges, block_tiles, insertion)
+    workgroup = _staging_buffers(staged, computation, plan, ranges, insertion)
     for loop in plan.sequential_loops:
         body = Block(arg_types=[IndexType()])
         origin = body.args[0]
@@ -877,10 +1105,24 @@ def tile_generic_for_gpu(
         size = _tile_size(origin, plan.sequential[loop], ranges[loop], insertion)
         block_tiles[loop] = Tile(origin, size)
         origins[loop] = [origin]
+    threads = _contraction_threads(plan, ranges)
+    staged_views = {
+        position: _stage_producer(
+            found,
+            workgroup[position],
+            computation.indexing_maps[position],
+            block_tiles,
+            threads,
+            insertion,
+        )
+        for position, found in staged.items()
+    }
     block_operands = [
-        box_subview(operand, indexing_map, block_tiles, insertion)
-        for operand, indexing_map in zip(
-            computation.operands, computation.indexing_maps, strict=True
+        staged_views[position]
+        if position in staged_views
+        else box_subview(operand, indexing_map, block_tiles, insertion)
+        for position, (operand, indexing_map) in enumerate(
+            zip(computation.operands, computation.indexing_maps, strict=True)
         )
     ]
     nest = _thread_nest(plan, ranges, block_tiles, insertion)
@@ -903,6 +1145,8 @@ def tile_generic_for_gpu(
         InsertPoint.before(tiled),
         dict(enumerate(nest.steps)),
     )
+    for buffer in workgroup.values():
+        _insert(memref.DeallocOp.get(buffer), grid_insertion)
     if epilogue is not None:
         assert output_loops is not None
         # The epilogue's block tiles are the output's: the reduction loops'
@@ -915,6 +1159,8 @@ def tile_generic_for_gpu(
     for neighbour in (prologue, epilogue):
         if neighbour is not None:
             Rewriter.erase_op(neighbour)
+    for found in staged.values():
+        _erase_staged(found)
     return grid
 
 
@@ -973,10 +1219,28 @@ def tile_linalg_op_for_gpu(op: Operation, options: GpuTilingOptions) -> ForallOp
     the allocations, views and constants between it and its epilogue move
     before it.
     """
-    return _tile_checked(_checked(op, options), options)
+    checked = _checked(op, options)
+    return _tile_checked(checked, options, _staged_producers_of(checked, options))
 
 
-def _tile_checked(checked: _CheckedOp, options: GpuTilingOptions) -> ForallOp:
+def _staged_producers_of(
+    checked: _CheckedOp, options: GpuTilingOptions
+) -> dict[int, StagedProducer]:
+    """`staged_producers` of a checked contraction, if the options fuse them."""
+    if not (options.fuse_producers and is_contraction(checked.generic)):
+        return {}
+    return staged_producers(
+        checked.generic,
+        checked.computation,
+        checked.ranges,
+        checked.plan,
+        options.max_shared_bytes,
+    )
+
+
+def _tile_checked(
+    checked: _CheckedOp, options: GpuTilingOptions, staged: dict[int, StagedProducer]
+) -> ForallOp:
     generic, computation = checked.generic, checked.computation
     ranges, plan = checked.ranges, checked.plan
     prologue = epilogue = None
@@ -986,7 +1250,13 @@ def _tile_checked(checked: _CheckedOp, options: GpuTilingOptions) -> ForallOp:
     if epilogue is not None:
         hoist_to_contraction(generic, epilogue)
     return tile_generic_for_gpu(
-        generic, computation, ranges, plan, prologue=prologue, epilogue=epilogue
+        generic,
+        computation,
+        ranges,
+        plan,
+        prologue=prologue,
+        epilogue=epilogue,
+        staged=staged,
     )
 
 
@@ -1038,19 +1308,40 @@ def tile_for_gpu(module: ModuleOp, options: GpuTilingOptions) -> None:
         elif not in_gpu_loops(op):
             targets.append(_checked(op, options))
     _tile_block_level_ops(block_level, options)
-    # A contraction's prologue comes before it: leave it for the contraction.
-    prologues: set[Operation] = set()
+    # A contraction's prologue and staged producers come before it: leave
+    # them for the contraction. Which producers are staged is decided on the
+    # untiled program (tiling the ops between a producer and its
+    # contraction changes nothing they read or write).
+    before: set[Operation] = set()
+    # An op that is both a contraction's epilogue and another's staged
+    # producer (bias and ReLU between two linear layers) stays the
+    # epilogue: the product it reads is then never written.
+    epilogues: set[Operation] = set()
     if options.fuse_neighbours:
         for target in targets:
+            epilogue = fusable_epilogue(target.generic)
+            if epilogue is not None:
+                epilogues.add(epilogue)
+    staged = {
+        id(target): {
+            position: found
+            for position, found in _staged_producers_of(target, options).items()
+            if found.producer not in epilogues
+        }
+        for target in targets
+    }
+    for target in targets:
+        before.update(found.producer for found in staged[id(target)].values())
+        if options.fuse_neighbours:
             prologue = fusable_prologue(target.generic)
             if prologue is not None:
-                prologues.add(prologue)
-    ordered = [t for t in targets if t.generic not in prologues]
-    ordered += [t for t in targets if t.generic in prologues]
+                before.add(prologue)
+    ordered = [t for t in targets if t.generic not in before]
+    ordered += [t for t in targets if t.generic in before]
     for target in ordered:
         if target.generic.parent is None:
             continue  # fused into a contraction tiled before it, and erased
-        _tile_checked(target, options)
+        _tile_checked(target, options, staged[id(target)])
 
 
 @dataclass(frozen=True)
@@ -1066,6 +1357,8 @@ class LinalgTileForGpuPass(ModulePass):
     max_threads_per_block: int = GpuTilingOptions.max_threads_per_block
     multiprocessors: int = GpuTilingOptions.multiprocessors
     fuse_neighbours: bool = GpuTilingOptions.fuse_neighbours
+    fuse_producers: bool = GpuTilingOptions.fuse_producers
+    max_shared_bytes: int = GpuTilingOptions.max_shared_bytes
 
     def options(self) -> GpuTilingOptions:
         if len(self.matmul_block) != 3 or len(self.matmul_thread) != 2:
@@ -1083,6 +1376,8 @@ class LinalgTileForGpuPass(ModulePass):
             self.max_threads_per_block,
             self.multiprocessors,
             self.fuse_neighbours,
+            self.fuse_producers,
+            self.max_shared_bytes,
         )
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:

@@ -240,7 +240,9 @@ class LowerToCudaPipeline(NamedPipeline):
     `convert-linalg-to-mma` (unless `tensor-cores=false`: f16/bf16 matmuls,
     and f32 ones with `allow-tf32`, as tensor-core kernels; with `wgmma`,
     the device's sm_90a fact, as warpgroup products); `linalg-tile-for-gpu`
-    with the tile sizes below (block- and thread-mapped `scf.forall`s);
+    with the tile sizes below (block- and thread-mapped `scf.forall`s; unless
+    `fuse-producers=false`, a matmul operand's elementwise producer, the
+    im2col gather, runs while its tiles are staged in shared memory);
     `gpu-promote-shared` (unless `promote=false`); `convert-linalg-to-loops`;
     `fold-memref-alias-ops` (per-thread loads and stores index the function's
     buffers, not tiles whose sizes differ between threads);
@@ -313,6 +315,11 @@ class LowerToCudaPipeline(NamedPipeline):
     # 2-D convolutions as an im2col gather and a batch of matmuls
     # (`linalg-conv-to-im2col`), which the matmul path then tiles.
     im2col: bool = True
+    # A matmul operand's elementwise producer (the im2col gather, padded
+    # weights) computed while staging the operand's tiles in shared memory
+    # (`linalg-tile-for-gpu{fuse-producers}`): an implicit GEMM, no column
+    # buffer in global memory.
+    fuse_producers: bool = True
     # Window reads (pooling, depthwise convolutions) as `tensor.extract` in
     # the body (`linalg-extract-windows`), so their output rows and columns
     # tile over threads.
@@ -435,6 +442,8 @@ class LowerToCudaPipeline(NamedPipeline):
                 elementwise_block=self.elementwise_block,
                 max_threads_per_block=self.max_threads_per_block,
                 multiprocessors=self.multiprocessors,
+                fuse_producers=self.fuse_producers,
+                max_shared_bytes=self.max_shared_bytes,
             ),
         ]
         if self.promote:

@@ -2,20 +2,23 @@
 
 Each workload is lowered with `lower-to-cuda` for the H100 (the target's
 facts: 132 multiprocessors) and printed as CUDA C, no GPU needed; the test
-counts the launch plan's kernels. A ResNet basic block needs at most, per
-convolution, an im2col gather and a matmul whose grid also runs the fill of
-its product and its epilogue (folded batch norm, with its per-channel scale
-recomputed there, ReLU, the residual add); a pointwise convolution of
-padded pixels gathers too (a padded copy), and a 7x7 stem over 3 channels
-pads its weights' K (147 -> 160) in one small kernel. The max pool reads
-its `-inf` padding through its source, global average pooling and the
-classifier are one kernel each. At batch 1 the short matmuls split their
-reduction (`linalg-split-reduction`): their parts' sum is a kernel, which
-takes the epilogue.
+counts the launch plan's kernels. A ResNet basic block needs one kernel per
+convolution: a matmul whose grid also runs the fill of its product and its
+epilogue (folded batch norm, with its per-channel scale recomputed there,
+ReLU, the residual add), and whose K steps run the im2col gather while
+staging the column tiles in shared memory (`linalg-tile-for-gpu
+{fuse-producers}`: an implicit GEMM), as they run a 7x7 stem's padding of
+its weights' K (147 -> 160). The max pool reads its `-inf` padding through
+its source, global average pooling and the classifier are one kernel each.
+At batch 1 the short matmuls split their reduction
+(`linalg-split-reduction`): their parts' sum is a kernel, which takes the
+epilogue (the parts stage their gather as the whole matmul does).
 
 Before (2026-11-27, `main` at c095611): basic blocks 19 / 30 / 27 / 12
 kernels (stages 1 to 4), the bottleneck 26, the stem 12, MobileNet-v2 27,
-ResNeXt 22, ResNet-18 182 at batch 1 and 162 at batch 32.
+ResNeXt 22, ResNet-18 182 at batch 1 and 162 at batch 32; with the im2col
+gathers as kernels of their own (`main` at 6a333f2): 4 / 6 / 6 / 6, 6, 4,
+6, 8, 62 and 50.
 """
 
 from __future__ import annotations
@@ -32,16 +35,18 @@ MODELS = Path(__file__).resolve().parents[2] / "benchmarks" / "models"
 
 # name -> the kernels its launch plan holds (at most).
 KERNELS = {
-    "resnet_basic_s1": 4,  # 2 x (gather, matmul + batch norm + ReLU (+ residual))
-    "resnet_basic_s2": 6,  # and the 1x1 stride-2 downsample: gather, matmul
-    "resnet_basic_s3": 6,
-    "resnet_basic_s4": 6,
-    "resnet_bottleneck_s1": 6,  # 3 x (gather or padded copy, matmul)
-    "resnet_stem": 4,  # gather, K-padded weights, matmul, max pool
-    "resnext_bottleneck_s1": 8,
-    # gather, matmul (192 filters padded to 256), its weights' padding,
-    # the depthwise convolution and its epilogue, gather, matmul + residual
-    "mobilenet_v2_block": 6,
+    # 2 x (matmul + gather + batch norm + ReLU (+ residual))
+    "resnet_basic_s1": 2,
+    "resnet_basic_s2": 3,  # and the 1x1 stride-2 downsample
+    "resnet_basic_s3": 3,
+    "resnet_basic_s4": 3,
+    "resnet_bottleneck_s1": 3,  # 3 x matmul (+ gather or padded copy)
+    "resnet_stem": 2,  # matmul + gather + K-padded weights, max pool
+    # a grouped convolution's 32 groups: gathers and matmuls apart
+    "resnext_bottleneck_s1": 6,
+    # matmul (192 filters padded to 256) + its weights' padding, the
+    # depthwise convolution and its epilogue, matmul + gather + residual
+    "mobilenet_v2_block": 3,
 }
 
 
@@ -62,11 +67,22 @@ def test_conv_net_kernels(name: str) -> None:
 
 
 def test_resnet18_ends_in_one_pooling_and_one_classifier_kernel() -> None:
-    """ResNet-18 at batch 1: 62 kernels (182 before). Its last two are the
+    """ResNet-18 at batch 1: 41 kernels (182, then 62 before). Its last two are the
     global average pool (a block per channel) and the classifier (a block
     per class, the 512-long rows reduced by the block's threads)."""
     launches = kernels("resnet18_b1")
-    assert len(launches) <= 62
+    assert len(launches) <= 41
     pool, classifier = launches[-2:]
     assert pool.grid == (512, 1, 1)
     assert classifier.grid == (1000, 1, 1)
+
+
+def test_resnet18_at_batch_32_is_one_kernel_a_convolution() -> None:
+    """ResNet-18 at batch 32: 29 kernels (162, then 50 before): its 20
+    convolutions one kernel each (the stem's and the max pool's first, as
+    the model runs them), then the head's."""
+    launches = kernels("resnet18_b32")
+    assert len(launches) <= 29
+    convolutions = [launches[0], *launches[2:21]]
+    # Matmul grids: a block per (filters, pixels) tile of each image.
+    assert all(launch.grid[2] == 32 for launch in convolutions)

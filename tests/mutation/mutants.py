@@ -55,12 +55,85 @@ VECTORIZE_PROPERTY = (
 )
 C_MATH = "irkit/targets/c_math.py"
 C_MATH_TESTS = ("tests/targets/test_c_math.py",)
+STAGING = "tests/filecheck/transforms/linalg-tile-for-gpu-staging.mlir"
+IMPLICIT_GEMM = "tests/properties/test_implicit_gemm.py"
 TILE_FUSE_PROPERTY = (
     "tests/properties/test_linalg_tile_and_fuse.py"
     "::test_fusion_never_passes_over_a_writer_of_what_it_reads"
 )
 
 MUTANTS: tuple[Mutant, ...] = (
+    Mutant(
+        "staged-producer-counts-from-the-thread-only",
+        TILE_GPU,
+        "            for tile in (tiles[loop], nest.tiles[loop])\n"
+        "            if isinstance(tile.offset, SSAValue)",
+        "            for tile in (nest.tiles[loop],)\n"
+        "            if isinstance(tile.offset, SSAValue)",
+        (STAGING, IMPLICIT_GEMM),
+        "a staged producer's indices forget the tile's origin: every K step "
+        "and block stages the first tile's values",
+    ),
+    Mutant(
+        "staged-producer-input-freed-before-the-matmul",
+        TILE_GPU,
+        "            free.detach()\n"
+        "            Rewriter.insert_op(free, InsertPoint.after(generic))",
+        "            pass",
+        (STAGING,),
+        "a buffer the staged gather reads is freed before the matmul's "
+        "kernel runs the gather (a use after free)",
+    ),
+    Mutant(
+        "staged-producer-also-an-epilogue",
+        TILE_GPU,
+        "            if found.producer not in epilogues",
+        "            if True",
+        (STAGING,),
+        "an op fused as one matmul's epilogue is staged into the next matmul "
+        "as well: both rewrite it",
+    ),
+    Mutant(
+        "staged-producer-partial-tile-reads-the-whole-buffer",
+        TILE_GPU,
+        "    if sizes != shape:  # a partial tile: its leading corner",
+        "    if False:",
+        (STAGING,),
+        "a partial tile is produced and read as a whole staged buffer",
+    ),
+    Mutant(
+        "staged-producer-with-another-reader",
+        FUSION,
+        '        elif user.name != "memref.dealloc":\n'
+        "            return None  # another reader, a view, an escape",
+        "        elif False:\n"
+        "            return None  # another reader, a view, an escape",
+        (STAGING,),
+        "columns another op reads are computed only in the staging, and "
+        "their buffer goes",
+    ),
+    Mutant(
+        "staged-producer-past-a-writer-of-its-input",
+        FUSION,
+        "        if written is None or any(\n"
+        "            may_alias(target, read) for target in written for read in reads\n"
+        "        ):",
+        "        if written is None:",
+        (STAGING,),
+        "the producer moves past an op writing what it reads, and reads the new values",
+    ),
+    Mutant(
+        "staged-producer-may-reduce",
+        FUSION,
+        "        or not all(k.data == IteratorType.PARALLEL for k in "
+        "producer.iterator_types)\n",
+        "",
+        (STAGING,),
+        "none: a producer whose output map is the identity over all its "
+        "loops has no loop to reduce (linalg refuses a reduction loop that "
+        "indexes the output), so the other checks refuse it already",
+        equivalent=True,
+    ),
     Mutant(
         "epilogue-writes-matmul-input",
         FUSION,
@@ -823,8 +896,8 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "im2col-padding-drops-the-last-row",
         "irkit/transforms/utils/padding.py",
-        '        not_after = add(arith.CmpiOp(position, last, "sle"))',
-        '        not_after = add(arith.CmpiOp(position, last, "slt"))',
+        "        extent = constant(padding.extent[dim])",
+        "        extent = constant(padding.extent[dim] - 1)",
         (
             "tests/properties/test_linalg_conv_to_im2col.py",
             "tests/filecheck/transforms/linalg-conv-to-im2col.mlir",
@@ -835,8 +908,9 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "im2col-padding-reads-unclamped",
         "irkit/transforms/utils/padding.py",
-        "            arith.MinSIOp(add(arith.MaxSIOp(position, zero)), last)",
-        "            arith.AddiOp(position, zero)",
+        "        source_indices[dim] = add(arith.SelectOp(dim_inside, position, "
+        "constant(0)))",
+        "        source_indices[dim] = position",
         (
             "tests/properties/test_linalg_conv_to_im2col.py",
             "tests/filecheck/transforms/linalg-conv-to-im2col.mlir",

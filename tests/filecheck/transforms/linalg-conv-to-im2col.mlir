@@ -41,17 +41,16 @@ func.func @half(%x: tensor<1x1x6x6xf16>, %w: tensor<2x1x3x3xf16>, %init: tensor<
 // -----
 
 // A zero-padded input (torch-mlir's padding=1): the gather reads the
-// unpadded source at clamped indices and selects the pad value outside it;
+// unpadded source where the position lies in it (one unsigned comparison),
+// at 0 where not, and selects the pad value outside it;
 // the pad is erased. A pad whose value depends on the position, or that
 // pads the channels, stays (the gather reads the padded tensor).
 
 // CHECK-LABEL: func.func @padded
 // CHECK-NOT:     tensor.pad
 // CHECK:         %[[ROW:.*]] = arith.subi %{{.*}}, %{{.*}} : index
-// CHECK:         arith.cmpi sge, %[[ROW]]
-// CHECK:         arith.cmpi sle, %[[ROW]]
-// CHECK:         arith.maxsi %[[ROW]]
-// CHECK:         arith.minsi
+// CHECK:         %[[INSIDE:.*]] = arith.cmpi ult, %[[ROW]], %{{.*}} : index
+// CHECK:         arith.select %[[INSIDE]], %[[ROW]], %{{.*}} : index
 // CHECK:         %[[READ:.*]] = tensor.extract %source[
 // CHECK:         arith.select %{{.*}}, %[[READ]], %zero : f32
 func.func @padded(%source: tensor<1x2x4x4xf32>, %w: tensor<3x2x3x3xf32>, %init: tensor<1x3x4x4xf32>) -> tensor<1x3x4x4xf32> {
