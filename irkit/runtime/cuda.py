@@ -1215,8 +1215,10 @@ class CudaCompiledFunction:
         """The call of a model in a loop: dense PyTorch CUDA tensors of the
         right device, dtype and shape in, new tensors out, no `out=`. Checked
         with a few attribute reads per tensor; None when anything differs,
-        and the general path then checks (and names the mistake)."""
-        if len(inputs) != len(self.inputs) or torch_module() is None:
+        and the general path then checks (and names the mistake). A function
+        of no inputs takes the general path, which returns NumPy arrays
+        whether or not PyTorch is installed."""
+        if not inputs or len(inputs) != len(self.inputs) or torch_module() is None:
             return None
         facts = self._torch_facts()
         if not facts.all_dense:
