@@ -76,10 +76,12 @@ from math import prod
 from typing import cast
 
 from xdsl.context import Context
+from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
     AffineMapAttr,
     ArrayAttr,
     DenseArrayBase,
+    IndexType,
     IntegerAttr,
     MemRefType,
     ModuleOp,
@@ -90,22 +92,33 @@ from xdsl.dialects.builtin import (
 from xdsl.dialects.linalg.attrs import IteratorType, IteratorTypeAttr
 from xdsl.dialects.linalg.ops import GenericOp, IndexOp
 from xdsl.dialects.linalg.ops import YieldOp as LinalgYieldOp
+from xdsl.dialects.scf import YieldOp as ScfYieldOp
 from xdsl.ir import Attribute, Block, Region, SSAValue
-from xdsl.ir.affine import AffineDimExpr, AffineMap
+from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import PassFailedException
 
 from irkit.analysis.aliasing import may_alias
-from irkit.analysis.memory import MAX_STACK_BYTES, element_bytes, memref_strides
+from irkit.analysis.memory import (
+    DEFAULT_CACHE_BYTES,
+    MAX_STACK_BYTES,
+    element_bytes,
+    memref_strides,
+)
 from irkit.analysis.structured import (
     REGISTER_TILE_ATTR,
     is_contraction,
     require_buffers,
 )
 from irkit.dialects import memref
-from irkit.transforms.utils.builders import strided_view
-from irkit.transforms.utils.tiling import register_tile_shape, tile_generic
+from irkit.dialects.scf import ForOp, ParallelOp, ReduceOp
+from irkit.transforms.utils.builders import index_constant, strided_view
+from irkit.transforms.utils.tiling import (
+    cache_tile_shape,
+    register_tile_shape,
+    tile_generic,
+)
 
 PASS_NAME = "linalg-pack-operands"
 
@@ -141,6 +154,9 @@ class Matmul:
     rows: int
     columns: int
     depth: int
+    # Loops indexing every operand's leading dimensions, in one order: the
+    # batch of a batch matmul (none for a plain matmul).
+    batch_loops: tuple[int, ...] = ()
 
 
 def _map_loops(indexing_map: AffineMap) -> list[int] | None:
@@ -154,8 +170,9 @@ def match_matmul(generic: GenericOp) -> Matmul | None:
         return None
     require_buffers(generic, PASS_NAME)
     kinds = [kind.data for kind in generic.get_iterator_types()]
-    if len(kinds) != 3 or kinds.count(IteratorType.REDUCTION) != 1:
+    if len(kinds) < 3 or kinds.count(IteratorType.REDUCTION) != 1:
         return None
+    batch_count = len(kinds) - 3
     if len(generic.inputs) != 2 or any(
         isinstance(op, IndexOp) for op in generic.body.walk()
     ):
@@ -164,24 +181,29 @@ def match_matmul(generic: GenericOp) -> Matmul | None:
     types = [value.type for value in operands]
     memref_types = [t for t in types if isinstance(t, MemRefType)]
     if len(memref_types) != 3 or not all(
-        t.has_static_shape() and t.get_num_dims() == 2 for t in memref_types
+        t.has_static_shape() and t.get_num_dims() == batch_count + 2
+        for t in memref_types
     ):
         return None
     # Both packed panels share one buffer, of the inputs' element type.
     if memref_types[0].get_element_type() != memref_types[1].get_element_type():
         return None
-    maps = [_map_loops(attr.data) for attr in generic.indexing_maps]
-    if any(loops is None or len(set(loops)) != 2 for loops in maps):
+    all_maps = [_map_loops(attr.data) for attr in generic.indexing_maps]
+    if any(loops is None or len(set(loops)) != len(loops) for loops in all_maps):
         return None
+    batch = tuple(all_maps[2][:batch_count]) if all_maps[2] is not None else ()
+    if any(loops is None or tuple(loops[:batch_count]) != batch for loops in all_maps):
+        return None
+    if any(kinds[loop] != IteratorType.PARALLEL for loop in batch):
+        return None
+    maps = [loops[batch_count:] for loops in all_maps if loops is not None]
     reduction = kinds.index(IteratorType.REDUCTION)
     out_loops = maps[2]
-    assert out_loops is not None
     if reduction in out_loops:
         return None
     lhs = rhs = None
     for index in (0, 1):
         loops = maps[index]
-        assert loops is not None
         if reduction not in loops:
             return None
         other = loops[1 - loops.index(reduction)]
@@ -195,11 +217,8 @@ def match_matmul(generic: GenericOp) -> Matmul | None:
     output = generic.outputs[0]
     if any(may_alias(value, output) for value in generic.inputs):
         return None
-    out_type = types[2]
-    assert isinstance(out_type, MemRefType)
-    lhs_type = types[lhs.index]
-    assert isinstance(lhs_type, MemRefType)
-    lhs_shape = lhs_type.get_shape()
+    out_shape = memref_types[2].get_shape()[batch_count:]
+    lhs_shape = memref_types[lhs.index].get_shape()[batch_count:]
     return Matmul(
         generic,
         row_loop=out_loops[0],
@@ -208,9 +227,10 @@ def match_matmul(generic: GenericOp) -> Matmul | None:
         lhs=lhs,
         rhs=rhs,
         out=_Operand(2, True),
-        rows=out_type.get_shape()[0],
-        columns=out_type.get_shape()[1],
+        rows=out_shape[0],
+        columns=out_shape[1],
         depth=lhs_shape[1] if lhs.outer_first else lhs_shape[0],
+        batch_loops=batch,
     )
 
 
@@ -330,7 +350,7 @@ def _generic(
 
 
 def _panel_view(
-    packed: SSAValue, offset: int, shape: list[int], at: InsertPoint
+    packed: SSAValue, offset: SSAValue | int, shape: list[int], at: InsertPoint
 ) -> SSAValue:
     """The `shape` (row-major) part of the 1-D buffer `packed` at `offset`."""
     size = shape[0] * shape[1] * shape[2]
@@ -340,7 +360,7 @@ def _panel_view(
 
 def _copy_into_panels(
     tile: SSAValue, outer_first: bool, micro: int, panels: SSAValue, at: InsertPoint
-) -> None:
+) -> GenericOp:
     """Copy `tile` (X x K, or K x X when not `outer_first`) into `panels`
     (`[X / micro, K, micro]`): micro-panels of `micro` rows (or columns),
     each K-major, so that a micro-kernel's step reads consecutive addresses."""
@@ -369,52 +389,139 @@ def _copy_into_panels(
         [IteratorType.PARALLEL] * 3,
     )
     Rewriter.insert_op(copy, at)
+    return copy
 
 
-def _panel_shapes(
-    matmul: Matmul, tiled: GenericOp, mr: int, nr: int
-) -> tuple[list[int], list[int]]:
-    """The packed lhs (`[M0, KC, MR]`) and rhs (`[N0, KC, NR]`) of a cache tile."""
-    out_type = tiled.outputs[0].type
+@dataclass(frozen=True)
+class Blocking:
+    """One matmul's tiles, each a whole number of register tiles: the
+    register tile (MR x NR); MC, the rows of A one parallel iteration packs
+    (a stack buffer of MC x KC); NC, the columns of B packed at once (for
+    the whole K: a heap buffer, or a stack one for a matrix of a batch);
+    KC, the K step of the micro-kernels; `chunks`, how many parallel
+    column ranges each NC block splits into (so that few rows still give
+    the threads work)."""
+
+    mr: int
+    nr: int
+    mc: int
+    nc: int
+    kc: int
+    chunks: int = 1
+
+    def lhs_elements(self) -> int:
+        return self.mc * self.kc
+
+    def rhs_elements(self, depth: int) -> int:
+        return self.nc * depth
+
+
+def _loop(
+    extent: int, step: int, at: InsertPoint, hint: str
+) -> tuple[SSAValue | int, InsertPoint]:
+    """An `scf.for` over `[0, extent)` by `step` at `at`: its induction
+    variable and the point inside its body; no loop (offset 0) for one step."""
+    if extent <= step:
+        return 0, at
+    body = Block(arg_types=[IndexType()])
+    body.args[0].name_hint = hint
+    body.add_op(ScfYieldOp())
+    loop = ForOp(
+        index_constant(0, at),
+        index_constant(extent, at),
+        index_constant(step, at),
+        [],
+        Region(body),
+    )
+    Rewriter.insert_op(loop, at)
+    terminator = body.last_op
+    assert terminator is not None
+    return body.args[0], InsertPoint.before(terminator)
+
+
+def _tile_loops(
+    extents: Sequence[int], steps: Sequence[int], parallel: bool, at: InsertPoint
+) -> tuple[list[SSAValue | int], InsertPoint]:
+    """Loops over `extents` by `steps`: one `scf.parallel` (OpenMP) over
+    those with more than one step, or nested `scf.for`s."""
+    looped = [i for i, (n, step) in enumerate(zip(extents, steps)) if n > step]
+    offsets: list[SSAValue | int] = [0] * len(extents)
+    if not parallel or not looped:
+        for i in looped:
+            offsets[i], at = _loop(extents[i], steps[i], at, "t")
+        return offsets, at
+    block = Block(arg_types=[IndexType()] * len(looped))
+    block.add_op(ReduceOp())
+    loop = ParallelOp(
+        [index_constant(0, at) for _ in looped],
+        [index_constant(extents[i], at) for i in looped],
+        [index_constant(steps[i], at) for i in looped],
+        Region(block),
+    )
+    Rewriter.insert_op(loop, at)
+    for i, arg in zip(looped, block.args, strict=True):
+        arg.name_hint = "t"
+        offsets[i] = arg
+    terminator = block.last_op
+    assert terminator is not None
+    return offsets, InsertPoint.before(terminator)
+
+
+def _block(
+    value: SSAValue,
+    offsets: Sequence[SSAValue | int],
+    sizes: Sequence[int],
+    at: InsertPoint,
+) -> SSAValue:
+    """The `sizes` block of the rank-2 `value` at `offsets` (itself if whole)."""
+    value_type = value.type
+    assert isinstance(value_type, MemRefType)
+    if list(offsets) == [0, 0] and list(value_type.get_shape()) == list(sizes):
+        return value
+    return strided_view(value, offsets, sizes, [1, 1], at)
+
+
+def _operand_block(
+    value: SSAValue,
+    operand: _Operand,
+    outer: tuple[SSAValue | int, int],
+    depth: tuple[SSAValue | int, int],
+    at: InsertPoint,
+) -> SSAValue:
+    """The block of an operand indexed by (outer, K), in its orientation."""
+    first, second = (outer, depth) if operand.outer_first else (depth, outer)
+    return _block(value, [first[0], second[0]], [first[1], second[1]], at)
+
+
+def _scaled(value: SSAValue | int, factor: int, at: InsertPoint) -> SSAValue | int:
+    """`value * factor` (an `arith.muli` for a value known at run time)."""
+    if isinstance(value, int):
+        return value * factor
+    product = arith.MuliOp(value, index_constant(factor, at))
+    Rewriter.insert_op(product, at)
+    return product.result
+
+
+def _micro_kernels(
+    matmul: Matmul,
+    body: Region,
+    lhs: SSAValue,
+    rhs: SSAValue,
+    out: SSAValue,
+    blocking: Blocking,
+    at: InsertPoint,
+) -> None:
+    """The block's product over packed `lhs` (`[M0, K, MR]`) and `rhs`
+    (`[N0, K, NR]`) into `out` (M0 * MR x N0 * NR), as MR x NR micro-kernels
+    marked `irkit.register_tile`."""
+    mr, nr = blocking.mr, blocking.nr
+    out_type = out.type
     assert isinstance(out_type, MemRefType)
     rows, columns = out_type.get_shape()
-    lhs_type = tiled.inputs[matmul.lhs.index].type
-    assert isinstance(lhs_type, MemRefType)
-    depth = lhs_type.get_shape()[1 if matmul.lhs.outer_first else 0]
-    return [rows // mr, depth, mr], [columns // nr, depth, nr]
-
-
-def packed_elements(lhs: Sequence[int], rhs: Sequence[int], element: int) -> int:
-    """Elements of the one buffer holding both panels, the rhs panel starting
-    on a `PACK_ALIGNMENT` boundary."""
-    line = max(PACK_ALIGNMENT // element, 1)
-    lhs_size = -(-prod(lhs) // line) * line
-    return lhs_size + prod(rhs)
-
-
-def _pack_tile(matmul: Matmul, tiled: GenericOp, mr: int, nr: int) -> None:
-    """Replace the cache-tile op `tiled` by packing and micro-kernels."""
-    at = InsertPoint.before(tiled)
-    operands = [*tiled.inputs, *tiled.outputs]
-    lhs_shape, rhs_shape = _panel_shapes(matmul, tiled, mr, nr)
-    element_type = cast(MemRefType[Attribute], tiled.inputs[0].type).get_element_type()
-    element = element_bytes(element_type) or 4
-    total = packed_elements(lhs_shape, rhs_shape, element)
-    # Both panels in one stack buffer, so that one budget (MAX_STACK_BYTES)
-    # bounds the cache tile and the rhs panel lies right after the lhs one.
-    packed = memref.AllocaOp.get(element_type, alignment=PACK_ALIGNMENT, shape=[total])
-    packed.memref.name_hint = "packed"
-    Rewriter.insert_op(packed, at)
-    lhs = _panel_view(packed.memref, 0, lhs_shape, at)
-    rhs = _panel_view(packed.memref, total - prod(rhs_shape), rhs_shape, at)
-    _copy_into_panels(operands[matmul.lhs.index], matmul.lhs.outer_first, mr, lhs, at)
-    _copy_into_panels(operands[matmul.rhs.index], matmul.rhs.outer_first, nr, rhs, at)
-    out = operands[2]
-    rows, columns = lhs_shape[0] * mr, rhs_shape[0] * nr
     out_view = _expand(out, [[0, 1], [2, 3]], [rows // mr, mr, columns // nr, nr], at)
     # Loops (n0, m0, m1, n1, k): the micro-kernels' columns of panels
     # outermost, so that one rhs micro-panel stays in L1 while every lhs
-    # micro-panel of the tile streams past it (BLIS's jr/ir order).
+    # micro-panel of the block streams past it (BLIS's jr/ir order).
     n0, m0, m1, n1, k = (AffineMap.identity(5).results[i] for i in range(5))
     maps: list[AffineMap] = [AffineMap(5, 0, ())] * 3
     maps[matmul.lhs.index] = AffineMap(5, 0, (m0, k, m1))
@@ -424,42 +531,254 @@ def _pack_tile(matmul: Matmul, tiled: GenericOp, mr: int, nr: int) -> None:
     compute = _generic(
         inputs,
         [out_view],
-        tiled.body.clone(),
+        body.clone(),
         maps,
         [IteratorType.PARALLEL] * 4 + [IteratorType.REDUCTION],
     )
-    Rewriter.replace_op(tiled, compute)
+    Rewriter.insert_op(compute, at)
     tiling = tile_generic(compute, [1, 1, 0, 0, 0])
     kernel = compute if tiling is None else tiling.tiled
     kernel.attributes[REGISTER_TILE_ATTR] = UnitAttr()
 
 
+def _pack_region(
+    matmul: Matmul,
+    region: GenericOp,
+    tiles: tuple[int, int],
+    blocking: Blocking,
+    rhs_buffer: SSAValue,
+    parallel: bool,
+) -> None:
+    """Replace `region` (static, its rows a multiple of `tiles[0]`, its
+    columns of `tiles[1]`) by BLIS's loops: over NC columns (B's block packed
+    once, for the whole K, into `rhs_buffer`); over MC rows and column
+    chunks, in parallel (each iteration packs its own MC x KC block of A on
+    the stack for each K step); the micro-kernels. `parallel`: the loops
+    and B's packing are `scf.parallel`."""
+    mc, nc = tiles
+    mr, nr = blocking.mr, blocking.nr
+    at = InsertPoint.before(region)
+    operands = [*region.inputs, *region.outputs]
+    out_type = region.outputs[0].type
+    assert isinstance(out_type, MemRefType)
+    rows, columns = out_type.get_shape()
+    lhs_type = operands[matmul.lhs.index].type
+    assert isinstance(lhs_type, MemRefType)
+    depth = lhs_type.get_shape()[1 if matmul.lhs.outer_first else 0]
+    element_type = lhs_type.get_element_type()
+    chunk = nc // _largest_divisor(nc // nr, blocking.chunks)
+
+    jc, at = _loop(columns, nc, at, "jc")
+    rhs = _panel_view(rhs_buffer, 0, [nc // nr, depth, nr], at)
+    rhs_block = _operand_block(
+        operands[matmul.rhs.index], matmul.rhs, (jc, nc), (0, depth), at
+    )
+    copy = _copy_into_panels(rhs_block, matmul.rhs.outer_first, nr, rhs, at)
+    if parallel:
+        tile_generic(copy, [1, 0, 0])
+    out_columns = _block(operands[2], [0, jc], [rows, nc], at)
+    (ic, cc), at = _tile_loops([rows, nc], [mc, chunk], parallel, at)
+    lhs_buffer = memref.AllocaOp.get(
+        element_type, alignment=PACK_ALIGNMENT, shape=[blocking.lhs_elements()]
+    )
+    lhs_buffer.memref.name_hint = "packed_lhs"
+    Rewriter.insert_op(lhs_buffer, at)
+    # B's micro-panels of this chunk: `[chunk / NR, K, NR]` from panel cc / NR.
+    chunk_panels = _panel_view(
+        rhs_buffer, _scaled(cc, depth, at), [chunk // nr, depth, nr], at
+    )
+    out = _block(out_columns, [ic, cc], [mc, chunk], at)
+    full = depth // blocking.kc * blocking.kc
+    steps = [(0, full, blocking.kc), (full, depth - full, depth - full)]
+    for start, extent, kc in steps:
+        if not extent:
+            continue
+        pc, inside = _loop(extent, kc, at, "pc")
+        if start:
+            pc = start if isinstance(pc, int) else pc
+        lhs = _panel_view(lhs_buffer.memref, 0, [mc // mr, kc, mr], inside)
+        lhs_block = _operand_block(
+            operands[matmul.lhs.index], matmul.lhs, (ic, mc), (pc, kc), inside
+        )
+        _copy_into_panels(lhs_block, matmul.lhs.outer_first, mr, lhs, inside)
+        rhs_step = strided_view(
+            chunk_panels, [0, pc, 0], [chunk // nr, kc, nr], [1, 1, 1], inside
+        )
+        _micro_kernels(matmul, region.body, lhs, rhs_step, out, blocking, inside)
+    Rewriter.erase_op(region)
+
+
 # --------------------------------------------------------------------------
-# The pass
+# Blocking: the cache tiles
 # --------------------------------------------------------------------------
 
 
-def _fit_cache_tiles(
-    cache: Sequence[int], mr: int, nr: int, element: int
-) -> tuple[int, int, int]:
-    """(MC, NC, KC): whole register tiles, packed panels within the stack budget."""
-    mc = max(cache[0] // mr, 1) * mr
-    nc = max(cache[1] // nr, 1) * nr
-    kc = max(cache[2], 1)
-    while packed_elements([mc, kc], [nc, kc], element) * element > MAX_STACK_BYTES:
-        if kc > 16:
-            kc //= 2
-        elif nc > nr:
-            nc = max(nc // 2 // nr, 1) * nr
-        elif mc > mr:
-            mc = max(mc // 2 // mr, 1) * mr
-        else:
-            break
-    return mc, nc, kc
+# Parallel iterations (row blocks x column chunks) each packed matmul aims
+# for, so that every thread of a many-core host gets several: a matmul of
+# few rows splits its columns into chunks (OpenMP's static schedule then
+# gives each thread a contiguous run).
+PARALLEL_ITERATIONS = 16
+
+
+def _largest_divisor(value: int, at_most: int) -> int:
+    return max(d for d in range(1, max(min(value, at_most), 1) + 1) if value % d == 0)
+
+
+def blocking_for(
+    matmul: Matmul,
+    mr: int,
+    nr: int,
+    cache_tiles: Sequence[int],
+    cache_bytes: Sequence[int],
+    element: int,
+    rhs_budget: int | None,
+) -> Blocking:
+    """The matmul's blocking: `cache_tiles` (MC, NC, KC) where given, else
+    from the caches (`cache_tile_shape`); MC within the stack budget for A's
+    block (MC x KC), and, when `rhs_budget` (bytes) is given, NC within it
+    for B's (K x NC); clamped to the matmul's whole register tiles."""
+    if cache_tiles:
+        mc, nc, kc = cache_tiles
+    else:
+        mc, nc, kc = cache_tile_shape(mr, nr, element, *cache_bytes)
+        # B's block holds the whole K: half of L3 for it.
+        nc = max(cache_bytes[2] // 2 // (matmul.depth * element) // nr, 1) * nr
+    kc = max(min(kc, matmul.depth), 1)
+    tiles = matmul.rows // mr
+    groups = max(min(mc // mr, MAX_STACK_BYTES // (kc * mr * element), tiles), 1)
+    # Row blocks that divide the rows' register tiles, unless that would
+    # halve them (a remainder block then runs as a region of its own).
+    divisor = _largest_divisor(tiles, groups)
+    mc = (divisor if 2 * divisor > groups else groups) * mr
+    nc = max(min(nc, matmul.columns) // nr, 1) * nr
+    if rhs_budget is not None:
+        nc = max(min(nc, rhs_budget // (matmul.depth * element)) // nr, 1) * nr
+    row_blocks = max(matmul.rows // mc, 1)
+    wanted = -(-PARALLEL_ITERATIONS // row_blocks)
+    chunks = _largest_divisor(nc // nr, wanted)
+    return Blocking(mr, nr, mc, nc, kc, chunks)
+
+
+# --------------------------------------------------------------------------
+# The rewrite
+# --------------------------------------------------------------------------
+
+
+def pack_matmul_2d(
+    matmul: Matmul, blocking: Blocking, rhs_buffer: SSAValue, parallel: bool
+) -> None:
+    """Rewrite one matched rank-2 matmul (see the module doc) with
+    `rhs_buffer` (`blocking.rhs_elements`) holding B's packed block."""
+    row, column, reduction = (
+        matmul.row_loop,
+        matmul.column_loop,
+        matmul.reduction_loop,
+    )
+    whole_depth = Segment(0, matmul.depth, 0)
+    for rows in segments(matmul.rows, blocking.mc, blocking.mr):
+        for columns in segments(matmul.columns, blocking.nc, blocking.nr):
+            ranges = {row: rows, column: columns, reduction: whole_depth}
+            region = _region(matmul, ranges)
+            if rows.tile and columns.tile:
+                tiles = (rows.tile, columns.tile)
+                _pack_region(matmul, region, tiles, blocking, rhs_buffer, parallel)
+    Rewriter.erase_op(matmul.generic)
+
+
+def _batch_slice(
+    value: SSAValue, batch: Sequence[SSAValue], at: InsertPoint
+) -> SSAValue:
+    """`value[b..., :, :]` as a rank-2 view (a rank-reducing subview)."""
+    value_type = value.type
+    assert isinstance(value_type, MemRefType)
+    shape = list(value_type.get_shape())
+    strides, _ = memref_strides(value_type)
+    inner = shape[len(batch) :]
+    result_type = MemRefType(
+        value_type.get_element_type(),
+        inner,
+        StridedLayoutAttr(list[int | None](strides[len(batch) :]), None),
+    )
+    offsets: list[SSAValue | int] = [*batch, 0, 0]
+    view = memref.SubviewOp.get(
+        value, offsets, [1] * len(batch) + inner, [1] * len(shape), result_type
+    )
+    view.result.name_hint = "matrix"
+    Rewriter.insert_op(view, at)
+    return view.result
+
+
+def _batch_loop(
+    extents: Sequence[int], parallel: bool, at: InsertPoint
+) -> tuple[list[SSAValue], InsertPoint]:
+    """The loops over the batch: one `scf.parallel` or nested `scf.for`s."""
+    if parallel:
+        block = Block(arg_types=[IndexType()] * len(extents))
+        block.add_op(ReduceOp())
+        loop = ParallelOp(
+            [index_constant(0, at) for _ in extents],
+            [index_constant(extent, at) for extent in extents],
+            [index_constant(1, at) for _ in extents],
+            Region(block),
+        )
+        Rewriter.insert_op(loop, at)
+        terminator = block.last_op
+        assert terminator is not None
+        for arg in block.args:
+            arg.name_hint = "b"
+        return list(block.args), InsertPoint.before(terminator)
+    indices: list[SSAValue] = []
+    for extent in extents:
+        index, at = _loop(extent, 1, at, "b")
+        assert not isinstance(index, int) or extent == 1
+        indices.append(index_constant(0, at) if isinstance(index, int) else index)
+    return indices, at
+
+
+def _per_matrix(matmul: Matmul, batch: Sequence[SSAValue], at: InsertPoint) -> Matmul:
+    """The batch matmul's product of one batch element: a rank-2 matmul on
+    rank-reducing views, inserted at `at`."""
+    generic = matmul.generic
+    batch_count = len(matmul.batch_loops)
+    kinds = generic.get_iterator_types().data
+    inner = [loop for loop in range(len(kinds)) if loop not in matmul.batch_loops]
+    renumber = {loop: AffineExpr.dimension(i) for i, loop in enumerate(inner)}
+    maps = []
+    for attr in generic.indexing_maps:
+        loops = _map_loops(attr.data)
+        assert loops is not None
+        maps.append(AffineMap(3, 0, tuple(renumber[x] for x in loops[batch_count:])))
+    operands = [
+        _batch_slice(value, batch, at) for value in [*generic.inputs, *generic.outputs]
+    ]
+    inner_kinds = [kinds[loop].data for loop in inner]
+    matrix = _generic(
+        operands[:2], operands[2:], generic.body.clone(), maps, inner_kinds
+    )
+    Rewriter.insert_op(matrix, at)
+    found = match_matmul(matrix)
+    assert found is not None
+    return found
+
+
+def _allocate(
+    element_type: Attribute, elements: int, stack: bool, at: InsertPoint
+) -> memref.AllocOp | memref.AllocaOp:
+    """B's packed block: aligned, on the stack or on the heap."""
+    allocation = (memref.AllocaOp if stack else memref.AllocOp).get(
+        element_type, alignment=PACK_ALIGNMENT, shape=[elements]
+    )
+    allocation.memref.name_hint = "packed_rhs"
+    Rewriter.insert_op(allocation, at)
+    return allocation
 
 
 def pack_matmul(
-    matmul: Matmul, cache: Sequence[int], vector_bits: int, vector_registers: int
+    matmul: Matmul,
+    cache_tiles: Sequence[int],
+    cache_bytes: Sequence[int],
+    vector_bits: int,
+    vector_registers: int,
 ) -> bool:
     """Rewrite one matched matmul (see the module doc); False if too small."""
     out_type = matmul.generic.outputs[0].type
@@ -470,46 +789,55 @@ def pack_matmul(
     if matmul.rows < mr or matmul.columns < nr:
         return False
     input_type = cast(MemRefType[Attribute], matmul.generic.inputs[0].type)
-    packed_bytes = element_bytes(input_type.get_element_type()) or 4
-    mc, nc, kc = _fit_cache_tiles(cache, mr, nr, packed_bytes)
-    packed = packed_elements([mc, kc], [nc, kc], packed_bytes)
-    if packed * packed_bytes > MAX_STACK_BYTES:
-        return False
-    row, column, reduction = (
-        matmul.row_loop,
-        matmul.column_loop,
-        matmul.reduction_loop,
-    )
-    for rows in segments(matmul.rows, mc, mr):
-        for columns in segments(matmul.columns, nc, nr):
-            if not rows.tile or not columns.tile:
-                whole_depth = Segment(0, matmul.depth, 0)
-                _region(matmul, {row: rows, column: columns, reduction: whole_depth})
-                continue
-            for depth in segments(matmul.depth, kc, 1):
-                region = _region(matmul, {row: rows, column: columns, reduction: depth})
-                sizes = [0, 0, 0]
-                sizes[row], sizes[column], sizes[reduction] = (
-                    rows.tile,
-                    columns.tile,
-                    depth.tile,
-                )
-                tiling = tile_generic(region, sizes)
-                _pack_tile(matmul, region if tiling is None else tiling.tiled, mr, nr)
-    Rewriter.erase_op(matmul.generic)
+    packed_type = input_type.get_element_type()
+    element = element_bytes(packed_type) or 4
+    batch_extents = out_type.get_shape()[: len(matmul.batch_loops)]
+    at = InsertPoint.before(matmul.generic)
+    # A batch of matrices whose packed B fits the stack runs a matrix per
+    # parallel iteration; larger ones (or one alone) share the threads.
+    if prod(batch_extents) > 1:
+        blocking = blocking_for(
+            matmul, mr, nr, cache_tiles, cache_bytes, element, MAX_STACK_BYTES
+        )
+        elements = blocking.rhs_elements(matmul.depth)
+        if blocking.nc >= matmul.columns // nr * nr:
+            batch, inside = _batch_loop(batch_extents, True, at)
+            buffer = _allocate(packed_type, elements, True, inside)
+            matrix = _per_matrix(matmul, batch, inside)
+            pack_matmul_2d(matrix, blocking, buffer.memref, parallel=False)
+            Rewriter.erase_op(matmul.generic)
+            return True
+    blocking = blocking_for(matmul, mr, nr, cache_tiles, cache_bytes, element, None)
+    buffer = _allocate(packed_type, blocking.rhs_elements(matmul.depth), False, at)
+    dealloc = memref.DeallocOp.get(buffer.memref)
+    Rewriter.insert_op(dealloc, InsertPoint.after(matmul.generic))
+    if matmul.batch_loops:
+        batch, inside = _batch_loop(batch_extents, False, at)
+        matrix = _per_matrix(matmul, batch, inside)
+        pack_matmul_2d(matrix, blocking, buffer.memref, parallel=True)
+        Rewriter.erase_op(matmul.generic)
+    else:
+        pack_matmul_2d(matmul, blocking, buffer.memref, parallel=True)
     return True
 
 
 def pack_operands(
     module: ModuleOp,
     cache_tile_sizes: Sequence[int],
+    cache_bytes: Sequence[int],
     vector_bits: int,
     vector_registers: int,
 ) -> None:
     """Pack every matmul of `module` that the contract accepts."""
-    if len(cache_tile_sizes) != 3 or any(size < 1 for size in cache_tile_sizes):
+    if cache_tile_sizes and (
+        len(cache_tile_sizes) != 3 or any(size < 1 for size in cache_tile_sizes)
+    ):
         raise PassFailedException(
             f"{PASS_NAME}: cache-tile-sizes takes 3 sizes >= 1 (MC, NC, KC)"
+        )
+    if len(cache_bytes) != 3 or any(size < 1024 for size in cache_bytes):
+        raise PassFailedException(
+            f"{PASS_NAME}: cache-bytes takes 3 sizes >= 1024 (L1, L2, L3)"
         )
     if vector_bits < 8 or vector_registers < 4:
         raise PassFailedException(
@@ -520,7 +848,9 @@ def pack_operands(
             continue
         matmul = match_matmul(op)
         if matmul is not None:
-            pack_matmul(matmul, cache_tile_sizes, vector_bits, vector_registers)
+            pack_matmul(
+                matmul, cache_tile_sizes, cache_bytes, vector_bits, vector_registers
+            )
 
 
 @dataclass(frozen=True)
@@ -529,16 +859,20 @@ class LinalgPackOperandsPass(ModulePass):
 
     name = PASS_NAME
 
-    # (MC, NC, KC): rows and columns of a cache tile, and its K step. The
-    # rhs panel (KC x NC) and the lhs panel (MC x KC) each stay within the
-    # stack budget together (64 KiB: 112 x 64 + 64 x 128 f32, the fastest
-    # within it for SGEMM 1024^3 on the AVX-512 VM, docs/benchmarks.md).
-    cache_tile_sizes: tuple[int, ...] = (112, 128, 64)
+    # (MC, NC, KC): rows of A's packed block, columns of B's and their K
+    # step; empty (the default): from the caches (`cache_tile_shape`).
+    cache_tile_sizes: tuple[int, ...] = ()
+    # (L1 data, L2, L3) bytes: the target's `CpuHardware` (its defaults).
+    cache_bytes: tuple[int, ...] = DEFAULT_CACHE_BYTES
     # The vector unit (the target's `CpuHardware`; AVX2 by default).
     vector_bits: int = 256
     vector_registers: int = 16
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         pack_operands(
-            op, self.cache_tile_sizes, self.vector_bits, self.vector_registers
+            op,
+            self.cache_tile_sizes,
+            self.cache_bytes,
+            self.vector_bits,
+            self.vector_registers,
         )

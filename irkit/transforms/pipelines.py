@@ -17,7 +17,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import PassFailedException
 
-from irkit.analysis.memory import DEFAULT_MAX_SHARED_BYTES
+from irkit.analysis.memory import DEFAULT_CACHE_BYTES, DEFAULT_MAX_SHARED_BYTES
 from irkit.transforms import get_irkit_passes
 
 # The GPU matmul tiles, the fastest of a sweep at 4096^3 on the H100
@@ -158,9 +158,14 @@ class LowerToCPipeline(NamedPipeline):
     # accumulators in named vector registers and fused multiply-adds, which
     # the C compiler keeps out of memory (it spilled the scalar tile's).
     vectorize: bool = True
-    pack_tile_sizes: tuple[int, ...] = (112, 128, 64)
+    # Empty: the blocks from the caches below (`cache_tile_shape`).
+    pack_tile_sizes: tuple[int, ...] = ()
     vector_bits: int = 256
     vector_registers: int = 16
+    # The data caches (`CpuHardware`; `irkit.compile` fills in the host's).
+    l1_cache_bytes: int = DEFAULT_CACHE_BYTES[0]
+    l2_cache_bytes: int = DEFAULT_CACHE_BYTES[1]
+    l3_cache_bytes: int = DEFAULT_CACHE_BYTES[2]
 
     def stages(self) -> list[ModulePass]:
         stages = [_stage("convert-nn-to-linalg"), _stage("linalg-generalize-named-ops")]
@@ -179,6 +184,11 @@ class LowerToCPipeline(NamedPipeline):
                     _stage(
                         "linalg-pack-operands",
                         cache_tile_sizes=self.pack_tile_sizes,
+                        cache_bytes=(
+                            self.l1_cache_bytes,
+                            self.l2_cache_bytes,
+                            self.l3_cache_bytes,
+                        ),
                         vector_bits=self.vector_bits,
                         vector_registers=self.vector_registers,
                     )

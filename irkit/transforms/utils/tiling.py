@@ -15,7 +15,8 @@ restrictions they state.
 - `tile_subview`, `box_subview`, `offset_indices`: the pieces a fusion or a
   GPU tiling rebuilds ops with;
 - `register_tile_shape`: the rows and columns of a CPU register tile for a
-  vector unit.
+  vector unit; `cache_tile_shape`: the packed blocks around it, from the
+  caches.
 """
 
 from __future__ import annotations
@@ -690,3 +691,26 @@ def register_tile_shape(
     """
     lanes = max(vector_bits // max(element_bits, 1), 1)
     return max((vector_registers - 3) // 2, 1), 2 * lanes
+
+
+def cache_tile_shape(
+    mr: int, nr: int, element_bytes: int, l1: int, l2: int, l3: int
+) -> tuple[int, int, int]:
+    """(MC, NC, KC): the packed blocks around an MR x NR micro-kernel, from
+    the data caches (bytes), as BLIS's analytical model sizes them (Low et
+    al., "Analytical modeling is enough for high-performance BLIS", 2016):
+
+    - KC: the micro-kernel's B micro-panel (KC x NR) takes half of L1, so it
+      stays there while A's micro-panels stream past it;
+    - MC: A's packed block (MC x KC) takes half of one core's L2;
+    - NC: B's packed block (KC x NC) half of L3.
+
+    KC a multiple of 8 (at least 16), MC and NC whole register tiles. For
+    f32 on AVX2's 6 x 16 tile with 32 KiB of L1 and 1 MiB of L2 this gives
+    KC = 256, as BLIS's Haswell kernel has; on the Zen 5 VM (14 x 32, 48 KiB
+    L1, 1 MiB L2) KC = 192, MC = 672.
+    """
+    kc = max(l1 // 2 // (nr * element_bytes) // 8 * 8, 16)
+    mc = max(l2 // 2 // (kc * element_bytes) // mr, 1) * mr
+    nc = max(l3 // 2 // (kc * element_bytes) // nr, 1) * nr
+    return mc, nc, kc
