@@ -71,7 +71,7 @@ before), with the same operations, so results are bit-identical.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from math import prod
 from typing import cast
 
@@ -102,7 +102,6 @@ from xdsl.utils.exceptions import PassFailedException
 from irkit.analysis.aliasing import may_alias
 from irkit.analysis.memory import (
     DEFAULT_CACHE_BYTES,
-    MAX_STACK_BYTES,
     element_bytes,
     memref_strides,
 )
@@ -395,12 +394,10 @@ def _copy_into_panels(
 @dataclass(frozen=True)
 class Blocking:
     """One matmul's tiles, each a whole number of register tiles: the
-    register tile (MR x NR); MC, the rows of A one parallel iteration packs
-    (a stack buffer of MC x KC); NC, the columns of B packed at once (for
-    the whole K: a heap buffer, or a stack one for a matrix of a batch);
-    KC, the K step of the micro-kernels; `chunks`, how many parallel
-    column ranges each NC block splits into (so that few rows still give
-    the threads work)."""
+    register tile (MR x NR); MC, the rows of one parallel iteration; NC, the
+    columns of B packed at once (for the whole K); KC, the K step of the
+    micro-kernels; `chunks`, how many parallel column ranges each NC block
+    splits into (so that few rows still give the threads work)."""
 
     mr: int
     nr: int
@@ -408,12 +405,19 @@ class Blocking:
     nc: int
     kc: int
     chunks: int = 1
+    # False: the micro-kernels read B where it is (K x N, rows contiguous),
+    # for matmuls of too few rows to repay packing it (`RHS_PACK_MIN_ROW_TILES`).
+    pack_rhs: bool = True
 
-    def lhs_elements(self) -> int:
-        return self.mc * self.kc
-
-    def rhs_elements(self, depth: int) -> int:
-        return self.nc * depth
+    def buffer_elements(self, rows: int, depth: int) -> tuple[int, int]:
+        """Elements of the packed A (all its rows, the whole K) and B (NC
+        columns, the whole K; none unless `pack_rhs`), each a whole number
+        of `PACK_ALIGNMENT` lines (`PACK_ALIGNMENT` elements: whole lines
+        for elements of any size)."""
+        line = PACK_ALIGNMENT
+        lhs = -(-rows * depth // line) * line
+        rhs = -(-self.nc * depth // line) * line if self.pack_rhs else 0
+        return lhs, rhs
 
 
 def _loop(
@@ -512,8 +516,8 @@ def _micro_kernels(
     at: InsertPoint,
 ) -> None:
     """The block's product over packed `lhs` (`[M0, K, MR]`) and `rhs`
-    (`[N0, K, NR]`) into `out` (M0 * MR x N0 * NR), as MR x NR micro-kernels
-    marked `irkit.register_tile`."""
+    (`[N0, K, NR]` packed, or `[K, N0, NR]` in place) into `out` (M0 * MR x
+    N0 * NR), as MR x NR micro-kernels marked `irkit.register_tile`."""
     mr, nr = blocking.mr, blocking.nr
     out_type = out.type
     assert isinstance(out_type, MemRefType)
@@ -525,7 +529,8 @@ def _micro_kernels(
     n0, m0, m1, n1, k = (AffineMap.identity(5).results[i] for i in range(5))
     maps: list[AffineMap] = [AffineMap(5, 0, ())] * 3
     maps[matmul.lhs.index] = AffineMap(5, 0, (m0, k, m1))
-    maps[matmul.rhs.index] = AffineMap(5, 0, (n0, k, n1))
+    rhs_loops = (n0, k, n1) if blocking.pack_rhs else (k, n0, n1)
+    maps[matmul.rhs.index] = AffineMap(5, 0, rhs_loops)
     maps[2] = AffineMap(5, 0, (m0, m1, n0, n1))
     inputs = [lhs, rhs] if matmul.lhs.index == 0 else [rhs, lhs]
     compute = _generic(
@@ -546,17 +551,18 @@ def _pack_region(
     region: GenericOp,
     tiles: tuple[int, int],
     blocking: Blocking,
-    rhs_buffer: SSAValue,
+    buffers: tuple[SSAValue, SSAValue | None],
     parallel: bool,
 ) -> None:
     """Replace `region` (static, its rows a multiple of `tiles[0]`, its
-    columns of `tiles[1]`) by BLIS's loops: over NC columns (B's block packed
-    once, for the whole K, into `rhs_buffer`); over MC rows and column
-    chunks, in parallel (each iteration packs its own MC x KC block of A on
-    the stack for each K step); the micro-kernels. `parallel`: the loops
-    and B's packing are `scf.parallel`."""
+    columns of `tiles[1]`) by BLIS's loops with both operands packed once:
+    A's rows for the whole K into `buffers[0]`; over NC columns, B's block
+    for the whole K into `buffers[1]` (None: B read in place); over MC rows
+    and column chunks, in parallel, and over KC steps, the micro-kernels.
+    `parallel`: those loops and the packing copies are `scf.parallel`."""
     mc, nc = tiles
     mr, nr = blocking.mr, blocking.nr
+    lhs_buffer, rhs_buffer = buffers
     at = InsertPoint.before(region)
     operands = [*region.inputs, *region.outputs]
     out_type = region.outputs[0].type
@@ -565,28 +571,38 @@ def _pack_region(
     lhs_type = operands[matmul.lhs.index].type
     assert isinstance(lhs_type, MemRefType)
     depth = lhs_type.get_shape()[1 if matmul.lhs.outer_first else 0]
-    element_type = lhs_type.get_element_type()
     chunk = nc // _largest_divisor(nc // nr, blocking.chunks)
 
+    copies = []
+    lhs_panels = _panel_view(lhs_buffer, 0, [rows // mr, depth, mr], at)
+    lhs = operands[matmul.lhs.index]
+    copies.append(_copy_into_panels(lhs, matmul.lhs.outer_first, mr, lhs_panels, at))
     jc, at = _loop(columns, nc, at, "jc")
-    rhs = _panel_view(rhs_buffer, 0, [nc // nr, depth, nr], at)
     rhs_block = _operand_block(
         operands[matmul.rhs.index], matmul.rhs, (jc, nc), (0, depth), at
     )
-    copy = _copy_into_panels(rhs_block, matmul.rhs.outer_first, nr, rhs, at)
+    if rhs_buffer is not None:
+        rhs = _panel_view(rhs_buffer, 0, [nc // nr, depth, nr], at)
+        copies.append(_copy_into_panels(rhs_block, matmul.rhs.outer_first, nr, rhs, at))
     if parallel:
-        tile_generic(copy, [1, 0, 0])
+        for copy in copies:
+            tile_generic(copy, [1, 0, 0])
     out_columns = _block(operands[2], [0, jc], [rows, nc], at)
     (ic, cc), at = _tile_loops([rows, nc], [mc, chunk], parallel, at)
-    lhs_buffer = memref.AllocaOp.get(
-        element_type, alignment=PACK_ALIGNMENT, shape=[blocking.lhs_elements()]
+    # A's micro-panels of these rows: `[MC / MR, K, MR]` from panel ic / MR.
+    lhs_rows = _panel_view(
+        lhs_buffer, _scaled(ic, depth, at), [mc // mr, depth, mr], at
     )
-    lhs_buffer.memref.name_hint = "packed_lhs"
-    Rewriter.insert_op(lhs_buffer, at)
-    # B's micro-panels of this chunk: `[chunk / NR, K, NR]` from panel cc / NR.
-    chunk_panels = _panel_view(
-        rhs_buffer, _scaled(cc, depth, at), [chunk // nr, depth, nr], at
-    )
+    if rhs_buffer is not None:
+        # B's micro-panels of this chunk: `[chunk / NR, K, NR]` from panel
+        # cc / NR.
+        chunk_rhs = _panel_view(
+            rhs_buffer, _scaled(cc, depth, at), [chunk // nr, depth, nr], at
+        )
+    else:
+        # B's K x chunk columns in place, as `[K, chunk / NR, NR]`.
+        in_place = _block(rhs_block, [0, cc], [depth, chunk], at)
+        chunk_rhs = _expand(in_place, [[0], [1, 2]], [depth, chunk // nr, nr], at)
     out = _block(out_columns, [ic, cc], [mc, chunk], at)
     full = depth // blocking.kc * blocking.kc
     steps = [(0, full, blocking.kc), (full, depth - full, depth - full)]
@@ -596,15 +612,15 @@ def _pack_region(
         pc, inside = _loop(extent, kc, at, "pc")
         if start:
             pc = start if isinstance(pc, int) else pc
-        lhs = _panel_view(lhs_buffer.memref, 0, [mc // mr, kc, mr], inside)
-        lhs_block = _operand_block(
-            operands[matmul.lhs.index], matmul.lhs, (ic, mc), (pc, kc), inside
+        lhs_step = strided_view(
+            lhs_rows, [0, pc, 0], [mc // mr, kc, mr], [1, 1, 1], inside
         )
-        _copy_into_panels(lhs_block, matmul.lhs.outer_first, mr, lhs, inside)
-        rhs_step = strided_view(
-            chunk_panels, [0, pc, 0], [chunk // nr, kc, nr], [1, 1, 1], inside
-        )
-        _micro_kernels(matmul, region.body, lhs, rhs_step, out, blocking, inside)
+        if rhs_buffer is not None:
+            offsets, sizes = [0, pc, 0], [chunk // nr, kc, nr]
+        else:
+            offsets, sizes = [pc, 0, 0], [kc, chunk // nr, nr]
+        rhs_step = strided_view(chunk_rhs, offsets, sizes, [1, 1, 1], inside)
+        _micro_kernels(matmul, region.body, lhs_step, rhs_step, out, blocking, inside)
     Rewriter.erase_op(region)
 
 
@@ -618,6 +634,9 @@ def _pack_region(
 # few rows splits its columns into chunks (OpenMP's static schedule then
 # gives each thread a contiguous run).
 PARALLEL_ITERATIONS = 16
+# Matmuls of fewer rows than this many register tiles read B in place
+# instead of packing it (when B's rows are contiguous).
+RHS_PACK_MIN_ROW_TILES = 16
 
 
 def _largest_divisor(value: int, at_most: int) -> int:
@@ -631,28 +650,24 @@ def blocking_for(
     cache_tiles: Sequence[int],
     cache_bytes: Sequence[int],
     element: int,
-    rhs_budget: int | None,
 ) -> Blocking:
     """The matmul's blocking: `cache_tiles` (MC, NC, KC) where given, else
-    from the caches (`cache_tile_shape`); MC within the stack budget for A's
-    block (MC x KC), and, when `rhs_budget` (bytes) is given, NC within it
-    for B's (K x NC); clamped to the matmul's whole register tiles."""
+    from the caches (`cache_tile_shape`, NC with B's block over the whole
+    K in half of L3), clamped to the matmul's whole register tiles, with
+    the column chunks that make `PARALLEL_ITERATIONS`."""
     if cache_tiles:
         mc, nc, kc = cache_tiles
     else:
         mc, nc, kc = cache_tile_shape(mr, nr, element, *cache_bytes)
-        # B's block holds the whole K: half of L3 for it.
         nc = max(cache_bytes[2] // 2 // (matmul.depth * element) // nr, 1) * nr
     kc = max(min(kc, matmul.depth), 1)
-    tiles = matmul.rows // mr
-    groups = max(min(mc // mr, MAX_STACK_BYTES // (kc * mr * element), tiles), 1)
+    tiles = max(matmul.rows // mr, 1)
+    groups = max(min(mc // mr, tiles), 1)
     # Row blocks that divide the rows' register tiles, unless that would
     # halve them (a remainder block then runs as a region of its own).
     divisor = _largest_divisor(tiles, groups)
     mc = (divisor if 2 * divisor > groups else groups) * mr
     nc = max(min(nc, matmul.columns) // nr, 1) * nr
-    if rhs_budget is not None:
-        nc = max(min(nc, rhs_budget // (matmul.depth * element)) // nr, 1) * nr
     row_blocks = max(matmul.rows // mc, 1)
     wanted = -(-PARALLEL_ITERATIONS // row_blocks)
     chunks = _largest_divisor(nc // nr, wanted)
@@ -665,10 +680,17 @@ def blocking_for(
 
 
 def pack_matmul_2d(
-    matmul: Matmul, blocking: Blocking, rhs_buffer: SSAValue, parallel: bool
+    matmul: Matmul,
+    blocking: Blocking,
+    buffers: tuple[SSAValue, SSAValue | None],
+    parallel: bool,
+    lanes: int,
 ) -> None:
     """Rewrite one matched rank-2 matmul (see the module doc) with
-    `rhs_buffer` (`blocking.rhs_elements`) holding B's packed block."""
+    `buffers` (`blocking.buffer_elements`) holding the packed A and B (None
+    when `blocking.pack_rhs` is off). A tail of fewer than MR rows runs
+    micro-kernels of its rows; a tail of fewer than NR columns, when it is
+    whole vectors of `lanes`, of its columns; other tails stay plain."""
     row, column, reduction = (
         matmul.row_loop,
         matmul.column_loop,
@@ -679,9 +701,18 @@ def pack_matmul_2d(
         for columns in segments(matmul.columns, blocking.nc, blocking.nr):
             ranges = {row: rows, column: columns, reduction: whole_depth}
             region = _region(matmul, ranges)
-            if rows.tile and columns.tile:
-                tiles = (rows.tile, columns.tile)
-                _pack_region(matmul, region, tiles, blocking, rhs_buffer, parallel)
+            columns_tile = columns.tile or (
+                columns.size if columns.size % lanes == 0 else 0
+            )
+            if not columns_tile:
+                continue
+            local = replace(
+                blocking,
+                mr=blocking.mr if rows.tile else rows.size,
+                nr=blocking.nr if columns.tile else columns.size,
+            )
+            tiles = (rows.tile or rows.size, columns_tile)
+            _pack_region(matmul, region, tiles, local, buffers, parallel)
     Rewriter.erase_op(matmul.generic)
 
 
@@ -761,16 +792,21 @@ def _per_matrix(matmul: Matmul, batch: Sequence[SSAValue], at: InsertPoint) -> M
     return found
 
 
-def _allocate(
-    element_type: Attribute, elements: int, stack: bool, at: InsertPoint
-) -> memref.AllocOp | memref.AllocaOp:
-    """B's packed block: aligned, on the stack or on the heap."""
-    allocation = (memref.AllocaOp if stack else memref.AllocOp).get(
-        element_type, alignment=PACK_ALIGNMENT, shape=[elements]
-    )
-    allocation.memref.name_hint = "packed_rhs"
-    Rewriter.insert_op(allocation, at)
-    return allocation
+def _linear_index(
+    indices: Sequence[SSAValue], extents: Sequence[int], at: InsertPoint
+) -> SSAValue | int:
+    """`indices` in row-major order over `extents`, as one index."""
+    linear: SSAValue | int = 0
+    for index, extent in zip(indices, extents, strict=True):
+        scaled = _scaled(linear, extent, at)
+        if isinstance(scaled, int) and scaled == 0:
+            linear = index
+            continue
+        assert not isinstance(scaled, int)
+        total = arith.AddiOp(scaled, index)
+        Rewriter.insert_op(total, at)
+        linear = total.result
+    return linear
 
 
 def pack_matmul(
@@ -781,44 +817,69 @@ def pack_matmul(
     vector_registers: int,
 ) -> bool:
     """Rewrite one matched matmul (see the module doc); False if too small."""
-    out_type = matmul.generic.outputs[0].type
+    generic = matmul.generic
+    out_type = generic.outputs[0].type
     assert isinstance(out_type, MemRefType)
-    element_type = out_type.get_element_type()
-    bits = 8 * (element_bytes(element_type) or 4)
+    bits = 8 * (element_bytes(out_type.get_element_type()) or 4)
     mr, nr = register_tile_shape(bits, vector_bits, vector_registers)
     if matmul.rows < mr or matmul.columns < nr:
         return False
-    input_type = cast(MemRefType[Attribute], matmul.generic.inputs[0].type)
+    lanes = max(vector_bits // bits, 1)
+    input_type = cast(MemRefType[Attribute], generic.inputs[0].type)
     packed_type = input_type.get_element_type()
     element = element_bytes(packed_type) or 4
     batch_extents = out_type.get_shape()[: len(matmul.batch_loops)]
-    at = InsertPoint.before(matmul.generic)
-    # A batch of matrices whose packed B fits the stack runs a matrix per
-    # parallel iteration; larger ones (or one alone) share the threads.
-    if prod(batch_extents) > 1:
-        blocking = blocking_for(
-            matmul, mr, nr, cache_tiles, cache_bytes, element, MAX_STACK_BYTES
-        )
-        elements = blocking.rhs_elements(matmul.depth)
-        if blocking.nc >= matmul.columns // nr * nr:
-            batch, inside = _batch_loop(batch_extents, True, at)
-            buffer = _allocate(packed_type, elements, True, inside)
-            matrix = _per_matrix(matmul, batch, inside)
-            pack_matmul_2d(matrix, blocking, buffer.memref, parallel=False)
-            Rewriter.erase_op(matmul.generic)
-            return True
-    blocking = blocking_for(matmul, mr, nr, cache_tiles, cache_bytes, element, None)
-    buffer = _allocate(packed_type, blocking.rhs_elements(matmul.depth), False, at)
-    dealloc = memref.DeallocOp.get(buffer.memref)
-    Rewriter.insert_op(dealloc, InsertPoint.after(matmul.generic))
+    # B is read in place (its rows contiguous) by matmuls of few rows: each
+    # of its elements is used by few micro-kernels, and packing it would
+    # cost as much as the product.
+    pack_rhs = matmul.rhs.outer_first or matmul.rows >= RHS_PACK_MIN_ROW_TILES * mr
+    blocking = replace(
+        blocking_for(matmul, mr, nr, cache_tiles, cache_bytes, element),
+        pack_rhs=pack_rhs,
+    )
+    lhs_elements, rhs_elements = blocking.buffer_elements(matmul.rows, matmul.depth)
+    # A batch of enough matrices runs a matrix per parallel iteration, each
+    # with its own part of the buffer; fewer share the threads, one by one.
+    per_matrix = prod(batch_extents) >= PARALLEL_ITERATIONS // 2
+    copies = prod(batch_extents) if per_matrix else 1
+    at = InsertPoint.before(generic)
+    packed = memref.AllocOp.get(
+        packed_type,
+        alignment=PACK_ALIGNMENT,
+        shape=[copies * (lhs_elements + rhs_elements)],
+    )
+    packed.memref.name_hint = "packed"
+    Rewriter.insert_op(packed, at)
+    Rewriter.insert_op(memref.DeallocOp.get(packed.memref), InsertPoint.after(generic))
     if matmul.batch_loops:
-        batch, inside = _batch_loop(batch_extents, False, at)
-        matrix = _per_matrix(matmul, batch, inside)
-        pack_matmul_2d(matrix, blocking, buffer.memref, parallel=True)
-        Rewriter.erase_op(matmul.generic)
+        batch, at = _batch_loop(batch_extents, per_matrix, at)
+        base = _scaled(
+            _linear_index(batch, batch_extents, at) if per_matrix else 0,
+            lhs_elements + rhs_elements,
+            at,
+        )
+        matrix = _per_matrix(matmul, batch, at)
     else:
-        pack_matmul_2d(matmul, blocking, buffer.memref, parallel=True)
+        base, matrix = 0, matmul
+    lhs_buffer = strided_view(packed.memref, [base], [lhs_elements], [1], at)
+    rhs_buffer = None
+    if pack_rhs:
+        rhs_base = (
+            base + lhs_elements
+            if isinstance(base, int)
+            else _added(base, lhs_elements, at)
+        )
+        rhs_buffer = strided_view(packed.memref, [rhs_base], [rhs_elements], [1], at)
+    pack_matmul_2d(matrix, blocking, (lhs_buffer, rhs_buffer), not per_matrix, lanes)
+    if matrix is not matmul:
+        Rewriter.erase_op(generic)
     return True
+
+
+def _added(value: SSAValue, constant: int, at: InsertPoint) -> SSAValue:
+    total = arith.AddiOp(value, index_constant(constant, at))
+    Rewriter.insert_op(total, at)
+    return total.result
 
 
 def pack_operands(
