@@ -187,15 +187,15 @@ def match_matmul(generic: GenericOp) -> Matmul | None:
     # Both packed panels share one buffer, of the inputs' element type.
     if memref_types[0].get_element_type() != memref_types[1].get_element_type():
         return None
-    all_maps = [_map_loops(attr.data) for attr in generic.indexing_maps]
-    if any(loops is None or len(set(loops)) != len(loops) for loops in all_maps):
+    found_maps = [_map_loops(attr.data) for attr in generic.indexing_maps]
+    all_maps = [loops for loops in found_maps if loops is not None]
+    if len(all_maps) != 3 or any(len(set(m)) != len(m) for m in all_maps):
         return None
-    batch = tuple(all_maps[2][:batch_count]) if all_maps[2] is not None else ()
-    if any(loops is None or tuple(loops[:batch_count]) != batch for loops in all_maps):
+    # The batch: the loops every operand reads, in the output's order.
+    batch = tuple(x for x in all_maps[2] if x in all_maps[0] and x in all_maps[1])
+    if len(batch) != batch_count:
         return None
-    if any(kinds[loop] != IteratorType.PARALLEL for loop in batch):
-        return None
-    maps = [loops[batch_count:] for loops in all_maps if loops is not None]
+    maps = [[x for x in loops if x not in batch] for loops in all_maps]
     reduction = kinds.index(IteratorType.REDUCTION)
     out_loops = maps[2]
     if reduction in out_loops:
@@ -216,8 +216,14 @@ def match_matmul(generic: GenericOp) -> Matmul | None:
     output = generic.outputs[0]
     if any(may_alias(value, output) for value in generic.inputs):
         return None
-    out_shape = memref_types[2].get_shape()[batch_count:]
-    lhs_shape = memref_types[lhs.index].get_shape()[batch_count:]
+    out_shape, lhs_shape = (
+        [
+            size
+            for x, size in zip(all_maps[i], memref_types[i].get_shape())
+            if x not in batch
+        ]
+        for i in (2, lhs.index)
+    )
     return Matmul(
         generic,
         row_loop=out_loops[0],
@@ -717,23 +723,26 @@ def pack_matmul_2d(
 
 
 def _batch_slice(
-    value: SSAValue, batch: Sequence[SSAValue], at: InsertPoint
+    value: SSAValue,
+    loops: Sequence[int],
+    batch: dict[int, SSAValue],
+    at: InsertPoint,
 ) -> SSAValue:
-    """`value[b..., :, :]` as a rank-2 view (a rank-reducing subview)."""
+    """The matrix of `value` (indexed by `loops`) at the batch indices
+    `batch` (loop -> index), as a rank-2 view (a rank-reducing subview)."""
     value_type = value.type
     assert isinstance(value_type, MemRefType)
     shape = list(value_type.get_shape())
     strides, _ = memref_strides(value_type)
-    inner = shape[len(batch) :]
+    kept = [dim for dim, loop in enumerate(loops) if loop not in batch]
     result_type = MemRefType(
         value_type.get_element_type(),
-        inner,
-        StridedLayoutAttr(list[int | None](strides[len(batch) :]), None),
+        [shape[dim] for dim in kept],
+        StridedLayoutAttr(list[int | None]([strides[dim] for dim in kept]), None),
     )
-    offsets: list[SSAValue | int] = [*batch, 0, 0]
-    view = memref.SubviewOp.get(
-        value, offsets, [1] * len(batch) + inner, [1] * len(shape), result_type
-    )
+    offsets: list[SSAValue | int] = [batch.get(loop, 0) for loop in loops]
+    sizes = [1 if loop in batch else size for loop, size in zip(loops, shape)]
+    view = memref.SubviewOp.get(value, offsets, sizes, [1] * len(shape), result_type)
     view.result.name_hint = "matrix"
     Rewriter.insert_op(view, at)
     return view.result
@@ -767,21 +776,22 @@ def _batch_loop(
 
 
 def _per_matrix(matmul: Matmul, batch: Sequence[SSAValue], at: InsertPoint) -> Matmul:
-    """The batch matmul's product of one batch element: a rank-2 matmul on
-    rank-reducing views, inserted at `at`."""
+    """The batch matmul's product of one batch element (`batch`: the batch
+    loops' indices): a rank-2 matmul on rank-reducing views, at `at`."""
     generic = matmul.generic
-    batch_count = len(matmul.batch_loops)
     kinds = generic.get_iterator_types().data
-    inner = [loop for loop in range(len(kinds)) if loop not in matmul.batch_loops]
+    at_batch = dict(zip(matmul.batch_loops, batch, strict=True))
+    inner = [loop for loop in range(len(kinds)) if loop not in at_batch]
     renumber = {loop: AffineExpr.dimension(i) for i, loop in enumerate(inner)}
-    maps = []
-    for attr in generic.indexing_maps:
+    maps, operands = [], []
+    for value, attr in zip(
+        [*generic.inputs, *generic.outputs], generic.indexing_maps, strict=True
+    ):
         loops = _map_loops(attr.data)
         assert loops is not None
-        maps.append(AffineMap(3, 0, tuple(renumber[x] for x in loops[batch_count:])))
-    operands = [
-        _batch_slice(value, batch, at) for value in [*generic.inputs, *generic.outputs]
-    ]
+        kept = tuple(renumber[x] for x in loops if x not in at_batch)
+        maps.append(AffineMap(3, 0, kept))
+        operands.append(_batch_slice(value, loops, at_batch, at))
     inner_kinds = [kinds[loop].data for loop in inner]
     matrix = _generic(
         operands[:2], operands[2:], generic.body.clone(), maps, inner_kinds
@@ -828,7 +838,12 @@ def pack_matmul(
     input_type = cast(MemRefType[Attribute], generic.inputs[0].type)
     packed_type = input_type.get_element_type()
     element = element_bytes(packed_type) or 4
-    batch_extents = out_type.get_shape()[: len(matmul.batch_loops)]
+    out_loops = _map_loops(generic.indexing_maps.data[2].data) or []
+    batch_extents = [
+        size
+        for loop, size in zip(out_loops, out_type.get_shape(), strict=True)
+        if loop in matmul.batch_loops
+    ]
     # B is read in place (its rows contiguous) by matmuls of few rows: each
     # of its elements is used by few micro-kernels, and packing it would
     # cost as much as the product.
@@ -851,16 +866,13 @@ def pack_matmul(
     packed.memref.name_hint = "packed"
     Rewriter.insert_op(packed, at)
     Rewriter.insert_op(memref.DeallocOp.get(packed.memref), InsertPoint.after(generic))
+    batch: list[SSAValue] = []
+    base: SSAValue | int = 0
     if matmul.batch_loops:
         batch, at = _batch_loop(batch_extents, per_matrix, at)
-        base = _scaled(
-            _linear_index(batch, batch_extents, at) if per_matrix else 0,
-            lhs_elements + rhs_elements,
-            at,
-        )
-        matrix = _per_matrix(matmul, batch, at)
-    else:
-        base, matrix = 0, matmul
+        if per_matrix:
+            index = _linear_index(batch, batch_extents, at)
+            base = _scaled(index, lhs_elements + rhs_elements, at)
     lhs_buffer = strided_view(packed.memref, [base], [lhs_elements], [1], at)
     rhs_buffer = None
     if pack_rhs:
@@ -870,6 +882,7 @@ def pack_matmul(
             else _added(base, lhs_elements, at)
         )
         rhs_buffer = strided_view(packed.memref, [rhs_base], [rhs_elements], [1], at)
+    matrix = _per_matrix(matmul, batch, at) if matmul.batch_loops else matmul
     pack_matmul_2d(matrix, blocking, (lhs_buffer, rhs_buffer), not per_matrix, lanes)
     if matrix is not matmul:
         Rewriter.erase_op(generic)

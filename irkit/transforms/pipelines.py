@@ -169,17 +169,21 @@ class LowerToCPipeline(NamedPipeline):
 
     def stages(self) -> list[ModulePass]:
         stages = [_stage("convert-nn-to-linalg"), _stage("linalg-generalize-named-ops")]
+        packing = self.tile and self.pack and self.vector_bits >= PACK_MIN_VECTOR_BITS
         stages += _tensor_stages(
             fuse=self.fuse,
             collapse=self.collapse,
-            fold_copies=False,
+            # Packing reads a transposed operand (a linear layer's weight)
+            # in cache-line-sized strips as it packs it; the register tiles
+            # without packing need it as a contiguous copy.
+            fold_copies=packing,
             recompute_broadcasts=False,
         )
         stages.append(_stage("bufferize"))
         if self.rows:
             stages.append(_stage("linalg-tile-rows"))
         if self.tile:
-            if self.pack and self.vector_bits >= PACK_MIN_VECTOR_BITS:
+            if packing:
                 stages.append(
                     _stage(
                         "linalg-pack-operands",
