@@ -179,10 +179,7 @@ def match_matmul(generic: GenericOp) -> Matmul | None:
     operands = [*generic.inputs, *generic.outputs]
     types = [value.type for value in operands]
     memref_types = [t for t in types if isinstance(t, MemRefType)]
-    if len(memref_types) != 3 or not all(
-        t.has_static_shape() and t.get_num_dims() == batch_count + 2
-        for t in memref_types
-    ):
+    if len(memref_types) != 3 or not all(t.has_static_shape() for t in memref_types):
         return None
     # Both packed panels share one buffer, of the inputs' element type.
     if memref_types[0].get_element_type() != memref_types[1].get_element_type():
@@ -191,11 +188,16 @@ def match_matmul(generic: GenericOp) -> Matmul | None:
     all_maps = [loops for loops in found_maps if loops is not None]
     if len(all_maps) != 3 or any(len(set(m)) != len(m) for m in all_maps):
         return None
-    # The batch: the loops every operand reads, in the output's order.
-    batch = tuple(x for x in all_maps[2] if x in all_maps[0] and x in all_maps[1])
-    if len(batch) != batch_count:
+    # The batch: the output's loops before its last two, which an input
+    # reads too or not at all (a convolution's weights, shared by its batch).
+    batch = tuple(all_maps[2][:-2])
+    if len(batch) != batch_count or any(
+        kinds[loop] != IteratorType.PARALLEL for loop in batch
+    ):
         return None
     maps = [[x for x in loops if x not in batch] for loops in all_maps]
+    if any(len(loops) != 2 for loops in maps):
+        return None
     reduction = kinds.index(IteratorType.REDUCTION)
     out_loops = maps[2]
     if reduction in out_loops:

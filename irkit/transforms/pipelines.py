@@ -160,6 +160,9 @@ class LowerToCPipeline(NamedPipeline):
     vectorize: bool = True
     # Empty: the blocks from the caches below (`cache_tile_shape`).
     pack_tile_sizes: tuple[int, ...] = ()
+    # Where it packs, 2-D convolutions as an im2col gather and a batch of
+    # matmuls (`linalg-conv-to-im2col`) that take the packed path.
+    im2col: bool = True
     vector_bits: int = 256
     vector_registers: int = 16
     # The data caches (`CpuHardware`; `irkit.compile` fills in the host's).
@@ -168,8 +171,11 @@ class LowerToCPipeline(NamedPipeline):
     l3_cache_bytes: int = DEFAULT_CACHE_BYTES[2]
 
     def stages(self) -> list[ModulePass]:
-        stages = [_stage("convert-nn-to-linalg"), _stage("linalg-generalize-named-ops")]
         packing = self.tile and self.pack and self.vector_bits >= PACK_MIN_VECTOR_BITS
+        stages = [_stage("convert-nn-to-linalg")]
+        if packing and self.im2col:
+            stages.append(_stage("linalg-conv-to-im2col"))
+        stages.append(_stage("linalg-generalize-named-ops"))
         stages += _tensor_stages(
             fuse=self.fuse,
             collapse=self.collapse,
