@@ -105,17 +105,21 @@ class LowerToCPipeline(NamedPipeline):
     """From the tensor level (`nn`, or `linalg` on tensors) to C-ready loops.
 
     Stages: `convert-nn-to-linalg` (a no-op on upstream input),
+    `linalg-conv-to-im2col` (where it packs, unless `im2col=false`: 2-D
+    convolutions as a gather and a batch of matmuls),
     `linalg-generalize-named-ops`, `linalg-fold-unit-extent-dims` (a one-row
     matmul becomes a matrix-vector product, run as row reductions),
-    `linalg-fuse-elementwise{fold-copies=false}` (unless `fuse=false`; a
-    matmul's transposed weight stays a contiguous copy for the register
-    tiles), `linalg-collapse-dims` and fusion again (unless
+    `linalg-fuse-elementwise` (unless `fuse=false`; `fold-copies` where it
+    packs: a matmul's transposed weight is packed straight from the weight;
+    else it stays a contiguous copy for the register tiles),
+    `linalg-collapse-dims` and fusion again (unless
     `collapse=false`: rows of any rank become one row loop), `bufferize`;
     `linalg-tile-rows` (unless `rows=false`: a softmax, layer_norm or reduction
     with its neighbours runs row by row in one OpenMP loop); then, unless
     `tile=false`: `linalg-pack-operands` (unless `pack=false`: static
-    matmuls as packed operand panels in cache tiles of `pack-tile-sizes`
-    and register micro-kernels sized from `vector-bits` and
+    matmuls and batch matmuls with both operands packed once, blocks from
+    the caches (`l1-cache-bytes`, `l2-cache-bytes`, `l3-cache-bytes`) or
+    `pack-tile-sizes`, register micro-kernels sized from `vector-bits` and
     `vector-registers`, peeled so that any shape takes it;
     `linalg-vectorize-micro-kernels` then, unless `vectorize=false`, makes
     each micro-kernel vector code: accumulators carried in vector registers
