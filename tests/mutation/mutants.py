@@ -786,13 +786,43 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "packed-k-remainder-dropped",
         "irkit/transforms/linalg_pack_operands.py",
-        "            for depth in segments(matmul.depth, kc, 1):",
-        "            for depth in segments(matmul.depth, kc, 1)[:1]:",
+        "    steps = [(0, full, blocking.kc), (full, depth - full, depth - full)]",
+        "    steps = [(0, full, blocking.kc)]",
         (
             "tests/properties/test_linalg_pack_operands.py",
             "tests/filecheck/transforms/linalg-pack-operands.mlir",
         ),
-        "the K steps that no whole cache-tile step covers are never computed",
+        "the K steps that no whole KC step covers are never computed",
+    ),
+    Mutant(
+        "packed-rhs-chunk-offset-dropped",
+        "irkit/transforms/linalg_pack_operands.py",
+        "            rhs_buffer, _scaled(cc, depth, at), [chunk // nr, depth, nr], at",
+        "            rhs_buffer, _scaled(cc, 0, at), [chunk // nr, depth, nr], at",
+        ("tests/properties/test_linalg_pack_operands.py",),
+        "every parallel column chunk reads the first chunk's packed B panels",
+    ),
+    Mutant(
+        "in-place-rhs-chunk-offset-dropped",
+        "irkit/transforms/linalg_pack_operands.py",
+        "        in_place = _block(rhs_block, [0, cc], [depth, chunk], at)",
+        "        in_place = _block(rhs_block, [0, 0], [depth, chunk], at)",
+        (
+            "tests/properties/test_linalg_pack_operands.py",
+            "tests/filecheck/transforms/linalg-pack-operands.mlir",
+        ),
+        "every parallel column chunk reads B in place from its first columns",
+    ),
+    Mutant(
+        "batch-matrix-index-dropped",
+        "irkit/transforms/linalg_pack_operands.py",
+        "    offsets: list[SSAValue | int] = [batch.get(loop, 0) for loop in loops]",
+        "    offsets: list[SSAValue | int] = [0 for loop in loops]",
+        (
+            "tests/properties/test_linalg_pack_operands.py",
+            "tests/filecheck/transforms/linalg-pack-operands.mlir",
+        ),
+        "every matrix of a batch matmul reads and writes the first matrix",
     ),
     Mutant(
         "lhs-panel-read-untransposed",
