@@ -814,6 +814,15 @@ MUTANTS: tuple[Mutant, ...] = (
         "every parallel column chunk reads B in place from its first columns",
     ),
     Mutant(
+        "aligned-alloc-frees-the-aligned-pointer",
+        "irkit/targets/cstyle_memory.py",
+        "    base = emitter.scope.allocation_bases.get(op.operands[0], view.pointer)",
+        "    base = view.pointer",
+        ("tests/filecheck/targets/c/alloc.mlir",),
+        "`free` is given the rounded-up address instead of what `malloc` "
+        "returned (heap corruption)",
+    ),
+    Mutant(
         "batch-matrix-index-dropped",
         "irkit/transforms/linalg_pack_operands.py",
         "    offsets: list[SSAValue | int] = [batch.get(loop, 0) for loop in loops]",
