@@ -164,7 +164,14 @@ def host_hardware() -> CpuHardware:
         key, _, value = line.partition(":")
         if key.strip() in ("flags", "Features"):
             flags |= set(value.split())
-    return replace(vector_unit(flags, platform.machine()), **host_caches())
+    unit = vector_unit(flags, platform.machine())
+    caches = host_caches()
+    return replace(
+        unit,
+        l1_cache_bytes=caches.get("l1_cache_bytes", unit.l1_cache_bytes),
+        l2_cache_bytes=caches.get("l2_cache_bytes", unit.l2_cache_bytes),
+        l3_cache_bytes=caches.get("l3_cache_bytes", unit.l3_cache_bytes),
+    )
 
 
 def host_caches(

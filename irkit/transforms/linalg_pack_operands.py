@@ -163,6 +163,31 @@ def _map_loops(indexing_map: AffineMap) -> list[int] | None:
     return loops if len(loops) == len(indexing_map.results) else None
 
 
+def _operand_roles(
+    maps: Sequence[Sequence[int]], reduction: int
+) -> tuple[_Operand, _Operand] | None:
+    """The lhs (read by the output's row loop and K) and the rhs (by its
+    column loop and K) among the two inputs, from their loops without the
+    batch (`maps`: the inputs', then the output's)."""
+    out_loops = maps[2]
+    if reduction in out_loops:
+        return None
+    lhs = rhs = None
+    for index in (0, 1):
+        loops = maps[index]
+        if reduction not in loops:
+            return None
+        other = loops[1 - loops.index(reduction)]
+        operand = _Operand(index, loops[0] == other)
+        if other == out_loops[0] and lhs is None:
+            lhs = operand
+        elif other == out_loops[1] and rhs is None:
+            rhs = operand
+    if lhs is None or rhs is None:
+        return None
+    return lhs, rhs
+
+
 def match_matmul(generic: GenericOp) -> Matmul | None:
     """The matmul `generic` is, in the terms of the contract, or None."""
     if not is_contraction(generic):
@@ -200,21 +225,10 @@ def match_matmul(generic: GenericOp) -> Matmul | None:
         return None
     reduction = kinds.index(IteratorType.REDUCTION)
     out_loops = maps[2]
-    if reduction in out_loops:
+    roles = _operand_roles(maps, reduction)
+    if roles is None:
         return None
-    lhs = rhs = None
-    for index in (0, 1):
-        loops = maps[index]
-        if reduction not in loops:
-            return None
-        other = loops[1 - loops.index(reduction)]
-        operand = _Operand(index, loops[0] == other)
-        if other == out_loops[0] and lhs is None:
-            lhs = operand
-        elif other == out_loops[1] and rhs is None:
-            rhs = operand
-    if lhs is None or rhs is None:
-        return None
+    lhs, rhs = roles
     output = generic.outputs[0]
     if any(may_alias(value, output) for value in generic.inputs):
         return None
