@@ -9,63 +9,76 @@ linalg.generic {(i, k), (k, j) -> (i, j)} ins(%a, %b) outs(%c)   // M x N x K
 ```
 
 is split by peeling into regions whose sizes are all static: the part of
-each of M and N that full cache tiles (`cache-tile-sizes` = MC, NC, KC)
-cover, then the rest of it that whole register tiles (MR rows, NR columns)
-cover, then a tail of fewer than MR rows or NR columns; K into full KC steps
-and the rest. Each region whose rows and columns are whole register tiles is
-tiled into cache tiles (an `scf.parallel` over the MC x NC tiles, which
-OpenMP runs, an `scf.for` over the K steps), and in each tile
+each of M and N that whole blocks (MC rows, NC columns) cover, then the
+rest that whole register tiles (MR rows, NR columns) cover, then a tail of
+fewer than MR rows (run by micro-kernels of its rows) or NR columns (run by
+micro-kernels of its columns where they are whole vectors, else left a
+plain contraction); each region over the whole K. Each packed region is
+BLIS's loop nest with both operands packed once, into one 64-byte aligned
+heap buffer:
 
 ```mlir
-%lhs = memref.alloca() {alignment = 64} : memref<M0xKCxMRxf32>   // M0 = MC / MR
-linalg.generic ins(expand(%a_tile)) outs(%lhs)   // lhs[m0, k, m1] = a[m0 * MR + m1, k]
-%rhs = memref.alloca() {alignment = 64} : memref<N0xKCxNRxf32>
-linalg.generic ins(expand(%b_tile)) outs(%rhs)   // rhs[n0, k, n1] = b[k, n0 * NR + n1]
-scf.parallel (%n0, %m0) = ... step (1, 1) {      // the micro-kernels
-  linalg.generic {irkit.register_tile}
-      ins(%lhs[m0] : 1xKCxMR, %rhs[n0] : 1xKCxNR)
-      outs(expand(%c_tile)[m0, :, n0, :] : 1xMRx1xNR)
+%packed = memref.alloc() {alignment = 64} : memref<...xf32>
+linalg.generic ins(expand(%a)) outs(%lhs)    // lhs[m0, k, m1] = a[m0 * MR + m1, k]
+scf.for %jc = 0 to N step NC {               // (no loop for one block)
+  linalg.generic ins(expand(%b[:, jc])) outs(%rhs)  // rhs[n0, k, n1] = b[k, jc + n0 * NR + n1]
+  scf.parallel (%ic, %cc) = (0, 0) to (M, NC) step (MC, NC / chunks) {
+    scf.for %pc = 0 to K step KC {           // then the K remainder
+      scf.parallel (%n0, %m0) = ... {        // the micro-kernels
+        linalg.generic {irkit.register_tile}
+            ins(%lhs[ic / MR + m0, pc:KC, :] : 1xKCxMR, %rhs[cc / NR + n0, pc:KC, :] : 1xKCxNR)
+            outs(expand(%c)[...] : 1xMRx1xNR)
+      }
+    }
+  }
 }
+memref.dealloc %packed
 ```
 
-so every micro-kernel reads both operands with unit stride from buffers
-that stay in the caches (the rhs micro-panel, KC x NR, in L1; the lhs panel
-in L2), and its MR x NR output is small enough to stay in vector registers
-across the K loop: `linalg-vectorize-micro-kernels` (next in `lower-to-c`)
-makes it vector code whose accumulators are vector values, or, without
-it, `linalg-promote-accumulator` moves it to the stack.
-The register tile is sized from the vector unit: NR = two vectors of the
-accumulator's element type, MR = as many rows as leave room for the two
-rhs vectors and one broadcast lhs element (`register_tile_shape`: 6 x 16 for
-f32 on AVX2's sixteen 256-bit registers, 14 x 32 on AVX-512). Regions with
-a tail of rows or columns, and matmuls this pass leaves, stay plain
-contractions for `linalg-tile-contractions`.
+The packing copies' panel loops are `scf.parallel` too. A matmul of fewer
+than `RHS_PACK_MIN_ROW_TILES` register tiles of rows reads B in place
+(`[K, N0, NR]`) when B's rows are contiguous. The micro-kernels read A's
+micro-panel (KC x MR) and B's (KC x NR) with unit stride, and their MR x NR
+output stays in vector registers across the K loop:
+`linalg-vectorize-micro-kernels` (next in `lower-to-c`) makes them vector
+code, or, without it, `linalg-promote-accumulator` moves the output to the
+stack. The register tile is sized from the vector unit (NR = two vectors of
+the accumulator's element type, MR as many rows as leave room for the two
+rhs vectors and one broadcast lhs element: `register_tile_shape`, 6 x 16
+for f32 on AVX2, 14 x 32 on AVX-512), the blocks from the caches
+(`cache_tile_shape`: KC x NR in half of L1, MC x KC in half of L2, K x NC
+in half of L3) unless `cache-tile-sizes` gives them, and the column chunks
+so that the parallel loop has `PARALLEL_ITERATIONS` iterations.
+
+A batch matmul (the output's loops before its last two, each read by an
+input or by none, as a convolution's shared weights) runs its matrices one
+per parallel iteration (at least `PARALLEL_ITERATIONS / 2` of them: each
+with its own part of the buffer, its loops inside sequential) or one after
+the other (fewer), each on rank-reducing views of the operands.
 
 Contract
 --------
 Input: linalg on memrefs (`bufferize`d), named ops generalized. The pass
 looks at contractions (`irkit.analysis.structured.is_contraction`) and
 ignores every other op; a contraction on tensors is rejected with a located
-error. It rewrites a contraction that has three loops (two parallel, one
-reduction), two rank-2 memref inputs, one indexed by the output's row loop
-and the reduction (in either order), the other by the reduction and the
-output's column loop (in either order), a rank-2 output indexed by both
-parallel loops (in either order), static shapes, no `linalg.index`, an
-output that cannot alias an input (`irkit.analysis.aliasing.may_alias`), and
-at least MR rows and NR columns. Batch matmuls and anything else are left
-as they are.
+error. It rewrites a contraction that has one reduction loop K, two memref
+inputs of one element type and a memref output, static shapes, no
+`linalg.index`, each indexing map a projection with each loop at most
+once, whose output's last two loops are the row loop (read by one input
+with K, in either order: the lhs) and the column loop (read by the other
+with K: the rhs), any other output loop parallel (a batch loop, read by an
+input or not), an output that cannot alias an input
+(`irkit.analysis.aliasing.may_alias`), and at least MR rows and NR columns.
+Anything else is left as it is.
 
 Output: as above; the micro-kernels carry the unit attribute
 `irkit.register_tile` (`irkit.analysis.structured.REGISTER_TILE_ATTR`),
 which tells the tiling passes that they are already register tiles and
-`linalg-promote-accumulator` that their output fits the registers. The
-packed buffers are `memref.alloca`s of at most `MAX_STACK_BYTES` each, 64-byte
-aligned; cache tile sizes are rounded down to whole register tiles and
-shrunk (KC first, then NC, then MC) until both fit.
+`linalg-promote-accumulator` that their output fits the registers.
 
 Preserves: every value. Each output element is accumulated in the same
-order (K ascending: the K regions run in order, each K step after the one
-before), with the same operations, so results are bit-identical.
+order (K ascending: the KC steps in order, then the K remainder), with the
+same operations, so results are bit-identical.
 """
 
 from __future__ import annotations
