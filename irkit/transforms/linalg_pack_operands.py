@@ -21,12 +21,14 @@ heap buffer:
 %packed = memref.alloc() {alignment = 64} : memref<...xf32>
 linalg.generic ins(expand(%a)) outs(%lhs)    // lhs[m0, k, m1] = a[m0 * MR + m1, k]
 scf.for %jc = 0 to N step NC {               // (no loop for one block)
-  linalg.generic ins(expand(%b[:, jc])) outs(%rhs)  // rhs[n0, k, n1] = b[k, jc + n0 * NR + n1]
+  linalg.generic ins(expand(%b[:, jc])) outs(%rhs)
+      // rhs[n0, k, n1] = b[k, jc + n0 * NR + n1]
   scf.parallel (%ic, %cc) = (0, 0) to (M, NC) step (MC, NC / chunks) {
     scf.for %pc = 0 to K step KC {           // then the K remainder
       scf.parallel (%n0, %m0) = ... {        // the micro-kernels
         linalg.generic {irkit.register_tile}
-            ins(%lhs[ic / MR + m0, pc:KC, :] : 1xKCxMR, %rhs[cc / NR + n0, pc:KC, :] : 1xKCxNR)
+            ins(%lhs[ic / MR + m0, pc:KC, :] : 1xKCxMR,
+                %rhs[cc / NR + n0, pc:KC, :] : 1xKCxNR)
             outs(expand(%c)[...] : 1xMRx1xNR)
       }
     }
