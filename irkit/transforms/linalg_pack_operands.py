@@ -590,13 +590,15 @@ def _pack_region(
     blocking: Blocking,
     buffers: tuple[SSAValue, SSAValue | None],
     parallel: bool,
+    rhs_packed: bool = False,
 ) -> None:
     """Replace `region` (static, its rows a multiple of `tiles[0]`, its
     columns of `tiles[1]`) by BLIS's loops with both operands packed once:
     A's rows for the whole K into `buffers[0]`; over NC columns, B's block
-    for the whole K into `buffers[1]` (None: B read in place); over MC rows
-    and column chunks, in parallel, and over KC steps, the micro-kernels.
-    `parallel`: those loops and the packing copies are `scf.parallel`."""
+    for the whole K into `buffers[1]` (None: B read in place; `rhs_packed`:
+    already there, for a region of one NC block); over MC rows and column
+    chunks, in parallel, and over KC steps, the micro-kernels. `parallel`:
+    those loops and the packing copies are `scf.parallel`."""
     mc, nc = tiles
     mr, nr = blocking.mr, blocking.nr
     lhs_buffer, rhs_buffer = buffers
@@ -618,7 +620,7 @@ def _pack_region(
     rhs_block = _operand_block(
         operands[matmul.rhs.index], matmul.rhs, (jc, nc), (0, depth), at
     )
-    if rhs_buffer is not None:
+    if rhs_buffer is not None and not rhs_packed:
         rhs = _panel_view(rhs_buffer, 0, [nc // nr, depth, nr], at)
         copies.append(_copy_into_panels(rhs_block, matmul.rhs.outer_first, nr, rhs, at))
     if parallel:
@@ -734,23 +736,47 @@ def pack_matmul_2d(
         matmul.reduction_loop,
     )
     whole_depth = Segment(0, matmul.depth, 0)
-    for rows in segments(matmul.rows, blocking.mc, blocking.mr):
-        for columns in segments(matmul.columns, blocking.nc, blocking.nr):
+    rhs_buffer = buffers[1]
+    for columns in segments(matmul.columns, blocking.nc, blocking.nr):
+        columns_tile = columns.tile or (
+            columns.size if columns.size % lanes == 0 else 0
+        )
+        nr = blocking.nr if columns.tile else columns.size
+        # Columns of one NC block: B packed once for every row region.
+        shared = rhs_buffer is not None and columns_tile == columns.size
+        if shared:
+            assert rhs_buffer is not None
+            _pack_rhs_columns(matmul, columns, nr, rhs_buffer, parallel)
+        for rows in segments(matmul.rows, blocking.mc, blocking.mr):
             ranges = {row: rows, column: columns, reduction: whole_depth}
             region = _region(matmul, ranges)
-            columns_tile = columns.tile or (
-                columns.size if columns.size % lanes == 0 else 0
-            )
             if not columns_tile:
                 continue
-            local = replace(
-                blocking,
-                mr=blocking.mr if rows.tile else rows.size,
-                nr=blocking.nr if columns.tile else columns.size,
-            )
+            local = replace(blocking, mr=blocking.mr if rows.tile else rows.size, nr=nr)
             tiles = (rows.tile or rows.size, columns_tile)
-            _pack_region(matmul, region, tiles, local, buffers, parallel)
+            _pack_region(matmul, region, tiles, local, buffers, parallel, shared)
     Rewriter.erase_op(matmul.generic)
+
+
+def _pack_rhs_columns(
+    matmul: Matmul, columns: Segment, nr: int, buffer: SSAValue, parallel: bool
+) -> None:
+    """B's `columns` over the whole K packed into `buffer` as `[columns /
+    NR, K, NR]`, before the matmul."""
+    generic = matmul.generic
+    at = InsertPoint.before(generic)
+    rhs = generic.inputs[matmul.rhs.index]
+    loops = _map_loops(generic.indexing_maps.data[matmul.rhs.index].data)
+    assert loops is not None
+    ranges = {
+        matmul.column_loop: columns,
+        matmul.reduction_loop: Segment(0, matmul.depth, 0),
+    }
+    block = _region_view(rhs, loops, ranges, at)
+    panels = _panel_view(buffer, 0, [columns.size // nr, matmul.depth, nr], at)
+    copy = _copy_into_panels(block, matmul.rhs.outer_first, nr, panels, at)
+    if parallel:
+        tile_generic(copy, [1, 0, 0])
 
 
 def _batch_slice(

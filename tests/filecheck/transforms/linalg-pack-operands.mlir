@@ -29,12 +29,6 @@
 // CHECK:           memref.subview %{{.*}}[0, 8, 0] [2, 2, 6] [1, 1, 1]
 // CHECK:           memref.subview %[[RHS]][8, 0, 0] [2, 1, 16] [1, 1, 1]
 // CHECK:           irkit.register_tile
-// The tail columns [32, 36) stay a plain contraction, over the whole K.
-// CHECK:         %[[TAIL_B:.*]] = memref.subview %{{.*}}[0, 32] [10, 4] [1, 1]
-// CHECK:         linalg.generic
-// CHECK-SAME:      ins(%{{.*}}, %[[TAIL_B]] : memref<12x10xf32, strided<[10, 1]>>, memref<10x4xf32, strided<[36, 1], offset: 32>>)
-// CHECK-NOT:       irkit.register_tile
-// CHECK:         linalg.yield
 // The rows [12, 18): 6x16 micro-kernels.
 // CHECK:         memref.subview %{{.*}}[12, 0] [6, 10] [1, 1]
 // CHECK:         output_shape [1, 10, 6]
@@ -43,6 +37,13 @@
 // CHECK:         memref.subview %{{.*}}[18, 0] [2, 10] [1, 1]
 // CHECK:         output_shape [1, 10, 2]
 // CHECK:         linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : memref<1x4x2xf32, {{.*}}>, memref<4x1x16xf32, {{.*}}>) outs(%{{.*}} : memref<1x2x1x16xf32, {{.*}}>) attrs = {irkit.register_tile}
+// The tail columns [32, 36) of each row region stay plain contractions,
+// over the whole K, after the packed columns.
+// CHECK:         %[[TAIL_B:.*]] = memref.subview %{{.*}}[0, 32] [10, 4] [1, 1]
+// CHECK:         linalg.generic
+// CHECK-SAME:      ins(%{{.*}}, %[[TAIL_B]] : memref<12x10xf32, strided<[10, 1]>>, memref<10x4xf32, strided<[36, 1], offset: 32>>)
+// CHECK-NOT:       irkit.register_tile
+// CHECK:         linalg.yield
 // CHECK:         memref.dealloc %[[PACKED]]
 // CHECK:         return
 func.func @peeled(%a: memref<20x10xf32>, %b: memref<10x36xf32>, %c: memref<20x36xf32> {irkit.output}) {
@@ -60,18 +61,21 @@ func.func @peeled(%a: memref<20x10xf32>, %b: memref<10x36xf32>, %c: memref<20x36
 
 // A transposed rhs (`a @ b^T`, as torch-mlir's linear layers read weights)
 // is packed through the transposed map: its rows are the columns. B is
-// packed after A in the same buffer (A's 48 elements rounded up to 64).
+// packed once, after A in the same buffer (A's 80 elements rounded up to
+// 128), and read by all three row regions ([0, 12), [12, 18), [18, 20)).
 
 // CHECK-LABEL: func.func @transposed_rhs
-// CHECK:         %[[PACKED:.*]] = memref.alloc() {alignment = 64 : i64} : memref<192xf32>
-// CHECK:         %[[B_FLAT:.*]] = memref.subview %[[PACKED]][64] [128] [1]
+// CHECK:         %[[PACKED:.*]] = memref.alloc() {alignment = 64 : i64} : memref<256xf32>
+// CHECK:         %[[B_FLAT:.*]] = memref.subview %[[PACKED]][128] [128] [1]
 // CHECK:         memref.expand_shape %{{.*}} {{\[}}[0, 1], [2]] output_shape [2, 16, 4]
 // CHECK:         linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>]
+// CHECK-NOT:     output_shape [2, 16, 4]
 // CHECK:         linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d1, d4, d2)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d4, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d1, d2, d0, d3)>]
 // CHECK-SAME:      irkit.register_tile
+// CHECK-NOT:     output_shape [2, 16, 4]
 // CHECK:         memref.dealloc %[[PACKED]]
-func.func @transposed_rhs(%a: memref<12x4xf32>, %b: memref<32x4xf32>, %c: memref<12x32xf32> {irkit.output}) {
-  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%a, %b : memref<12x4xf32>, memref<32x4xf32>) outs(%c : memref<12x32xf32>) {
+func.func @transposed_rhs(%a: memref<20x4xf32>, %b: memref<32x4xf32>, %c: memref<20x32xf32> {irkit.output}) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%a, %b : memref<20x4xf32>, memref<32x4xf32>) outs(%c : memref<20x32xf32>) {
   ^bb0(%x: f32, %y: f32, %acc: f32):
     %p = arith.mulf %x, %y : f32
     %s = arith.addf %acc, %p : f32
@@ -79,7 +83,6 @@ func.func @transposed_rhs(%a: memref<12x4xf32>, %b: memref<32x4xf32>, %c: memref
   }
   return
 }
-
 
 // -----
 
