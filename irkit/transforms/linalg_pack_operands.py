@@ -676,6 +676,9 @@ PARALLEL_ITERATIONS = 16
 # Matmuls of fewer rows than this many register tiles read B in place
 # instead of packing it (when B's rows are contiguous).
 RHS_PACK_MIN_ROW_TILES = 16
+# The most a batch's packed matrices, one part per parallel iteration, may
+# take; a larger batch packs one matrix at a time.
+PER_MATRIX_BUFFER_BYTES = 64 * 1024 * 1024
 
 
 def _largest_divisor(value: int, at_most: int) -> int:
@@ -911,9 +914,16 @@ def pack_matmul(
     )
     lhs_elements, rhs_elements = blocking.buffer_elements(matmul.rows, matmul.depth)
     # A batch of enough matrices runs a matrix per parallel iteration, each
-    # with its own part of the buffer; fewer share the threads, one by one.
-    per_matrix = prod(batch_extents) >= PARALLEL_ITERATIONS // 2
-    copies = prod(batch_extents) if per_matrix else 1
+    # with its own part of the buffer, while those parts stay within
+    # `PER_MATRIX_BUFFER_BYTES` (a batch of 32 images of a late ResNet stage
+    # would take 300 MB); others share the threads, one matrix at a time.
+    matrices = prod(batch_extents)
+    per_matrix = (
+        matrices >= PARALLEL_ITERATIONS // 2
+        and matrices * (lhs_elements + rhs_elements) * element
+        <= PER_MATRIX_BUFFER_BYTES
+    )
+    copies = matrices if per_matrix else 1
     at = InsertPoint.before(generic)
     packed = memref.AllocOp.get(
         packed_type,
