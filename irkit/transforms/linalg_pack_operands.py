@@ -132,6 +132,7 @@ from irkit.transforms.utils.tiling import (
     cache_tile_shape,
     register_tile_shape,
     tile_generic,
+    vector_lanes,
 )
 
 PASS_NAME = "linalg-pack-operands"
@@ -726,13 +727,14 @@ def pack_matmul_2d(
     blocking: Blocking,
     buffers: tuple[SSAValue, SSAValue | None],
     parallel: bool,
-    lanes: int,
+    vector_unit: tuple[int, int],
 ) -> None:
     """Rewrite one matched rank-2 matmul (see the module doc) with
     `buffers` (`blocking.buffer_elements`) holding the packed A and B (None
     when `blocking.pack_rhs` is off). A tail of fewer than MR rows runs
     micro-kernels of its rows; a tail of fewer than NR columns, when it is
-    whole vectors of `lanes`, of its columns; other tails stay plain."""
+    whole vectors (`vector_lanes` of `vector_unit` = vector bits, element
+    bits: narrower ones too), of its columns; other tails stay plain."""
     row, column, reduction = (
         matmul.row_loop,
         matmul.column_loop,
@@ -742,7 +744,7 @@ def pack_matmul_2d(
     rhs_buffer = buffers[1]
     for columns in segments(matmul.columns, blocking.nc, blocking.nr):
         columns_tile = columns.tile or (
-            columns.size if columns.size % lanes == 0 else 0
+            columns.size if vector_lanes(columns.size, *vector_unit) else 0
         )
         nr = blocking.nr if columns.tile else columns.size
         # Columns of one NC block: B packed once for every row region.
@@ -894,7 +896,6 @@ def pack_matmul(
     mr, nr = register_tile_shape(bits, vector_bits, vector_registers)
     if matmul.rows < mr or matmul.columns < nr:
         return False
-    lanes = max(vector_bits // bits, 1)
     input_type = cast(MemRefType[Attribute], generic.inputs[0].type)
     packed_type = input_type.get_element_type()
     element = element_bytes(packed_type) or 4
@@ -950,7 +951,9 @@ def pack_matmul(
         )
         rhs_buffer = strided_view(packed.memref, [rhs_base], [rhs_elements], [1], at)
     matrix = _per_matrix(matmul, batch, at) if matmul.batch_loops else matmul
-    pack_matmul_2d(matrix, blocking, (lhs_buffer, rhs_buffer), not per_matrix, lanes)
+    pack_matmul_2d(
+        matrix, blocking, (lhs_buffer, rhs_buffer), not per_matrix, (vector_bits, bits)
+    )
     if matrix is not matmul:
         Rewriter.erase_op(generic)
     return True

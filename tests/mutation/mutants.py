@@ -823,6 +823,18 @@ MUTANTS: tuple[Mutant, ...] = (
         "returned (heap corruption)",
     ),
     Mutant(
+        "narrow-lanes-not-dividing",
+        "irkit/transforms/utils/tiling.py",
+        "        if extent % lanes == 0:",
+        "        if extent % (lanes // 2 or 1) == 0:",
+        (
+            "tests/filecheck/transforms/linalg-vectorize-micro-kernels.mlir",
+            "tests/properties/test_linalg_pack_operands.py",
+        ),
+        "a micro-kernel's vectors need not divide its columns: the last "
+        "vector reads and writes past them",
+    ),
+    Mutant(
         "batch-matrix-index-dropped",
         "irkit/transforms/linalg_pack_operands.py",
         "    offsets: list[SSAValue | int] = [batch.get(loop, 0) for loop in loops]",

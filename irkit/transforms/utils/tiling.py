@@ -16,7 +16,7 @@ restrictions they state.
   GPU tiling rebuilds ops with;
 - `register_tile_shape`: the rows and columns of a CPU register tile for a
   vector unit; `cache_tile_shape`: the packed blocks around it, from the
-  caches.
+  caches; `vector_lanes`: the vectors a micro-kernel's columns take.
 """
 
 from __future__ import annotations
@@ -714,3 +714,22 @@ def cache_tile_shape(
     mc = max(l2 // 2 // (kc * element_bytes) // mr, 1) * mr
     nc = max(l3 // 2 // (kc * element_bytes) // nr, 1) * nr
     return mc, nc, kc
+
+
+# The narrowest vectors a micro-kernel takes: 128 bits (SSE's and NEON's,
+# which every vector unit has).
+MIN_VECTOR_BITS = 128
+
+
+def vector_lanes(extent: int, vector_bits: int, element_bits: int) -> int | None:
+    """VL for a vector loop of `extent`: the unit's lanes, or, when they do
+    not divide it, the most lanes (a power of two, at least
+    `MIN_VECTOR_BITS` wide) that do (a packed matmul's column tail: 8
+    columns on AVX-512's 16 lanes); None when no such vector divides it."""
+    lanes = vector_bits // element_bits
+    narrowest = max(MIN_VECTOR_BITS // element_bits, 2)
+    while lanes >= narrowest:
+        if extent % lanes == 0:
+            return lanes
+        lanes //= 2
+    return None

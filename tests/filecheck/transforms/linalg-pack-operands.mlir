@@ -1,10 +1,10 @@
 // RUN: irkit-opt %s --split-input-file -p 'linalg-pack-operands{cache-tile-sizes=12,32,4 vector-bits=256 vector-registers=16}' | filecheck %s
 
-// A 20x10 by 10x36 matmul on AVX2 (6x16 register tiles), blocks of
+// A 20x10 by 10x35 matmul on AVX2 (6x16 register tiles), blocks of
 // MC = 12 rows, NC = 32 columns, KC = 4: rows peel into [0, 12) (one row
 // block), [12, 18) (one register tile's rows) and a tail [18, 20), which
 // runs 2x16 micro-kernels of its own; columns into [0, 32) and a tail
-// [32, 36) (not whole 8-float vectors: a plain contraction). A's rows are
+// [32, 35) (not whole vectors of 8 nor of 4 floats: a plain contraction). A's rows are
 // packed once, for the whole K, into one aligned heap buffer; B is read in
 // place (20 rows are too few to repay packing it); one parallel loop over
 // column chunks of 16; K steps of 4, then the K remainder [8, 10).
@@ -37,17 +37,17 @@
 // CHECK:         memref.subview %{{.*}}[18, 0] [2, 10] [1, 1]
 // CHECK:         output_shape [1, 10, 2]
 // CHECK:         linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : memref<1x4x2xf32, {{.*}}>, memref<4x1x16xf32, {{.*}}>) outs(%{{.*}} : memref<1x2x1x16xf32, {{.*}}>) attrs = {irkit.register_tile}
-// The tail columns [32, 36) of each row region stay plain contractions,
+// The tail columns [32, 35) of each row region stay plain contractions,
 // over the whole K, after the packed columns.
-// CHECK:         %[[TAIL_B:.*]] = memref.subview %{{.*}}[0, 32] [10, 4] [1, 1]
+// CHECK:         %[[TAIL_B:.*]] = memref.subview %{{.*}}[0, 32] [10, 3] [1, 1]
 // CHECK:         linalg.generic
-// CHECK-SAME:      ins(%{{.*}}, %[[TAIL_B]] : memref<12x10xf32, strided<[10, 1]>>, memref<10x4xf32, strided<[36, 1], offset: 32>>)
+// CHECK-SAME:      ins(%{{.*}}, %[[TAIL_B]] : memref<12x10xf32, strided<[10, 1]>>, memref<10x3xf32, strided<[35, 1], offset: 32>>)
 // CHECK-NOT:       irkit.register_tile
 // CHECK:         linalg.yield
 // CHECK:         memref.dealloc %[[PACKED]]
 // CHECK:         return
-func.func @peeled(%a: memref<20x10xf32>, %b: memref<10x36xf32>, %c: memref<20x36xf32> {irkit.output}) {
-  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%a, %b : memref<20x10xf32>, memref<10x36xf32>) outs(%c : memref<20x36xf32>) {
+func.func @peeled(%a: memref<20x10xf32>, %b: memref<10x35xf32>, %c: memref<20x35xf32> {irkit.output}) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%a, %b : memref<20x10xf32>, memref<10x35xf32>) outs(%c : memref<20x35xf32>) {
   ^bb0(%x: f32, %y: f32, %acc: f32):
     %p = arith.mulf %x, %y : f32
     %s = arith.addf %acc, %p : f32
@@ -163,6 +163,24 @@ func.func @rejected(%a: memref<4x8xf32>, %b: memref<8x32xf32>, %c: memref<4x32xf
   ^bb0(%p: f32, %q: f32, %acc: f32):
     %m = arith.mulf %p, %q : f32
     %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// A column tail of whole 128-bit vectors (4 floats of AVX2's 8 lanes) runs
+// micro-kernels of its columns: 6 rows x (16 + 4) columns.
+
+// CHECK-LABEL: func.func @narrow_column_tail
+// CHECK:         memref.subview %{{.*}}[0, 16] [3, 4] [1, 1]
+// CHECK:         linalg.generic {{.*}} outs(%{{.*}} : memref<1x6x1x4xf32, {{.*}}>) attrs = {irkit.register_tile}
+func.func @narrow_column_tail(%a: memref<6x3xf32>, %b: memref<3x20xf32>, %c: memref<6x20xf32> {irkit.output}) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%a, %b : memref<6x3xf32>, memref<3x20xf32>) outs(%c : memref<6x20xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
     linalg.yield %s : f32
   }
   return
