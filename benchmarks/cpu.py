@@ -11,7 +11,8 @@ NumPy before timing. Prints a Markdown table (paste it into
 
     OMP_NUM_THREADS=2 OPENBLAS_NUM_THREADS=2 .venv/bin/python benchmarks/cpu.py
 
-`--pipeline 'lower-to-c{tile=false hoist=false}'` measures another lowering
+`--matmul-sizes 512,1000,1024,2048` times SGEMM at those sizes (default
+1024). `--pipeline 'lower-to-c{tile=false hoist=false}'` measures another lowering
 (here: without the matmul tiling and accumulator hoisting) for comparison;
 `--tune` compiles with `irkit.compile(..., tune=True)` and prints what the
 autotuner chose (and how long it took) per program.
@@ -341,6 +342,11 @@ def main() -> None:
     parser.add_argument(
         "--only-models", default="", help="--models: comma-separated model names"
     )
+    parser.add_argument(
+        "--matmul-sizes",
+        default="1024",
+        help="the SGEMM sizes n (n x n x n), comma-separated (default 1024)",
+    )
     parser.add_argument("--json", help="--models: write the numbers to this file")
     parser.add_argument("--plot", help="--models: write an SVG chart to this file")
     args = parser.parse_args()
@@ -359,7 +365,7 @@ def main() -> None:
         ]
     else:
         cases = [
-            matmul_case(1024, rng),
+            *(matmul_case(int(n), rng) for n in args.matmul_sizes.split(",") if n),
             fused_chain_case(1 << 24, rng),
             softmax_case(4096, 1024, rng),
             layer_norm_case(4096, 1024, rng),

@@ -6,7 +6,8 @@ elements are, and how much memory a kernel or a stack frame may use.
 - `memref_strides`: a memref type's strides and offset (MLIR's
   `getStridesAndOffset`), identity layouts included;
 - `DEFAULT_MAX_SHARED_BYTES`, `MAX_STACK_BYTES`: the budgets passes size
-  workgroup and stack buffers against;
+  workgroup and stack buffers against; `DEFAULT_CACHE_BYTES`: the CPU
+  caches assumed where the host's are not known;
 - `workgroup_layout`: where each workgroup buffer of a kernel lies in one
   block of shared memory, and how many bytes the block takes (what the
   CUDA target prints as dynamic shared memory and the launch asks for).
@@ -32,6 +33,12 @@ DEFAULT_MAX_SHARED_BYTES = 48 * 1024
 # The largest `memref.alloca` the C target prints (`irkit/targets/cstyle_memory.py`
 # refuses larger ones rather than risk the stack).
 MAX_STACK_BYTES = 64 * 1024
+
+# (L1 data, L2, L3) assumed where the host does not say: 32 KiB and 1 MiB
+# per core (every x86 core since Skylake-SP and Zen 4 has at least these;
+# older ones 256-512 KiB of L2, which only makes the packed A block spill to
+# L3) and 8 MiB of L3.
+DEFAULT_CACHE_BYTES = (32 * 1024, 1024 * 1024, 8 * 1024 * 1024)
 
 
 # Each workgroup buffer starts on a 16-byte boundary, so that four

@@ -28,7 +28,7 @@ import statistics
 import subprocess
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -164,7 +164,36 @@ def host_hardware() -> CpuHardware:
         key, _, value = line.partition(":")
         if key.strip() in ("flags", "Features"):
             flags |= set(value.split())
-    return vector_unit(flags, platform.machine())
+    unit = vector_unit(flags, platform.machine())
+    caches = host_caches()
+    return replace(
+        unit,
+        l1_cache_bytes=caches.get("l1_cache_bytes", unit.l1_cache_bytes),
+        l2_cache_bytes=caches.get("l2_cache_bytes", unit.l2_cache_bytes),
+        l3_cache_bytes=caches.get("l3_cache_bytes", unit.l3_cache_bytes),
+    )
+
+
+def host_caches(
+    root: Path = Path("/sys/devices/system/cpu/cpu0/cache"),
+) -> dict[str, int]:
+    """`CpuHardware`'s cache sizes (fields `l1_cache_bytes`, ...) from
+    Linux's description of CPU 0's caches (`index*/level`, `type`, `size`
+    as `48K`); the levels it does not describe keep their defaults."""
+    found: dict[str, int] = {}
+    for index in sorted(root.glob("index*")):
+        try:
+            level = int((index / "level").read_text())
+            kind = (index / "type").read_text().strip()
+            size = (index / "size").read_text().strip()
+        except (OSError, ValueError):
+            continue
+        scale = {"K": 1024, "M": 1024 * 1024}.get(size[-1:], 1)
+        digits = size.rstrip("KM")
+        if kind == "Instruction" or not digits.isdigit() or not 1 <= level <= 3:
+            continue
+        found[f"l{level}_cache_bytes"] = int(digits) * scale
+    return found
 
 
 def optional_flags() -> dict[str, str]:

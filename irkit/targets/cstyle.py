@@ -174,9 +174,17 @@ class Scope:
     values: dict[SSAValue, str] = field(default_factory=dict[SSAValue, str])
     views: dict[SSAValue, View] = field(default_factory=dict[SSAValue, View])
     names: set[str] = field(default_factory=set[str])
+    # What `malloc` returned for an aligned `memref.alloc` (the view points
+    # past it, to the aligned address): what `memref.dealloc` frees.
+    allocation_bases: dict[SSAValue, str] = field(default_factory=dict[SSAValue, str])
 
     def copy(self) -> Scope:
-        return Scope(dict(self.values), dict(self.views), set(self.names))
+        return Scope(
+            dict(self.values),
+            dict(self.views),
+            set(self.names),
+            dict(self.allocation_bases),
+        )
 
 
 @dataclass(frozen=True)

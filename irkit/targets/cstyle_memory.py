@@ -112,9 +112,30 @@ def _alloc(emitter: CStyleEmitter, op: Operation) -> None:
         bytes_text = (
             f"sizeof({type_name}) * (size_t)({count_text} > 0 ? {count_text} : 1)"
         )
-    emitter.writer.line(f"{type_name} *{name} = ({type_name} *)malloc({bytes_text});")
-    emitter.writer.line(f"if ({name} == NULL) return {ALLOCATION_FAILURE_STATUS};")
+    alignment = _alignment(op)
+    if alignment is None:
+        emitter.writer.line(
+            f"{type_name} *{name} = ({type_name} *)malloc({bytes_text});"
+        )
+        emitter.writer.line(f"if ({name} == NULL) return {ALLOCATION_FAILURE_STATUS};")
+    else:
+        # C99 has no aligned allocation (`aligned_alloc` is C11): `malloc`
+        # enough to round the start up to the boundary, and free that.
+        base = emitter.fresh_name(f"{name}_base")
+        emitter.writer.line(f"void *{base} = malloc({bytes_text} + {alignment - 1});")
+        emitter.writer.line(f"if ({base} == NULL) return {ALLOCATION_FAILURE_STATUS};")
+        emitter.writer.line(
+            f"{type_name} *{name} = ({type_name} *)(((uintptr_t){base} + "
+            f"{alignment - 1}) & ~(uintptr_t){alignment - 1});"
+        )
+        emitter.scope.allocation_bases[op.results[0]] = base
     _bind_allocation(emitter, op, name, key, sizes)
+
+
+def _alignment(op: Operation) -> int | None:
+    """MLIR's `alignment` of an `alloc`/`alloca` (bytes, a power of two), if any."""
+    alignment = op.properties.get("alignment")
+    return alignment.value.data if isinstance(alignment, IntegerAttr) else None
 
 
 def _alloca(emitter: CStyleEmitter, op: Operation) -> None:
@@ -131,19 +152,16 @@ def _alloca(emitter: CStyleEmitter, op: Operation) -> None:
         )
     name = emitter.fresh_name(op.results[0].name_hint or "buffer")
     # MLIR's `alignment` (bytes): packed matmul panels start on a cache line.
-    alignment = op.properties.get("alignment")
-    aligned = (
-        f" __attribute__((aligned({alignment.value.data})))"
-        if isinstance(alignment, IntegerAttr)
-        else ""
-    )
+    alignment = _alignment(op)
+    aligned = "" if alignment is None else f" __attribute__((aligned({alignment})))"
     emitter.writer.line(f"{emitter.type_name(key)} {name}[{max(count, 1)}]{aligned};")
     _bind_allocation(emitter, op, name, key, sizes)
 
 
 def _dealloc(emitter: CStyleEmitter, op: Operation) -> None:
     view = emitter.view_of(op.operands[0], op)
-    emitter.writer.line(f"free({view.pointer});")
+    base = emitter.scope.allocation_bases.get(op.operands[0], view.pointer)
+    emitter.writer.line(f"free({base});")
 
 
 def _get_global(emitter: CStyleEmitter, op: Operation) -> None:

@@ -57,6 +57,9 @@ C = Target(
     hardware_options=(
         ("vector-bits", "vector_bits"),
         ("vector-registers", "vector_registers"),
+        ("l1-cache-bytes", "l1_cache_bytes"),
+        ("l2-cache-bytes", "l2_cache_bytes"),
+        ("l3-cache-bytes", "l3_cache_bytes"),
     ),
 )
 

@@ -22,6 +22,7 @@ from typing import Any
 
 from xdsl.dialects.builtin import ModuleOp
 
+from irkit.analysis.memory import DEFAULT_CACHE_BYTES
 from irkit.diagnostics import IRKitError
 
 
@@ -72,12 +73,18 @@ H100 = GpuHardware(
 @dataclass(frozen=True)
 class CpuHardware:
     """The host CPU's vector unit, as the C compiler builds for it
-    (`-march=native`): what sizes the matmul micro-kernel's register tile
+    (`-march=native`), and its data caches: what sizes the matmul
+    micro-kernel's register tile and the packed blocks around it
     (`linalg-pack-operands`). Read from the host (`Target.hardware`)."""
 
     name: str
     vector_bits: int  # the widest vector registers the compiler uses
     vector_registers: int  # how many of them
+    # Data cache sizes in bytes: L1 and L2 of one core, L3 as a whole (what
+    # the cores running one program share). Defaults: `DEFAULT_CACHE_BYTES`.
+    l1_cache_bytes: int = DEFAULT_CACHE_BYTES[0]
+    l2_cache_bytes: int = DEFAULT_CACHE_BYTES[1]
+    l3_cache_bytes: int = DEFAULT_CACHE_BYTES[2]
 
 
 # What the C target assumes when the host cannot be asked: x86-64 with AVX2

@@ -9,77 +9,94 @@ linalg.generic {(i, k), (k, j) -> (i, j)} ins(%a, %b) outs(%c)   // M x N x K
 ```
 
 is split by peeling into regions whose sizes are all static: the part of
-each of M and N that full cache tiles (`cache-tile-sizes` = MC, NC, KC)
-cover, then the rest of it that whole register tiles (MR rows, NR columns)
-cover, then a tail of fewer than MR rows or NR columns; K into full KC steps
-and the rest. Each region whose rows and columns are whole register tiles is
-tiled into cache tiles (an `scf.parallel` over the MC x NC tiles, which
-OpenMP runs, an `scf.for` over the K steps), and in each tile
+each of M and N that whole blocks (MC rows, NC columns) cover, then the
+rest that whole register tiles (MR rows, NR columns) cover, then a tail of
+fewer than MR rows (run by micro-kernels of its rows) or NR columns (run by
+micro-kernels of its columns where they are whole vectors, else left a
+plain contraction); each region over the whole K. Each packed region is
+BLIS's loop nest with both operands packed once, into one 64-byte aligned
+heap buffer:
 
 ```mlir
-%lhs = memref.alloca() {alignment = 64} : memref<M0xKCxMRxf32>   // M0 = MC / MR
-linalg.generic ins(expand(%a_tile)) outs(%lhs)   // lhs[m0, k, m1] = a[m0 * MR + m1, k]
-%rhs = memref.alloca() {alignment = 64} : memref<N0xKCxNRxf32>
-linalg.generic ins(expand(%b_tile)) outs(%rhs)   // rhs[n0, k, n1] = b[k, n0 * NR + n1]
-scf.parallel (%n0, %m0) = ... step (1, 1) {      // the micro-kernels
-  linalg.generic {irkit.register_tile}
-      ins(%lhs[m0] : 1xKCxMR, %rhs[n0] : 1xKCxNR)
-      outs(expand(%c_tile)[m0, :, n0, :] : 1xMRx1xNR)
+%packed = memref.alloc() {alignment = 64} : memref<...xf32>
+linalg.generic ins(expand(%a)) outs(%lhs)    // lhs[m0, k, m1] = a[m0 * MR + m1, k]
+scf.for %jc = 0 to N step NC {               // (no loop for one block)
+  linalg.generic ins(expand(%b[:, jc])) outs(%rhs)
+      // rhs[n0, k, n1] = b[k, jc + n0 * NR + n1]
+  scf.parallel (%ic, %cc) = (0, 0) to (M, NC) step (MC, NC / chunks) {
+    scf.for %pc = 0 to K step KC {           // then the K remainder
+      scf.parallel (%n0, %m0) = ... {        // the micro-kernels
+        linalg.generic {irkit.register_tile}
+            ins(%lhs[ic / MR + m0, pc:KC, :] : 1xKCxMR,
+                %rhs[cc / NR + n0, pc:KC, :] : 1xKCxNR)
+            outs(expand(%c)[...] : 1xMRx1xNR)
+      }
+    }
+  }
 }
+memref.dealloc %packed
 ```
 
-so every micro-kernel reads both operands with unit stride from buffers
-that stay in the caches (the rhs micro-panel, KC x NR, in L1; the lhs panel
-in L2), and its MR x NR output is small enough to stay in vector registers
-across the K loop: `linalg-vectorize-micro-kernels` (next in `lower-to-c`)
-makes it vector code whose accumulators are vector values, or, without
-it, `linalg-promote-accumulator` moves it to the stack.
-The register tile is sized from the vector unit: NR = two vectors of the
-accumulator's element type, MR = as many rows as leave room for the two
-rhs vectors and one broadcast lhs element (`register_tile_shape`: 6 x 16 for
-f32 on AVX2's sixteen 256-bit registers, 14 x 32 on AVX-512). Regions with
-a tail of rows or columns, and matmuls this pass leaves, stay plain
-contractions for `linalg-tile-contractions`.
+The packing copies' panel loops are `scf.parallel` too. A matmul of fewer
+than `RHS_PACK_MIN_ROW_TILES` register tiles of rows reads B in place
+(`[K, N0, NR]`) when B's rows are contiguous. The micro-kernels read A's
+micro-panel (KC x MR) and B's (KC x NR) with unit stride, and their MR x NR
+output stays in vector registers across the K loop:
+`linalg-vectorize-micro-kernels` (next in `lower-to-c`) makes them vector
+code, or, without it, `linalg-promote-accumulator` moves the output to the
+stack. The register tile is sized from the vector unit (NR = two vectors of
+the accumulator's element type, MR as many rows as leave room for the two
+rhs vectors and one broadcast lhs element: `register_tile_shape`, 6 x 16
+for f32 on AVX2, 14 x 32 on AVX-512), the blocks from the caches
+(`cache_tile_shape`: KC x NR in half of L1, MC x KC in half of L2, K x NC
+in half of L3) unless `cache-tile-sizes` gives them, and the column chunks
+so that the parallel loop has `PARALLEL_ITERATIONS` iterations.
+
+A batch matmul (the output's loops before its last two, each read by an
+input or by none, as a convolution's shared weights) runs its matrices one
+per parallel iteration (at least `PARALLEL_ITERATIONS / 2` of them: each
+with its own part of the buffer, its loops inside sequential) or one after
+the other (fewer), each on rank-reducing views of the operands.
 
 Contract
 --------
 Input: linalg on memrefs (`bufferize`d), named ops generalized. The pass
 looks at contractions (`irkit.analysis.structured.is_contraction`) and
 ignores every other op; a contraction on tensors is rejected with a located
-error. It rewrites a contraction that has three loops (two parallel, one
-reduction), two rank-2 memref inputs, one indexed by the output's row loop
-and the reduction (in either order), the other by the reduction and the
-output's column loop (in either order), a rank-2 output indexed by both
-parallel loops (in either order), static shapes, no `linalg.index`, an
-output that cannot alias an input (`irkit.analysis.aliasing.may_alias`), and
-at least MR rows and NR columns. Batch matmuls and anything else are left
-as they are.
+error. It rewrites a contraction that has one reduction loop K, two memref
+inputs of one element type and a memref output, static shapes, no
+`linalg.index`, each indexing map a projection with each loop at most
+once, whose output's last two loops are the row loop (read by one input
+with K, in either order: the lhs) and the column loop (read by the other
+with K: the rhs), any other output loop parallel (a batch loop, read by an
+input or not), an output that cannot alias an input
+(`irkit.analysis.aliasing.may_alias`), and at least MR rows and NR columns.
+Anything else is left as it is.
 
 Output: as above; the micro-kernels carry the unit attribute
 `irkit.register_tile` (`irkit.analysis.structured.REGISTER_TILE_ATTR`),
 which tells the tiling passes that they are already register tiles and
-`linalg-promote-accumulator` that their output fits the registers. The
-packed buffers are `memref.alloca`s of at most `MAX_STACK_BYTES` each, 64-byte
-aligned; cache tile sizes are rounded down to whole register tiles and
-shrunk (KC first, then NC, then MC) until both fit.
+`linalg-promote-accumulator` that their output fits the registers.
 
 Preserves: every value. Each output element is accumulated in the same
-order (K ascending: the K regions run in order, each K step after the one
-before), with the same operations, so results are bit-identical.
+order (K ascending: the KC steps in order, then the K remainder), with the
+same operations, so results are bit-identical.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from math import prod
 from typing import cast
 
 from xdsl.context import Context
+from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
     AffineMapAttr,
     ArrayAttr,
     DenseArrayBase,
+    IndexType,
     IntegerAttr,
     MemRefType,
     ModuleOp,
@@ -90,22 +107,33 @@ from xdsl.dialects.builtin import (
 from xdsl.dialects.linalg.attrs import IteratorType, IteratorTypeAttr
 from xdsl.dialects.linalg.ops import GenericOp, IndexOp
 from xdsl.dialects.linalg.ops import YieldOp as LinalgYieldOp
+from xdsl.dialects.scf import YieldOp as ScfYieldOp
 from xdsl.ir import Attribute, Block, Region, SSAValue
-from xdsl.ir.affine import AffineDimExpr, AffineMap
+from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import PassFailedException
 
 from irkit.analysis.aliasing import may_alias
-from irkit.analysis.memory import MAX_STACK_BYTES, element_bytes, memref_strides
+from irkit.analysis.memory import (
+    DEFAULT_CACHE_BYTES,
+    element_bytes,
+    memref_strides,
+)
 from irkit.analysis.structured import (
     REGISTER_TILE_ATTR,
     is_contraction,
     require_buffers,
 )
 from irkit.dialects import memref
-from irkit.transforms.utils.builders import strided_view
-from irkit.transforms.utils.tiling import register_tile_shape, tile_generic
+from irkit.dialects.scf import ForOp, ParallelOp, ReduceOp
+from irkit.transforms.utils.builders import index_constant, strided_view
+from irkit.transforms.utils.tiling import (
+    cache_tile_shape,
+    register_tile_shape,
+    tile_generic,
+    vector_lanes,
+)
 
 PASS_NAME = "linalg-pack-operands"
 
@@ -141,6 +169,9 @@ class Matmul:
     rows: int
     columns: int
     depth: int
+    # Loops indexing every operand's leading dimensions, in one order: the
+    # batch of a batch matmul (none for a plain matmul).
+    batch_loops: tuple[int, ...] = ()
 
 
 def _map_loops(indexing_map: AffineMap) -> list[int] | None:
@@ -148,40 +179,18 @@ def _map_loops(indexing_map: AffineMap) -> list[int] | None:
     return loops if len(loops) == len(indexing_map.results) else None
 
 
-def match_matmul(generic: GenericOp) -> Matmul | None:
-    """The matmul `generic` is, in the terms of the contract, or None."""
-    if not is_contraction(generic):
-        return None
-    require_buffers(generic, PASS_NAME)
-    kinds = [kind.data for kind in generic.get_iterator_types()]
-    if len(kinds) != 3 or kinds.count(IteratorType.REDUCTION) != 1:
-        return None
-    if len(generic.inputs) != 2 or any(
-        isinstance(op, IndexOp) for op in generic.body.walk()
-    ):
-        return None
-    operands = [*generic.inputs, *generic.outputs]
-    types = [value.type for value in operands]
-    memref_types = [t for t in types if isinstance(t, MemRefType)]
-    if len(memref_types) != 3 or not all(
-        t.has_static_shape() and t.get_num_dims() == 2 for t in memref_types
-    ):
-        return None
-    # Both packed panels share one buffer, of the inputs' element type.
-    if memref_types[0].get_element_type() != memref_types[1].get_element_type():
-        return None
-    maps = [_map_loops(attr.data) for attr in generic.indexing_maps]
-    if any(loops is None or len(set(loops)) != 2 for loops in maps):
-        return None
-    reduction = kinds.index(IteratorType.REDUCTION)
+def _operand_roles(
+    maps: Sequence[Sequence[int]], reduction: int
+) -> tuple[_Operand, _Operand] | None:
+    """The lhs (read by the output's row loop and K) and the rhs (by its
+    column loop and K) among the two inputs, from their loops without the
+    batch (`maps`: the inputs', then the output's)."""
     out_loops = maps[2]
-    assert out_loops is not None
     if reduction in out_loops:
         return None
     lhs = rhs = None
     for index in (0, 1):
         loops = maps[index]
-        assert loops is not None
         if reduction not in loops:
             return None
         other = loops[1 - loops.index(reduction)]
@@ -192,14 +201,61 @@ def match_matmul(generic: GenericOp) -> Matmul | None:
             rhs = operand
     if lhs is None or rhs is None:
         return None
+    return lhs, rhs
+
+
+def match_matmul(generic: GenericOp) -> Matmul | None:
+    """The matmul `generic` is, in the terms of the contract, or None."""
+    if not is_contraction(generic):
+        return None
+    require_buffers(generic, PASS_NAME)
+    kinds = [kind.data for kind in generic.get_iterator_types()]
+    if len(kinds) < 3 or kinds.count(IteratorType.REDUCTION) != 1:
+        return None
+    batch_count = len(kinds) - 3
+    if len(generic.inputs) != 2 or any(
+        isinstance(op, IndexOp) for op in generic.body.walk()
+    ):
+        return None
+    operands = [*generic.inputs, *generic.outputs]
+    types = [value.type for value in operands]
+    memref_types = [t for t in types if isinstance(t, MemRefType)]
+    if len(memref_types) != 3 or not all(t.has_static_shape() for t in memref_types):
+        return None
+    # Both packed panels share one buffer, of the inputs' element type.
+    if memref_types[0].get_element_type() != memref_types[1].get_element_type():
+        return None
+    found_maps = [_map_loops(attr.data) for attr in generic.indexing_maps]
+    all_maps = [loops for loops in found_maps if loops is not None]
+    if len(all_maps) != 3 or any(len(set(m)) != len(m) for m in all_maps):
+        return None
+    # The batch: the output's loops before its last two, which an input
+    # reads too or not at all (a convolution's weights, shared by its batch).
+    batch = tuple(all_maps[2][:-2])
+    if len(batch) != batch_count or any(
+        kinds[loop] != IteratorType.PARALLEL for loop in batch
+    ):
+        return None
+    maps = [[x for x in loops if x not in batch] for loops in all_maps]
+    if any(len(loops) != 2 for loops in maps):
+        return None
+    reduction = kinds.index(IteratorType.REDUCTION)
+    out_loops = maps[2]
+    roles = _operand_roles(maps, reduction)
+    if roles is None:
+        return None
+    lhs, rhs = roles
     output = generic.outputs[0]
     if any(may_alias(value, output) for value in generic.inputs):
         return None
-    out_type = types[2]
-    assert isinstance(out_type, MemRefType)
-    lhs_type = types[lhs.index]
-    assert isinstance(lhs_type, MemRefType)
-    lhs_shape = lhs_type.get_shape()
+    out_shape, lhs_shape = (
+        [
+            size
+            for x, size in zip(all_maps[i], memref_types[i].get_shape())
+            if x not in batch
+        ]
+        for i in (2, lhs.index)
+    )
     return Matmul(
         generic,
         row_loop=out_loops[0],
@@ -208,9 +264,10 @@ def match_matmul(generic: GenericOp) -> Matmul | None:
         lhs=lhs,
         rhs=rhs,
         out=_Operand(2, True),
-        rows=out_type.get_shape()[0],
-        columns=out_type.get_shape()[1],
+        rows=out_shape[0],
+        columns=out_shape[1],
         depth=lhs_shape[1] if lhs.outer_first else lhs_shape[0],
+        batch_loops=batch,
     )
 
 
@@ -330,7 +387,7 @@ def _generic(
 
 
 def _panel_view(
-    packed: SSAValue, offset: int, shape: list[int], at: InsertPoint
+    packed: SSAValue, offset: SSAValue | int, shape: list[int], at: InsertPoint
 ) -> SSAValue:
     """The `shape` (row-major) part of the 1-D buffer `packed` at `offset`."""
     size = shape[0] * shape[1] * shape[2]
@@ -340,7 +397,7 @@ def _panel_view(
 
 def _copy_into_panels(
     tile: SSAValue, outer_first: bool, micro: int, panels: SSAValue, at: InsertPoint
-) -> None:
+) -> GenericOp:
     """Copy `tile` (X x K, or K x X when not `outer_first`) into `panels`
     (`[X / micro, K, micro]`): micro-panels of `micro` rows (or columns),
     each K-major, so that a micro-kernel's step reads consecutive addresses."""
@@ -369,147 +426,562 @@ def _copy_into_panels(
         [IteratorType.PARALLEL] * 3,
     )
     Rewriter.insert_op(copy, at)
+    return copy
 
 
-def _panel_shapes(
-    matmul: Matmul, tiled: GenericOp, mr: int, nr: int
-) -> tuple[list[int], list[int]]:
-    """The packed lhs (`[M0, KC, MR]`) and rhs (`[N0, KC, NR]`) of a cache tile."""
-    out_type = tiled.outputs[0].type
+@dataclass(frozen=True)
+class Blocking:
+    """One matmul's tiles, each a whole number of register tiles: the
+    register tile (MR x NR); MC, the rows of one parallel iteration; NC, the
+    columns of B packed at once (for the whole K); KC, the K step of the
+    micro-kernels; `chunks`, how many parallel column ranges each NC block
+    splits into (so that few rows still give the threads work)."""
+
+    mr: int
+    nr: int
+    mc: int
+    nc: int
+    kc: int
+    chunks: int = 1
+    # False: the micro-kernels read B where it is (K x N, rows contiguous),
+    # for matmuls of too few rows to repay packing it (`RHS_PACK_MIN_ROW_TILES`).
+    pack_rhs: bool = True
+
+    def buffer_elements(self, rows: int, depth: int) -> tuple[int, int]:
+        """Elements of the packed A (all its rows, the whole K) and B (NC
+        columns, the whole K; none unless `pack_rhs`), each a whole number
+        of `PACK_ALIGNMENT` lines (`PACK_ALIGNMENT` elements: whole lines
+        for elements of any size)."""
+        line = PACK_ALIGNMENT
+        lhs = -(-rows * depth // line) * line
+        rhs = -(-self.nc * depth // line) * line if self.pack_rhs else 0
+        return lhs, rhs
+
+
+def _loop(
+    extent: int, step: int, at: InsertPoint, hint: str
+) -> tuple[SSAValue | int, InsertPoint]:
+    """An `scf.for` over `[0, extent)` by `step` at `at`: its induction
+    variable and the point inside its body; no loop (offset 0) for one step."""
+    if extent <= step:
+        return 0, at
+    body = Block(arg_types=[IndexType()])
+    body.args[0].name_hint = hint
+    body.add_op(ScfYieldOp())
+    loop = ForOp(
+        index_constant(0, at),
+        index_constant(extent, at),
+        index_constant(step, at),
+        [],
+        Region(body),
+    )
+    Rewriter.insert_op(loop, at)
+    terminator = body.last_op
+    assert terminator is not None
+    return body.args[0], InsertPoint.before(terminator)
+
+
+def _tile_loops(
+    extents: Sequence[int], steps: Sequence[int], parallel: bool, at: InsertPoint
+) -> tuple[list[SSAValue | int], InsertPoint]:
+    """Loops over `extents` by `steps`: one `scf.parallel` (OpenMP) over
+    those with more than one step, or nested `scf.for`s."""
+    looped = [i for i, (n, step) in enumerate(zip(extents, steps)) if n > step]
+    offsets: list[SSAValue | int] = [0] * len(extents)
+    if not parallel or not looped:
+        for i in looped:
+            offsets[i], at = _loop(extents[i], steps[i], at, "t")
+        return offsets, at
+    block = Block(arg_types=[IndexType()] * len(looped))
+    block.add_op(ReduceOp())
+    loop = ParallelOp(
+        [index_constant(0, at) for _ in looped],
+        [index_constant(extents[i], at) for i in looped],
+        [index_constant(steps[i], at) for i in looped],
+        Region(block),
+    )
+    Rewriter.insert_op(loop, at)
+    for i, arg in zip(looped, block.args, strict=True):
+        arg.name_hint = "t"
+        offsets[i] = arg
+    terminator = block.last_op
+    assert terminator is not None
+    return offsets, InsertPoint.before(terminator)
+
+
+def _block(
+    value: SSAValue,
+    offsets: Sequence[SSAValue | int],
+    sizes: Sequence[int],
+    at: InsertPoint,
+) -> SSAValue:
+    """The `sizes` block of the rank-2 `value` at `offsets` (itself if whole)."""
+    value_type = value.type
+    assert isinstance(value_type, MemRefType)
+    if list(offsets) == [0, 0] and list(value_type.get_shape()) == list(sizes):
+        return value
+    return strided_view(value, offsets, sizes, [1, 1], at)
+
+
+def _operand_block(
+    value: SSAValue,
+    operand: _Operand,
+    outer: tuple[SSAValue | int, int],
+    depth: tuple[SSAValue | int, int],
+    at: InsertPoint,
+) -> SSAValue:
+    """The block of an operand indexed by (outer, K), in its orientation."""
+    first, second = (outer, depth) if operand.outer_first else (depth, outer)
+    return _block(value, [first[0], second[0]], [first[1], second[1]], at)
+
+
+def _scaled(value: SSAValue | int, factor: int, at: InsertPoint) -> SSAValue | int:
+    """`value * factor` (an `arith.muli` for a value known at run time)."""
+    if isinstance(value, int):
+        return value * factor
+    product = arith.MuliOp(value, index_constant(factor, at))
+    Rewriter.insert_op(product, at)
+    return product.result
+
+
+def _micro_kernels(
+    matmul: Matmul,
+    body: Region,
+    lhs: SSAValue,
+    rhs: SSAValue,
+    out: SSAValue,
+    blocking: Blocking,
+    at: InsertPoint,
+) -> None:
+    """The block's product over packed `lhs` (`[M0, K, MR]`) and `rhs`
+    (`[N0, K, NR]` packed, or `[K, N0, NR]` in place) into `out` (M0 * MR x
+    N0 * NR), as MR x NR micro-kernels marked `irkit.register_tile`."""
+    mr, nr = blocking.mr, blocking.nr
+    out_type = out.type
     assert isinstance(out_type, MemRefType)
     rows, columns = out_type.get_shape()
-    lhs_type = tiled.inputs[matmul.lhs.index].type
-    assert isinstance(lhs_type, MemRefType)
-    depth = lhs_type.get_shape()[1 if matmul.lhs.outer_first else 0]
-    return [rows // mr, depth, mr], [columns // nr, depth, nr]
-
-
-def packed_elements(lhs: Sequence[int], rhs: Sequence[int], element: int) -> int:
-    """Elements of the one buffer holding both panels, the rhs panel starting
-    on a `PACK_ALIGNMENT` boundary."""
-    line = max(PACK_ALIGNMENT // element, 1)
-    lhs_size = -(-prod(lhs) // line) * line
-    return lhs_size + prod(rhs)
-
-
-def _pack_tile(matmul: Matmul, tiled: GenericOp, mr: int, nr: int) -> None:
-    """Replace the cache-tile op `tiled` by packing and micro-kernels."""
-    at = InsertPoint.before(tiled)
-    operands = [*tiled.inputs, *tiled.outputs]
-    lhs_shape, rhs_shape = _panel_shapes(matmul, tiled, mr, nr)
-    element_type = cast(MemRefType[Attribute], tiled.inputs[0].type).get_element_type()
-    element = element_bytes(element_type) or 4
-    total = packed_elements(lhs_shape, rhs_shape, element)
-    # Both panels in one stack buffer, so that one budget (MAX_STACK_BYTES)
-    # bounds the cache tile and the rhs panel lies right after the lhs one.
-    packed = memref.AllocaOp.get(element_type, alignment=PACK_ALIGNMENT, shape=[total])
-    packed.memref.name_hint = "packed"
-    Rewriter.insert_op(packed, at)
-    lhs = _panel_view(packed.memref, 0, lhs_shape, at)
-    rhs = _panel_view(packed.memref, total - prod(rhs_shape), rhs_shape, at)
-    _copy_into_panels(operands[matmul.lhs.index], matmul.lhs.outer_first, mr, lhs, at)
-    _copy_into_panels(operands[matmul.rhs.index], matmul.rhs.outer_first, nr, rhs, at)
-    out = operands[2]
-    rows, columns = lhs_shape[0] * mr, rhs_shape[0] * nr
     out_view = _expand(out, [[0, 1], [2, 3]], [rows // mr, mr, columns // nr, nr], at)
     # Loops (n0, m0, m1, n1, k): the micro-kernels' columns of panels
     # outermost, so that one rhs micro-panel stays in L1 while every lhs
-    # micro-panel of the tile streams past it (BLIS's jr/ir order).
+    # micro-panel of the block streams past it (BLIS's jr/ir order).
     n0, m0, m1, n1, k = (AffineMap.identity(5).results[i] for i in range(5))
     maps: list[AffineMap] = [AffineMap(5, 0, ())] * 3
     maps[matmul.lhs.index] = AffineMap(5, 0, (m0, k, m1))
-    maps[matmul.rhs.index] = AffineMap(5, 0, (n0, k, n1))
+    rhs_loops = (n0, k, n1) if blocking.pack_rhs else (k, n0, n1)
+    maps[matmul.rhs.index] = AffineMap(5, 0, rhs_loops)
     maps[2] = AffineMap(5, 0, (m0, m1, n0, n1))
     inputs = [lhs, rhs] if matmul.lhs.index == 0 else [rhs, lhs]
     compute = _generic(
         inputs,
         [out_view],
-        tiled.body.clone(),
+        body.clone(),
         maps,
         [IteratorType.PARALLEL] * 4 + [IteratorType.REDUCTION],
     )
-    Rewriter.replace_op(tiled, compute)
+    Rewriter.insert_op(compute, at)
     tiling = tile_generic(compute, [1, 1, 0, 0, 0])
     kernel = compute if tiling is None else tiling.tiled
     kernel.attributes[REGISTER_TILE_ATTR] = UnitAttr()
 
 
-# --------------------------------------------------------------------------
-# The pass
-# --------------------------------------------------------------------------
-
-
-def _fit_cache_tiles(
-    cache: Sequence[int], mr: int, nr: int, element: int
-) -> tuple[int, int, int]:
-    """(MC, NC, KC): whole register tiles, packed panels within the stack budget."""
-    mc = max(cache[0] // mr, 1) * mr
-    nc = max(cache[1] // nr, 1) * nr
-    kc = max(cache[2], 1)
-    while packed_elements([mc, kc], [nc, kc], element) * element > MAX_STACK_BYTES:
-        if kc > 16:
-            kc //= 2
-        elif nc > nr:
-            nc = max(nc // 2 // nr, 1) * nr
-        elif mc > mr:
-            mc = max(mc // 2 // mr, 1) * mr
-        else:
-            break
-    return mc, nc, kc
-
-
-def pack_matmul(
-    matmul: Matmul, cache: Sequence[int], vector_bits: int, vector_registers: int
-) -> bool:
-    """Rewrite one matched matmul (see the module doc); False if too small."""
-    out_type = matmul.generic.outputs[0].type
+def _pack_region(
+    matmul: Matmul,
+    region: GenericOp,
+    tiles: tuple[int, int],
+    blocking: Blocking,
+    buffers: tuple[SSAValue, SSAValue | None],
+    parallel: bool,
+    rhs_packed: bool = False,
+) -> None:
+    """Replace `region` (static, its rows a multiple of `tiles[0]`, its
+    columns of `tiles[1]`) by BLIS's loops with both operands packed once:
+    A's rows for the whole K into `buffers[0]`; over NC columns, B's block
+    for the whole K into `buffers[1]` (None: B read in place; `rhs_packed`:
+    already there, for a region of one NC block); over MC rows and column
+    chunks, in parallel, and over KC steps, the micro-kernels. `parallel`:
+    those loops and the packing copies are `scf.parallel`."""
+    mc, nc = tiles
+    mr, nr = blocking.mr, blocking.nr
+    lhs_buffer, rhs_buffer = buffers
+    at = InsertPoint.before(region)
+    operands = [*region.inputs, *region.outputs]
+    out_type = region.outputs[0].type
     assert isinstance(out_type, MemRefType)
-    element_type = out_type.get_element_type()
-    bits = 8 * (element_bytes(element_type) or 4)
-    mr, nr = register_tile_shape(bits, vector_bits, vector_registers)
-    if matmul.rows < mr or matmul.columns < nr:
-        return False
-    input_type = cast(MemRefType[Attribute], matmul.generic.inputs[0].type)
-    packed_bytes = element_bytes(input_type.get_element_type()) or 4
-    mc, nc, kc = _fit_cache_tiles(cache, mr, nr, packed_bytes)
-    packed = packed_elements([mc, kc], [nc, kc], packed_bytes)
-    if packed * packed_bytes > MAX_STACK_BYTES:
-        return False
+    rows, columns = out_type.get_shape()
+    lhs_type = operands[matmul.lhs.index].type
+    assert isinstance(lhs_type, MemRefType)
+    depth = lhs_type.get_shape()[1 if matmul.lhs.outer_first else 0]
+    chunk = nc // _largest_divisor(nc // nr, blocking.chunks)
+
+    copies = []
+    lhs_panels = _panel_view(lhs_buffer, 0, [rows // mr, depth, mr], at)
+    lhs = operands[matmul.lhs.index]
+    copies.append(_copy_into_panels(lhs, matmul.lhs.outer_first, mr, lhs_panels, at))
+    jc, at = _loop(columns, nc, at, "jc")
+    rhs_block = _operand_block(
+        operands[matmul.rhs.index], matmul.rhs, (jc, nc), (0, depth), at
+    )
+    if rhs_buffer is not None and not rhs_packed:
+        rhs = _panel_view(rhs_buffer, 0, [nc // nr, depth, nr], at)
+        copies.append(_copy_into_panels(rhs_block, matmul.rhs.outer_first, nr, rhs, at))
+    if parallel:
+        for copy in copies:
+            tile_generic(copy, [1, 0, 0])
+    out_columns = _block(operands[2], [0, jc], [rows, nc], at)
+    (ic, cc), at = _tile_loops([rows, nc], [mc, chunk], parallel, at)
+    # A's micro-panels of these rows: `[MC / MR, K, MR]` from panel ic / MR.
+    lhs_rows = _panel_view(
+        lhs_buffer, _scaled(ic, depth, at), [mc // mr, depth, mr], at
+    )
+    if rhs_buffer is not None:
+        # B's micro-panels of this chunk: `[chunk / NR, K, NR]` from panel
+        # cc / NR.
+        chunk_rhs = _panel_view(
+            rhs_buffer, _scaled(cc, depth, at), [chunk // nr, depth, nr], at
+        )
+    else:
+        # B's K x chunk columns in place, as `[K, chunk / NR, NR]`.
+        in_place = _block(rhs_block, [0, cc], [depth, chunk], at)
+        chunk_rhs = _expand(in_place, [[0], [1, 2]], [depth, chunk // nr, nr], at)
+    out = _block(out_columns, [ic, cc], [mc, chunk], at)
+    full = depth // blocking.kc * blocking.kc
+    steps = [(0, full, blocking.kc), (full, depth - full, depth - full)]
+    for start, extent, kc in steps:
+        if not extent:
+            continue
+        pc, inside = _loop(extent, kc, at, "pc")
+        if start:
+            pc = start if isinstance(pc, int) else pc
+        lhs_step = strided_view(
+            lhs_rows, [0, pc, 0], [mc // mr, kc, mr], [1, 1, 1], inside
+        )
+        if rhs_buffer is not None:
+            offsets, sizes = [0, pc, 0], [chunk // nr, kc, nr]
+        else:
+            offsets, sizes = [pc, 0, 0], [kc, chunk // nr, nr]
+        rhs_step = strided_view(chunk_rhs, offsets, sizes, [1, 1, 1], inside)
+        _micro_kernels(matmul, region.body, lhs_step, rhs_step, out, blocking, inside)
+    Rewriter.erase_op(region)
+
+
+# --------------------------------------------------------------------------
+# Blocking: the cache tiles
+# --------------------------------------------------------------------------
+
+
+# Parallel iterations (row blocks x column chunks) each packed matmul aims
+# for, so that every thread of a many-core host gets several: a matmul of
+# few rows splits its columns into chunks (OpenMP's static schedule then
+# gives each thread a contiguous run).
+PARALLEL_ITERATIONS = 16
+# Matmuls of fewer rows than this many register tiles read B in place
+# instead of packing it (when B's rows are contiguous).
+RHS_PACK_MIN_ROW_TILES = 16
+# The most a batch's packed matrices, one part per parallel iteration, may
+# take; a larger batch packs one matrix at a time.
+PER_MATRIX_BUFFER_BYTES = 64 * 1024 * 1024
+
+
+def _largest_divisor(value: int, at_most: int) -> int:
+    return max(d for d in range(1, max(min(value, at_most), 1) + 1) if value % d == 0)
+
+
+def blocking_for(
+    matmul: Matmul,
+    mr: int,
+    nr: int,
+    cache_tiles: Sequence[int],
+    cache_bytes: Sequence[int],
+    element: int,
+) -> Blocking:
+    """The matmul's blocking: `cache_tiles` (MC, NC, KC) where given, else
+    from the caches (`cache_tile_shape`, NC with B's block over the whole
+    K in half of L3), clamped to the matmul's whole register tiles, with
+    the column chunks that make `PARALLEL_ITERATIONS`."""
+    if cache_tiles:
+        mc, nc, kc = cache_tiles
+    else:
+        mc, nc, kc = cache_tile_shape(mr, nr, element, *cache_bytes)
+        nc = max(cache_bytes[2] // 2 // (matmul.depth * element) // nr, 1) * nr
+    kc = max(min(kc, matmul.depth), 1)
+    tiles = max(matmul.rows // mr, 1)
+    groups = max(min(mc // mr, tiles), 1)
+    # Row blocks that divide the rows' register tiles, unless that would
+    # halve them (a remainder block then runs as a region of its own).
+    divisor = _largest_divisor(tiles, groups)
+    mc = (divisor if 2 * divisor > groups else groups) * mr
+    nc = max(min(nc, matmul.columns) // nr, 1) * nr
+    row_blocks = max(matmul.rows // mc, 1)
+    wanted = -(-PARALLEL_ITERATIONS // row_blocks)
+    chunks = _largest_divisor(nc // nr, wanted)
+    return Blocking(mr, nr, mc, nc, kc, chunks)
+
+
+# --------------------------------------------------------------------------
+# The rewrite
+# --------------------------------------------------------------------------
+
+
+def pack_matmul_2d(
+    matmul: Matmul,
+    blocking: Blocking,
+    buffers: tuple[SSAValue, SSAValue | None],
+    parallel: bool,
+    vector_unit: tuple[int, int],
+) -> None:
+    """Rewrite one matched rank-2 matmul (see the module doc) with
+    `buffers` (`blocking.buffer_elements`) holding the packed A and B (None
+    when `blocking.pack_rhs` is off). A tail of fewer than MR rows runs
+    micro-kernels of its rows; a tail of fewer than NR columns, when it is
+    whole vectors (`vector_lanes` of `vector_unit` = vector bits, element
+    bits: narrower ones too), of its columns; other tails stay plain."""
     row, column, reduction = (
         matmul.row_loop,
         matmul.column_loop,
         matmul.reduction_loop,
     )
-    for rows in segments(matmul.rows, mc, mr):
-        for columns in segments(matmul.columns, nc, nr):
-            if not rows.tile or not columns.tile:
-                whole_depth = Segment(0, matmul.depth, 0)
-                _region(matmul, {row: rows, column: columns, reduction: whole_depth})
+    whole_depth = Segment(0, matmul.depth, 0)
+    rhs_buffer = buffers[1]
+    for columns in segments(matmul.columns, blocking.nc, blocking.nr):
+        columns_tile = columns.tile or (
+            columns.size if vector_lanes(columns.size, *vector_unit) else 0
+        )
+        nr = blocking.nr if columns.tile else columns.size
+        # Columns of one NC block: B packed once for every row region.
+        shared = rhs_buffer is not None and columns_tile == columns.size
+        if shared:
+            assert rhs_buffer is not None
+            _pack_rhs_columns(matmul, columns, nr, rhs_buffer, parallel)
+        for rows in segments(matmul.rows, blocking.mc, blocking.mr):
+            ranges = {row: rows, column: columns, reduction: whole_depth}
+            region = _region(matmul, ranges)
+            if not columns_tile:
                 continue
-            for depth in segments(matmul.depth, kc, 1):
-                region = _region(matmul, {row: rows, column: columns, reduction: depth})
-                sizes = [0, 0, 0]
-                sizes[row], sizes[column], sizes[reduction] = (
-                    rows.tile,
-                    columns.tile,
-                    depth.tile,
-                )
-                tiling = tile_generic(region, sizes)
-                _pack_tile(matmul, region if tiling is None else tiling.tiled, mr, nr)
+            local = replace(blocking, mr=blocking.mr if rows.tile else rows.size, nr=nr)
+            tiles = (rows.tile or rows.size, columns_tile)
+            _pack_region(matmul, region, tiles, local, buffers, parallel, shared)
     Rewriter.erase_op(matmul.generic)
+
+
+def _pack_rhs_columns(
+    matmul: Matmul, columns: Segment, nr: int, buffer: SSAValue, parallel: bool
+) -> None:
+    """B's `columns` over the whole K packed into `buffer` as `[columns /
+    NR, K, NR]`, before the matmul."""
+    generic = matmul.generic
+    at = InsertPoint.before(generic)
+    rhs = generic.inputs[matmul.rhs.index]
+    loops = _map_loops(generic.indexing_maps.data[matmul.rhs.index].data)
+    assert loops is not None
+    ranges = {
+        matmul.column_loop: columns,
+        matmul.reduction_loop: Segment(0, matmul.depth, 0),
+    }
+    block = _region_view(rhs, loops, ranges, at)
+    panels = _panel_view(buffer, 0, [columns.size // nr, matmul.depth, nr], at)
+    copy = _copy_into_panels(block, matmul.rhs.outer_first, nr, panels, at)
+    if parallel:
+        tile_generic(copy, [1, 0, 0])
+
+
+def _batch_slice(
+    value: SSAValue,
+    loops: Sequence[int],
+    batch: dict[int, SSAValue],
+    at: InsertPoint,
+) -> SSAValue:
+    """The matrix of `value` (indexed by `loops`) at the batch indices
+    `batch` (loop -> index), as a rank-2 view (a rank-reducing subview)."""
+    value_type = value.type
+    assert isinstance(value_type, MemRefType)
+    shape = list(value_type.get_shape())
+    strides, _ = memref_strides(value_type)
+    kept = [dim for dim, loop in enumerate(loops) if loop not in batch]
+    result_type = MemRefType(
+        value_type.get_element_type(),
+        [shape[dim] for dim in kept],
+        StridedLayoutAttr(list[int | None]([strides[dim] for dim in kept]), None),
+    )
+    offsets: list[SSAValue | int] = [batch.get(loop, 0) for loop in loops]
+    sizes = [1 if loop in batch else size for loop, size in zip(loops, shape)]
+    view = memref.SubviewOp.get(value, offsets, sizes, [1] * len(shape), result_type)
+    view.result.name_hint = "matrix"
+    Rewriter.insert_op(view, at)
+    return view.result
+
+
+def _batch_loop(
+    extents: Sequence[int], parallel: bool, at: InsertPoint
+) -> tuple[list[SSAValue], InsertPoint]:
+    """The loops over the batch: one `scf.parallel` or nested `scf.for`s."""
+    if parallel:
+        block = Block(arg_types=[IndexType()] * len(extents))
+        block.add_op(ReduceOp())
+        loop = ParallelOp(
+            [index_constant(0, at) for _ in extents],
+            [index_constant(extent, at) for extent in extents],
+            [index_constant(1, at) for _ in extents],
+            Region(block),
+        )
+        Rewriter.insert_op(loop, at)
+        terminator = block.last_op
+        assert terminator is not None
+        for arg in block.args:
+            arg.name_hint = "b"
+        return list(block.args), InsertPoint.before(terminator)
+    indices: list[SSAValue] = []
+    for extent in extents:
+        index, at = _loop(extent, 1, at, "b")
+        assert not isinstance(index, int) or extent == 1
+        indices.append(index_constant(0, at) if isinstance(index, int) else index)
+    return indices, at
+
+
+def _per_matrix(matmul: Matmul, batch: Sequence[SSAValue], at: InsertPoint) -> Matmul:
+    """The batch matmul's product of one batch element (`batch`: the batch
+    loops' indices): a rank-2 matmul on rank-reducing views, at `at`."""
+    generic = matmul.generic
+    kinds = generic.get_iterator_types().data
+    at_batch = dict(zip(matmul.batch_loops, batch, strict=True))
+    inner = [loop for loop in range(len(kinds)) if loop not in at_batch]
+    renumber = {loop: AffineExpr.dimension(i) for i, loop in enumerate(inner)}
+    maps, operands = [], []
+    for value, attr in zip(
+        [*generic.inputs, *generic.outputs], generic.indexing_maps, strict=True
+    ):
+        loops = _map_loops(attr.data)
+        assert loops is not None
+        kept = tuple(renumber[x] for x in loops if x not in at_batch)
+        maps.append(AffineMap(3, 0, kept))
+        operands.append(_batch_slice(value, loops, at_batch, at))
+    inner_kinds = [kinds[loop].data for loop in inner]
+    matrix = _generic(
+        operands[:2], operands[2:], generic.body.clone(), maps, inner_kinds
+    )
+    Rewriter.insert_op(matrix, at)
+    found = match_matmul(matrix)
+    assert found is not None
+    return found
+
+
+def _linear_index(
+    indices: Sequence[SSAValue], extents: Sequence[int], at: InsertPoint
+) -> SSAValue | int:
+    """`indices` in row-major order over `extents`, as one index."""
+    linear: SSAValue | int = 0
+    for index, extent in zip(indices, extents, strict=True):
+        scaled = _scaled(linear, extent, at)
+        if isinstance(scaled, int) and scaled == 0:
+            linear = index
+            continue
+        assert not isinstance(scaled, int)
+        total = arith.AddiOp(scaled, index)
+        Rewriter.insert_op(total, at)
+        linear = total.result
+    return linear
+
+
+def pack_matmul(
+    matmul: Matmul,
+    cache_tiles: Sequence[int],
+    cache_bytes: Sequence[int],
+    vector_bits: int,
+    vector_registers: int,
+) -> bool:
+    """Rewrite one matched matmul (see the module doc); False if too small."""
+    generic = matmul.generic
+    out_type = generic.outputs[0].type
+    assert isinstance(out_type, MemRefType)
+    bits = 8 * (element_bytes(out_type.get_element_type()) or 4)
+    mr, nr = register_tile_shape(bits, vector_bits, vector_registers)
+    if matmul.rows < mr or matmul.columns < nr:
+        return False
+    input_type = cast(MemRefType[Attribute], generic.inputs[0].type)
+    packed_type = input_type.get_element_type()
+    element = element_bytes(packed_type) or 4
+    out_loops = _map_loops(generic.indexing_maps.data[2].data) or []
+    batch_extents = [
+        size
+        for loop, size in zip(out_loops, out_type.get_shape(), strict=True)
+        if loop in matmul.batch_loops
+    ]
+    # B is read in place (its rows contiguous) by matmuls of few rows: each
+    # of its elements is used by few micro-kernels, and packing it would
+    # cost as much as the product.
+    pack_rhs = matmul.rhs.outer_first or matmul.rows >= RHS_PACK_MIN_ROW_TILES * mr
+    blocking = replace(
+        blocking_for(matmul, mr, nr, cache_tiles, cache_bytes, element),
+        pack_rhs=pack_rhs,
+    )
+    lhs_elements, rhs_elements = blocking.buffer_elements(matmul.rows, matmul.depth)
+    # A batch of enough matrices runs a matrix per parallel iteration, each
+    # with its own part of the buffer, while those parts stay within
+    # `PER_MATRIX_BUFFER_BYTES` (a batch of 32 images of a late ResNet stage
+    # would take 300 MB); others share the threads, one matrix at a time.
+    matrices = prod(batch_extents)
+    per_matrix = (
+        matrices >= PARALLEL_ITERATIONS // 2
+        and matrices * (lhs_elements + rhs_elements) * element
+        <= PER_MATRIX_BUFFER_BYTES
+    )
+    copies = matrices if per_matrix else 1
+    at = InsertPoint.before(generic)
+    packed = memref.AllocOp.get(
+        packed_type,
+        alignment=PACK_ALIGNMENT,
+        shape=[copies * (lhs_elements + rhs_elements)],
+    )
+    packed.memref.name_hint = "packed"
+    Rewriter.insert_op(packed, at)
+    Rewriter.insert_op(memref.DeallocOp.get(packed.memref), InsertPoint.after(generic))
+    batch: list[SSAValue] = []
+    base: SSAValue | int = 0
+    if matmul.batch_loops:
+        batch, at = _batch_loop(batch_extents, per_matrix, at)
+        if per_matrix:
+            index = _linear_index(batch, batch_extents, at)
+            base = _scaled(index, lhs_elements + rhs_elements, at)
+    lhs_buffer = strided_view(packed.memref, [base], [lhs_elements], [1], at)
+    rhs_buffer = None
+    if pack_rhs:
+        rhs_base = (
+            base + lhs_elements
+            if isinstance(base, int)
+            else _added(base, lhs_elements, at)
+        )
+        rhs_buffer = strided_view(packed.memref, [rhs_base], [rhs_elements], [1], at)
+    matrix = _per_matrix(matmul, batch, at) if matmul.batch_loops else matmul
+    pack_matmul_2d(
+        matrix, blocking, (lhs_buffer, rhs_buffer), not per_matrix, (vector_bits, bits)
+    )
+    if matrix is not matmul:
+        Rewriter.erase_op(generic)
     return True
+
+
+def _added(value: SSAValue, constant: int, at: InsertPoint) -> SSAValue:
+    total = arith.AddiOp(value, index_constant(constant, at))
+    Rewriter.insert_op(total, at)
+    return total.result
 
 
 def pack_operands(
     module: ModuleOp,
     cache_tile_sizes: Sequence[int],
+    cache_bytes: Sequence[int],
     vector_bits: int,
     vector_registers: int,
 ) -> None:
     """Pack every matmul of `module` that the contract accepts."""
-    if len(cache_tile_sizes) != 3 or any(size < 1 for size in cache_tile_sizes):
+    if cache_tile_sizes and (
+        len(cache_tile_sizes) != 3 or any(size < 1 for size in cache_tile_sizes)
+    ):
         raise PassFailedException(
             f"{PASS_NAME}: cache-tile-sizes takes 3 sizes >= 1 (MC, NC, KC)"
+        )
+    if len(cache_bytes) != 3 or any(size < 1024 for size in cache_bytes):
+        raise PassFailedException(
+            f"{PASS_NAME}: cache-bytes takes 3 sizes >= 1024 (L1, L2, L3)"
         )
     if vector_bits < 8 or vector_registers < 4:
         raise PassFailedException(
@@ -520,7 +992,9 @@ def pack_operands(
             continue
         matmul = match_matmul(op)
         if matmul is not None:
-            pack_matmul(matmul, cache_tile_sizes, vector_bits, vector_registers)
+            pack_matmul(
+                matmul, cache_tile_sizes, cache_bytes, vector_bits, vector_registers
+            )
 
 
 @dataclass(frozen=True)
@@ -529,16 +1003,20 @@ class LinalgPackOperandsPass(ModulePass):
 
     name = PASS_NAME
 
-    # (MC, NC, KC): rows and columns of a cache tile, and its K step. The
-    # rhs panel (KC x NC) and the lhs panel (MC x KC) each stay within the
-    # stack budget together (64 KiB: 112 x 64 + 64 x 128 f32, the fastest
-    # within it for SGEMM 1024^3 on the AVX-512 VM, docs/benchmarks.md).
-    cache_tile_sizes: tuple[int, ...] = (112, 128, 64)
+    # (MC, NC, KC): rows of A's packed block, columns of B's and their K
+    # step; empty (the default): from the caches (`cache_tile_shape`).
+    cache_tile_sizes: tuple[int, ...] = ()
+    # (L1 data, L2, L3) bytes: the target's `CpuHardware` (its defaults).
+    cache_bytes: tuple[int, ...] = DEFAULT_CACHE_BYTES
     # The vector unit (the target's `CpuHardware`; AVX2 by default).
     vector_bits: int = 256
     vector_registers: int = 16
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         pack_operands(
-            op, self.cache_tile_sizes, self.vector_bits, self.vector_registers
+            op,
+            self.cache_tile_sizes,
+            self.cache_bytes,
+            self.vector_bits,
+            self.vector_registers,
         )

@@ -56,7 +56,9 @@ located error. It rewrites one whose
 - output's innermost dimension (with unit stride) is indexed by a loop J
   that also indexes the innermost dimension (unit stride) of one input, the
   rhs, and no dimension of the other, the lhs; J's extent is a multiple of
-  VL = `vector-bits` / the element's bits;
+  VL = `vector-bits` / the element's bits, or else of a narrower power of
+  two of lanes at least 128 bits wide, which is then VL (`vector_lanes`:
+  a packed matmul's column tail of 8 f32 runs on 256-bit vectors);
 - accumulators (the output tile's elements / VL), the rhs vectors of one K
   step and one broadcast fit in `vector-registers`.
 
@@ -109,6 +111,7 @@ from irkit.analysis.structured import (
 from irkit.dialects import vector
 from irkit.dialects.scf import ForOp
 from irkit.transforms.utils.builders import index_constant
+from irkit.transforms.utils.tiling import vector_lanes
 
 PASS_NAME = "linalg-vectorize-micro-kernels"
 
@@ -252,8 +255,8 @@ def match_micro_kernel(
         reductions[0] not in loops for loops in (lhs_loops, rhs_loops)
     ):
         return None
-    lanes = vector_bits // element.bitwidth
-    if lanes < 2 or extents[vector_loop] % lanes:
+    lanes = vector_lanes(extents[vector_loop], vector_bits, element.bitwidth)
+    if lanes is None:
         return None
     output = generic.outputs[0]
     if any(may_alias(value, output) for value in generic.inputs):

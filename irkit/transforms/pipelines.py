@@ -18,7 +18,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import PassFailedException
 
-from irkit.analysis.memory import DEFAULT_MAX_SHARED_BYTES
+from irkit.analysis.memory import DEFAULT_CACHE_BYTES, DEFAULT_MAX_SHARED_BYTES
 from irkit.dialects.mma import SWIZZLE_ROW_BYTES
 from irkit.transforms import get_irkit_passes
 
@@ -114,17 +114,21 @@ class LowerToCPipeline(NamedPipeline):
     """From the tensor level (`nn`, or `linalg` on tensors) to C-ready loops.
 
     Stages: `convert-nn-to-linalg` (a no-op on upstream input),
+    `linalg-conv-to-im2col` (where it packs, unless `im2col=false`: 2-D
+    convolutions as a gather and a batch of matmuls),
     `linalg-generalize-named-ops`, `linalg-fold-unit-extent-dims` (a one-row
     matmul becomes a matrix-vector product, run as row reductions),
-    `linalg-fuse-elementwise{fold-copies=false}` (unless `fuse=false`; a
-    matmul's transposed weight stays a contiguous copy for the register
-    tiles), `linalg-collapse-dims` and fusion again (unless
+    `linalg-fuse-elementwise` (unless `fuse=false`; `fold-copies` where it
+    packs: a matmul's transposed weight is packed straight from the weight;
+    else it stays a contiguous copy for the register tiles),
+    `linalg-collapse-dims` and fusion again (unless
     `collapse=false`: rows of any rank become one row loop), `bufferize`;
     `linalg-tile-rows` (unless `rows=false`: a softmax, layer_norm or reduction
     with its neighbours runs row by row in one OpenMP loop); then, unless
     `tile=false`: `linalg-pack-operands` (unless `pack=false`: static
-    matmuls as packed operand panels in cache tiles of `pack-tile-sizes`
-    and register micro-kernels sized from `vector-bits` and
+    matmuls and batch matmuls with both operands packed once, blocks from
+    the caches (`l1-cache-bytes`, `l2-cache-bytes`, `l3-cache-bytes`) or
+    `pack-tile-sizes`, register micro-kernels sized from `vector-bits` and
     `vector-registers`, peeled so that any shape takes it;
     `linalg-vectorize-micro-kernels` then, unless `vectorize=false`, makes
     each micro-kernel vector code: accumulators carried in vector registers
@@ -167,27 +171,47 @@ class LowerToCPipeline(NamedPipeline):
     # accumulators in named vector registers and fused multiply-adds, which
     # the C compiler keeps out of memory (it spilled the scalar tile's).
     vectorize: bool = True
-    pack_tile_sizes: tuple[int, ...] = (112, 128, 64)
+    # Empty: the blocks from the caches below (`cache_tile_shape`).
+    pack_tile_sizes: tuple[int, ...] = ()
+    # Where it packs, 2-D convolutions as an im2col gather and a batch of
+    # matmuls (`linalg-conv-to-im2col`) that take the packed path.
+    im2col: bool = True
     vector_bits: int = 256
     vector_registers: int = 16
+    # The data caches (`CpuHardware`; `irkit.compile` fills in the host's).
+    l1_cache_bytes: int = DEFAULT_CACHE_BYTES[0]
+    l2_cache_bytes: int = DEFAULT_CACHE_BYTES[1]
+    l3_cache_bytes: int = DEFAULT_CACHE_BYTES[2]
 
     def stages(self) -> list[ModulePass]:
-        stages = [_stage("convert-nn-to-linalg"), _stage("linalg-generalize-named-ops")]
+        packing = self.tile and self.pack and self.vector_bits >= PACK_MIN_VECTOR_BITS
+        stages = [_stage("convert-nn-to-linalg")]
+        if packing and self.im2col:
+            stages.append(_stage("linalg-conv-to-im2col"))
+        stages.append(_stage("linalg-generalize-named-ops"))
         stages += _tensor_stages(
             fuse=self.fuse,
             collapse=self.collapse,
-            fold_copies=False,
+            # Packing reads a transposed operand (a linear layer's weight)
+            # in cache-line-sized strips as it packs it; the register tiles
+            # without packing need it as a contiguous copy.
+            fold_copies=packing,
             recompute_broadcasts=False,
         )
         stages.append(_stage("bufferize"))
         if self.rows:
             stages.append(_stage("linalg-tile-rows"))
         if self.tile:
-            if self.pack and self.vector_bits >= PACK_MIN_VECTOR_BITS:
+            if packing:
                 stages.append(
                     _stage(
                         "linalg-pack-operands",
                         cache_tile_sizes=self.pack_tile_sizes,
+                        cache_bytes=(
+                            self.l1_cache_bytes,
+                            self.l2_cache_bytes,
+                            self.l3_cache_bytes,
+                        ),
                         vector_bits=self.vector_bits,
                         vector_registers=self.vector_registers,
                     )

@@ -864,13 +864,64 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "packed-k-remainder-dropped",
         "irkit/transforms/linalg_pack_operands.py",
-        "            for depth in segments(matmul.depth, kc, 1):",
-        "            for depth in segments(matmul.depth, kc, 1)[:1]:",
+        "    steps = [(0, full, blocking.kc), (full, depth - full, depth - full)]",
+        "    steps = [(0, full, blocking.kc)]",
         (
             "tests/properties/test_linalg_pack_operands.py",
             "tests/filecheck/transforms/linalg-pack-operands.mlir",
         ),
-        "the K steps that no whole cache-tile step covers are never computed",
+        "the K steps that no whole KC step covers are never computed",
+    ),
+    Mutant(
+        "packed-rhs-chunk-offset-dropped",
+        "irkit/transforms/linalg_pack_operands.py",
+        "            rhs_buffer, _scaled(cc, depth, at), [chunk // nr, depth, nr], at",
+        "            rhs_buffer, _scaled(cc, 0, at), [chunk // nr, depth, nr], at",
+        ("tests/properties/test_linalg_pack_operands.py",),
+        "every parallel column chunk reads the first chunk's packed B panels",
+    ),
+    Mutant(
+        "in-place-rhs-chunk-offset-dropped",
+        "irkit/transforms/linalg_pack_operands.py",
+        "        in_place = _block(rhs_block, [0, cc], [depth, chunk], at)",
+        "        in_place = _block(rhs_block, [0, 0], [depth, chunk], at)",
+        (
+            "tests/properties/test_linalg_pack_operands.py",
+            "tests/filecheck/transforms/linalg-pack-operands.mlir",
+        ),
+        "every parallel column chunk reads B in place from its first columns",
+    ),
+    Mutant(
+        "aligned-alloc-frees-the-aligned-pointer",
+        "irkit/targets/cstyle_memory.py",
+        "    base = emitter.scope.allocation_bases.get(op.operands[0], view.pointer)",
+        "    base = view.pointer",
+        ("tests/filecheck/targets/c/alloc.mlir",),
+        "`free` is given the rounded-up address instead of what `malloc` "
+        "returned (heap corruption)",
+    ),
+    Mutant(
+        "narrow-lanes-not-dividing",
+        "irkit/transforms/utils/tiling.py",
+        "        if extent % lanes == 0:",
+        "        if extent % (lanes // 2 or 1) == 0:",
+        (
+            "tests/filecheck/transforms/linalg-vectorize-micro-kernels.mlir",
+            "tests/properties/test_linalg_pack_operands.py",
+        ),
+        "a micro-kernel's vectors need not divide its columns: the last "
+        "vector reads and writes past them",
+    ),
+    Mutant(
+        "batch-matrix-index-dropped",
+        "irkit/transforms/linalg_pack_operands.py",
+        "    offsets: list[SSAValue | int] = [batch.get(loop, 0) for loop in loops]",
+        "    offsets: list[SSAValue | int] = [0 for loop in loops]",
+        (
+            "tests/properties/test_linalg_pack_operands.py",
+            "tests/filecheck/transforms/linalg-pack-operands.mlir",
+        ),
+        "every matrix of a batch matmul reads and writes the first matrix",
     ),
     Mutant(
         "lhs-panel-read-untransposed",

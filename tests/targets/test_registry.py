@@ -62,6 +62,31 @@ def test_the_hosts_vector_unit_comes_from_its_feature_flags() -> None:
     Pipeline.parse(filled)
 
 
+def test_the_hosts_caches_come_from_sysfs(tmp_path: Path) -> None:
+    from irkit.runtime.cpu import host_caches
+
+    for index, (level, kind, size) in enumerate(
+        [
+            (1, "Data", "48K"),
+            (1, "Instruction", "32K"),
+            (2, "Unified", "1024K"),
+            (3, "Unified", "32M"),
+        ]
+    ):
+        folder = tmp_path / f"index{index}"
+        folder.mkdir()
+        (folder / "level").write_text(f"{level}\n")
+        (folder / "type").write_text(f"{kind}\n")
+        (folder / "size").write_text(f"{size}\n")
+    assert host_caches(tmp_path) == {
+        "l1_cache_bytes": 48 * 1024,
+        "l2_cache_bytes": 1024 * 1024,
+        "l3_cache_bytes": 32 * 1024 * 1024,
+    }
+    # Nothing described: every level keeps CpuHardware's default.
+    assert host_caches(tmp_path / "missing") == {}
+
+
 def test_a_new_target_is_one_registry_entry(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -99,9 +124,17 @@ def test_the_devices_facts_fill_the_targets_pipeline() -> None:
     assert tuned.startswith("lower-to-cuda{warp-size=16 reduction-block=128 ")
     assert "warp-size=32" not in tuned
     assert registry.CUDA.with_hardware("bufferize,cse") == "bufferize,cse"
-    assert registry.C.with_hardware(
-        "lower-to-c{vector-bits=256 vector-registers=16}"
-    ) == ("lower-to-c{vector-bits=256 vector-registers=16}")
+    given = (
+        "lower-to-c{vector-bits=256 vector-registers=16 l1-cache-bytes=32768 "
+        "l2-cache-bytes=524288 l3-cache-bytes=4194304}"
+    )
+    assert registry.C.with_hardware(given) == given
+    cpu = registry.C.hardware_facts()
+    assert isinstance(cpu, CpuHardware)
+    filled_c = registry.C.with_hardware("lower-to-c")
+    assert f"l1-cache-bytes={cpu.l1_cache_bytes}" in filled_c
+    assert f"l3-cache-bytes={cpu.l3_cache_bytes}" in filled_c
+    Pipeline.parse(filled_c)
 
 
 F32_MATMUL = """

@@ -15,7 +15,8 @@ restrictions they state.
 - `tile_subview`, `box_subview`, `offset_indices`: the pieces a fusion or a
   GPU tiling rebuilds ops with;
 - `register_tile_shape`: the rows and columns of a CPU register tile for a
-  vector unit.
+  vector unit; `cache_tile_shape`: the packed blocks around it, from the
+  caches; `vector_lanes`: the vectors a micro-kernel's columns take.
 """
 
 from __future__ import annotations
@@ -690,3 +691,45 @@ def register_tile_shape(
     """
     lanes = max(vector_bits // max(element_bits, 1), 1)
     return max((vector_registers - 3) // 2, 1), 2 * lanes
+
+
+def cache_tile_shape(
+    mr: int, nr: int, element_bytes: int, l1: int, l2: int, l3: int
+) -> tuple[int, int, int]:
+    """(MC, NC, KC): the packed blocks around an MR x NR micro-kernel, from
+    the data caches (bytes), as BLIS's analytical model sizes them (Low et
+    al., "Analytical modeling is enough for high-performance BLIS", 2016):
+
+    - KC: the micro-kernel's B micro-panel (KC x NR) takes half of L1, so it
+      stays there while A's micro-panels stream past it;
+    - MC: A's packed block (MC x KC) takes half of one core's L2;
+    - NC: B's packed block (KC x NC) half of L3.
+
+    KC a multiple of 8 (at least 16), MC and NC whole register tiles. For
+    f32 on AVX2's 6 x 16 tile with 32 KiB of L1 and 1 MiB of L2 this gives
+    KC = 256, as BLIS's Haswell kernel has; on the Zen 5 VM (14 x 32, 48 KiB
+    L1, 1 MiB L2) KC = 192, MC = 672.
+    """
+    kc = max(l1 // 2 // (nr * element_bytes) // 8 * 8, 16)
+    mc = max(l2 // 2 // (kc * element_bytes) // mr, 1) * mr
+    nc = max(l3 // 2 // (kc * element_bytes) // nr, 1) * nr
+    return mc, nc, kc
+
+
+# The narrowest vectors a micro-kernel takes: 128 bits (SSE's and NEON's,
+# which every vector unit has).
+MIN_VECTOR_BITS = 128
+
+
+def vector_lanes(extent: int, vector_bits: int, element_bits: int) -> int | None:
+    """VL for a vector loop of `extent`: the unit's lanes, or, when they do
+    not divide it, the most lanes (a power of two, at least
+    `MIN_VECTOR_BITS` wide) that do (a packed matmul's column tail: 8
+    columns on AVX-512's 16 lanes); None when no such vector divides it."""
+    lanes = vector_bits // element_bits
+    narrowest = max(MIN_VECTOR_BITS // element_bits, 2)
+    while lanes >= narrowest:
+        if extent % lanes == 0:
+            return lanes
+        lanes //= 2
+    return None

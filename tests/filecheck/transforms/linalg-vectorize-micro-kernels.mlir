@@ -74,8 +74,8 @@ func.func @f64_rhs_first(%b: memref<3x8xf64, strided<[16, 1]>>, %a: memref<2x3xf
 // -----
 
 // Left alone (each stays a scalar linalg.generic): not marked a register
-// tile; integer elements; inputs widened (f16 into f32); 12 columns, not a
-// whole number of 8-lane vectors; 16 x 16 outputs (32 accumulators: more
+// tile; integer elements; inputs widened (f16 into f32); 10 columns, not a
+// whole number of 8-lane vectors nor of 4-lane (128-bit) ones; 16 x 16 outputs (32 accumulators: more
 // than 16 registers); an input that may alias the output; a column loop
 // that the lhs reads too (not an outer product); an rhs read along its
 // diagonal (the column loop twice in its map).
@@ -85,7 +85,7 @@ func.func @f64_rhs_first(%b: memref<3x8xf64, strided<[16, 1]>>, %a: memref<2x3xf
 // CHECK-COUNT-8: linalg.generic
 // CHECK-NOT:     vector.
 // CHECK:         return
-func.func @rejected(%a: memref<2x3xf32>, %b: memref<3x16xf32>, %c: memref<2x16xf32> {irkit.output}, %ai: memref<2x3xi32>, %bi: memref<3x16xi32>, %ci: memref<2x16xi32> {irkit.output}, %ah: memref<2x3xf16>, %bh: memref<3x16xf16>, %b12: memref<3x12xf32>, %c12: memref<2x12xf32> {irkit.output}, %a16: memref<16x3xf32>, %c16: memref<16x16xf32> {irkit.output}, %x: memref<3x16xf32> {irkit.output}, %y: memref<16x3xf32>, %d: memref<2x16xf32> {irkit.output}, %diagonal: memref<3x16x16xf32>) {
+func.func @rejected(%a: memref<2x3xf32>, %b: memref<3x16xf32>, %c: memref<2x16xf32> {irkit.output}, %ai: memref<2x3xi32>, %bi: memref<3x16xi32>, %ci: memref<2x16xi32> {irkit.output}, %ah: memref<2x3xf16>, %bh: memref<3x16xf16>, %b12: memref<3x10xf32>, %c12: memref<2x10xf32> {irkit.output}, %a16: memref<16x3xf32>, %c16: memref<16x16xf32> {irkit.output}, %x: memref<3x16xf32> {irkit.output}, %y: memref<16x3xf32>, %d: memref<2x16xf32> {irkit.output}, %diagonal: memref<3x16x16xf32>) {
   %xo = memref.subview %x[0, 0] [2, 16] [1, 1] : memref<3x16xf32> to memref<2x16xf32, strided<[16, 1]>>
   linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%a, %b : memref<2x3xf32>, memref<3x16xf32>) outs(%c : memref<2x16xf32>) {
   ^bb0(%p: f32, %q: f32, %acc: f32):
@@ -107,7 +107,7 @@ func.func @rejected(%a: memref<2x3xf32>, %b: memref<3x16xf32>, %c: memref<2x16xf
     %s = arith.addf %acc, %m : f32
     linalg.yield %s : f32
   }
-  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%a, %b12 : memref<2x3xf32>, memref<3x12xf32>) outs(%c12 : memref<2x12xf32>) attrs = {irkit.register_tile} {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%a, %b12 : memref<2x3xf32>, memref<3x10xf32>) outs(%c12 : memref<2x10xf32>) attrs = {irkit.register_tile} {
   ^bb0(%p: f32, %q: f32, %acc: f32):
     %m = arith.mulf %p, %q : f32
     %s = arith.addf %acc, %m : f32
@@ -135,6 +135,25 @@ func.func @rejected(%a: memref<2x3xf32>, %b: memref<3x16xf32>, %c: memref<2x16xf
   ^bb0(%p: f32, %q: f32, %acc: f32):
     %m = arith.mulf %p, %q : f32
     %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// 4 columns, not a whole 8-lane vector: 128-bit vectors of 4 lanes instead
+// (a packed matmul's column tail).
+
+// CHECK-LABEL: func.func @narrower_vectors
+// CHECK:         vector.load %{{.*}} : memref<1x2x1x4xf32{{.*}}>, vector<4xf32>
+// CHECK:         vector.fma %{{.*}}, %{{.*}}, %{{.*}} : vector<4xf32>
+// CHECK-NOT:     linalg.generic
+func.func @narrower_vectors(%a: memref<1x3x2xf32>, %b: memref<1x3x4xf32>, %c: memref<1x2x1x4xf32> {irkit.output}) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d1, d4, d2)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d4, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d1, d2, d0, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%a, %b : memref<1x3x2xf32>, memref<1x3x4xf32>) outs(%c : memref<1x2x1x4xf32>) attrs = {irkit.register_tile} {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
     linalg.yield %s : f32
   }
   return
