@@ -95,6 +95,7 @@ from irkit.analysis.structured import (
     MAX_PADDING_GROWTH_PERCENT,
     is_fill,
     padded_ranges,
+    takes_tensor_cores,
 )
 from irkit.dialects import linalg, tensor
 from irkit.dialects.linalg import Conv2DNchwFchwOp, GenericOp
@@ -387,6 +388,9 @@ class ConvToIm2col(RewritePattern):
     reduction_multiple: int = 0
     filter_multiple: int = 0
     max_growth_percent: int = MAX_PADDING_GROWTH_PERCENT
+    # The reduction's multiple for f16/bf16 convolutions into f32 (0:
+    # `reduction_multiple`).
+    half_reduction_multiple: int = 0
 
     @op_type_rewrite_pattern
     def match_and_rewrite(
@@ -400,9 +404,15 @@ class ConvToIm2col(RewritePattern):
         x_type = cast(TensorType[Attribute], x.type)
         w_type = cast(TensorType[Attribute], w.type)
         init_type = cast(TensorType[Attribute], init.type)
+        reduction_multiple = self.reduction_multiple
+        if self.half_reduction_multiple and takes_tensor_cores(
+            [x_type.get_element_type(), w_type.get_element_type()],
+            init_type.get_element_type(),
+        ):
+            reduction_multiple = self.half_reduction_multiple
         extents = padded_extents(
             shape,
-            (self.filter_multiple, self.reduction_multiple, self.pixel_multiple),
+            (self.filter_multiple, reduction_multiple, self.pixel_multiple),
             self.max_growth_percent,
         )
         rows, columns_count = extents.reduction, extents.pixels
@@ -515,18 +525,30 @@ class LinalgConvToIm2colPass(ModulePass):
     # as `linalg-pad-contractions` would pad them, by copies.
     filter_multiple: int = 0
     max_growth_percent: int = MAX_PADDING_GROWTH_PERCENT
+    # The reduction's multiple for f16/bf16 convolutions into f32 (0: the
+    # same as `reduction-multiple`): `lower-to-cuda` passes the warpgroup
+    # products' K step, as it pads their matmuls' K
+    # (`linalg-pad-contractions{half-reduction-multiple}`).
+    half_reduction_multiple: int = 0
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        multiples = (self.pixel_multiple, self.reduction_multiple, self.filter_multiple)
+        multiples = (
+            self.pixel_multiple,
+            self.reduction_multiple,
+            self.filter_multiple,
+            self.half_reduction_multiple,
+        )
         if min(multiples) < 0 or self.max_growth_percent < 0:
             raise PassFailedException(
                 f"{PASS_NAME}: pixel-multiple, reduction-multiple, "
-                "filter-multiple and max-growth-percent must be >= 0"
+                "filter-multiple, half-reduction-multiple and max-growth-percent "
+                "must be >= 0"
             )
         pattern = ConvToIm2col(
             self.pixel_multiple,
             self.reduction_multiple,
             self.filter_multiple,
             self.max_growth_percent,
+            self.half_reduction_multiple,
         )
         PatternRewriteWalker(pattern, apply_recursively=False).rewrite_module(op)

@@ -363,6 +363,15 @@ class LowerToCudaPipeline(NamedPipeline):
     wgmma: bool = False
     wgmma_block: tuple[int, ...] = WGMMA_BLOCK
 
+    def _half_reduction_multiple(self) -> int:
+        """K's multiple for f16/bf16 matmuls and convolutions (0: the SIMT
+        tile's): warpgroup products step K by one 128-byte swizzled row of
+        16-bit elements, so their padded K is a multiple of it too; f32
+        matmuls keep the SIMT tile's K."""
+        if not self.wgmma or len(self.matmul_block) != 3:
+            return 0
+        return math.lcm(self.matmul_block[2], SWIZZLE_ROW_BYTES // 2)
+
     def stages(self) -> list[ModulePass]:
         stages = [_stage("convert-nn-to-linalg")]
         if self.im2col:
@@ -374,6 +383,9 @@ class LowerToCudaPipeline(NamedPipeline):
                     pixel_multiple=self.matmul_block[1] if self.pad else 0,
                     reduction_multiple=self.matmul_block[2] if self.pad else 0,
                     filter_multiple=self.matmul_block[0] if self.pad else 0,
+                    half_reduction_multiple=(
+                        self._half_reduction_multiple() if self.pad else 0
+                    ),
                 )
             )
         stages.append(_stage("linalg-generalize-named-ops"))
@@ -428,17 +440,10 @@ class LowerToCudaPipeline(NamedPipeline):
                 )
             )
         if self.pad:
-            multiples = self.matmul_block
-            half_k = 0
-            if self.wgmma and len(multiples) == 3:
-                # Warpgroup products (f16, bf16) step K by one 128-byte
-                # swizzled row of 16-bit elements: their padded K is a
-                # multiple of it too; f32 matmuls keep the SIMT tile's K.
-                half_k = math.lcm(multiples[2], SWIZZLE_ROW_BYTES // 2)
             padding = _stage(
                 "linalg-pad-contractions",
-                multiples=multiples,
-                half_reduction_multiple=half_k,
+                multiples=self.matmul_block,
+                half_reduction_multiple=self._half_reduction_multiple(),
             )
             stages.append(padding)
         if self.tensor_cores:

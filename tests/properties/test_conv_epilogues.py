@@ -24,6 +24,7 @@ and blocks fall wholly in the padding, `linalg-tile-for-gpu`):
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 from xdsl.dialects.builtin import ModuleOp
@@ -348,16 +349,24 @@ func.func @main(%x: tensor<1x16x8x8xf16>, %w: tensor<64x16x3x3xf16>,
 """
 
 
-def test_a_half_convolution_runs_on_tensor_cores() -> None:
+@pytest.mark.parametrize(
+    ("wgmma", "product", "kernels"),
+    [(False, "mma.sync", 2), (True, "mma.warpgroup_mma", 3)],
+    ids=["mma.sync", "wgmma"],
+)
+def test_a_half_convolution_runs_on_tensor_cores(
+    wgmma: bool, product: str, kernels: int
+) -> None:
     """f16 operands into f32: the columns are the matmul's B (`K x P`), the
     weights its A, so `convert-linalg-to-mma` takes it (it ran on the SIMT
     tiles while the columns came first), with its epilogue (bias, ReLU, the
-    cast to f16) on the accumulators. (A product padded to the tiles, whose
-    epilogue reads its corner, keeps the epilogue a kernel of its own: the
-    tensor-core kernel refuses corners.)"""
-    module, launches = _launches(HALF_CONVOLUTION, "lower-to-cuda")
-    assert any(op.name == "mma.sync" for op in module.walk())
-    assert launches == 2  # the gather, the tensor-core matmul and its epilogue
+    cast to f16) on the accumulators. Kernels: the gather and the tensor-core
+    matmul with its epilogue; with warpgroup products K (144) is padded to
+    their K step (192), the weights by one small kernel of their own."""
+    pipeline = f"lower-to-cuda{{wgmma={str(wgmma).lower()}}}"
+    module, launches = _launches(HALF_CONVOLUTION, pipeline)
+    assert any(op.name == product for op in module.walk())
+    assert launches == kernels
     original = Interpreter(parse_module(HALF_CONVOLUTION))
     args = random_arguments(original.function("main"), np.random.default_rng(0))
     (expected,) = run_function(original, "main", [a.copy() for a in args])

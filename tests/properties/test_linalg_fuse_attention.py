@@ -111,10 +111,16 @@ MODIFIERS = ("none", "scale", "causal", "diagonal", "mask")
 
 
 @st.composite
-def attention_programs(draw: st.DrawFn, modifiers: tuple[str, ...] = MODIFIERS) -> str:
-    batch = draw(st.integers(1, 2))
-    rows = draw(st.sampled_from([2, 4, 8]))
-    keys = draw(st.sampled_from([2, 4, 8, 12]))
+def attention_programs(
+    draw: st.DrawFn,
+    modifiers: tuple[str, ...] = MODIFIERS,
+    batches: tuple[int, ...] = (1, 2),
+    row_counts: tuple[int, ...] = (2, 4, 8),
+    key_counts: tuple[int, ...] = (2, 4, 8, 12),
+) -> str:
+    batch = draw(st.sampled_from(batches))
+    rows = draw(st.sampled_from(row_counts))
+    keys = draw(st.sampled_from(key_counts))
     head = draw(st.integers(1, 4))
     value_head = draw(st.integers(1, 4))
     modifier = draw(st.sampled_from(modifiers))

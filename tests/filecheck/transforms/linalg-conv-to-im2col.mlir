@@ -1,4 +1,5 @@
 // RUN: irkit-opt %s --split-input-file -p linalg-conv-to-im2col --check-semantics | filecheck %s
+// RUN: irkit-opt %s --split-input-file -p 'linalg-conv-to-im2col{reduction-multiple=4 half-reduction-multiple=8 max-growth-percent=300}' --check-semantics | filecheck %s --check-prefix=HALFK
 
 // A strided, dilated convolution: the im2col gather reads the input at
 // (oh * 2 + kh, ow * 2 + kw * 2) for k = (c, kh, kw) and p = (oh, ow); the
@@ -33,6 +34,12 @@ func.func @strided(%x: tensor<2x3x9x11xf32>, %w: tensor<4x3x3x2xf32>, %init: ten
 // CHECK:           arith.extf
 // CHECK:           arith.extf
 // CHECK:           arith.mulf
+// With `half-reduction-multiple=8`, the f16 convolution's K (9) is padded to
+// 16, where an f32 one's (18) goes to `reduction-multiple`'s 20.
+// HALFK-LABEL: func.func @strided
+// HALFK:         tensor<2x20x20xf32>
+// HALFK-LABEL: func.func @half
+// HALFK:         linalg.generic {{.*}} outs(%{{.*}} : tensor<1x16x16xf16>)
 func.func @half(%x: tensor<1x1x6x6xf16>, %w: tensor<2x1x3x3xf16>, %init: tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32> {
   %y = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %w : tensor<1x1x6x6xf16>, tensor<2x1x3x3xf16>) outs(%init : tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
   return %y : tensor<1x2x4x4xf32>
