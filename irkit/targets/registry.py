@@ -14,6 +14,9 @@ from irkit.targets.target import Target
 # blocked, and threads per row on the GPU).
 CPU_TUNING_CANDIDATES = (
     "lower-to-c",
+    # Where the host packs matmuls (vectors of 512 bits), the tile options
+    # below change nothing: the unpacked tiles are the alternative there.
+    "lower-to-c{pack=false}",
     "lower-to-c{matmul-tile-sizes=32,256,64}",
     "lower-to-c{matmul-tile-sizes=64,128,128}",
     "lower-to-c{register-tile-sizes=4,8,0}",
