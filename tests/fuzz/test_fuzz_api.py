@@ -209,7 +209,9 @@ def callable_seeds() -> tuple[str, ...]:
                 irkit.interpret(
                     module, entry, *random_arguments(func, np.random.default_rng(0))
                 )
-        except (IRKitError, StopIteration, _Timeout):
+        except (IRKitError, StopIteration, _Timeout, MemoryError):
+            # Too large to interpret here (a real-size 4096^3 matmul) is not
+            # callable for these tests either.
             continue
         found.append(seed)
     return tuple(found)

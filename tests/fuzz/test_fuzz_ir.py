@@ -242,6 +242,11 @@ def _stage(name: str, text: str, action: Callable[[], object]) -> bool:
         return False
     except _Timeout:
         return False
+    except MemoryError:
+        # A resource limit like the timeout, not a crash: the seeds include
+        # real-size kernels (a 4096^3 matmul the interpreter would evaluate
+        # as one 256 GiB broadcast product).
+        return False
     except RecursionError as error:
         raise InternalError(name, error, text) from None
     except Exception as error:
