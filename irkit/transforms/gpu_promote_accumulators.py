@@ -53,6 +53,9 @@ tile is promoted when all of the following hold:
   (`irkit.analysis.aliasing.may_alias`; memory of another address space
   never does); every op in `L` is a load, a store, a view, an `scf` loop,
   `gpu.barrier` or free of side effects;
+- every op in `L` may also be a `memref.alloca` (a thread's scratch tile,
+  as `linalg-tile-for-gpu` gives a fused attention's products, whose output
+  rows in workgroup memory are then promoted across the key loop);
 - each access sits directly in a nest of `scf.for`s inside `L` with constant
   bounds that run at least once, as does `L`;
 - each index is `base + stride * iv` or `base` (affine through
@@ -196,6 +199,9 @@ def _address_space(value: SSAValue) -> gpu.AddressSpace | None:
 def _ops_are_visible(loop: ForOp) -> bool:
     return all(
         isinstance(op, LoadOp | StoreOp)
+        # A thread's own scratch tile (linalg-tile-for-gpu's accumulators):
+        # no other memory is reached through it.
+        or isinstance(op, AllocaOp)
         or op.name in _STRUCTURE
         or op.name in _VIEW_OPS
         or (not op.regions and is_side_effect_free(op))

@@ -480,3 +480,45 @@ func.func @private_tile(%a: memref<8x16xf32>, %b: memref<16x8xf32>, %out: memref
   }
   return
 }
+
+// -----
+
+// A workgroup tile each thread reads and writes only at its own elements
+// across a loop that also allocates a scratch tile of its own (a fused
+// attention's output rows, rescaled and accumulated key step by key step
+// beside the step's register accumulators): the alloca reaches no other
+// memory, so the tile is promoted as without it.
+
+// CHECK-LABEL: func.func @workgroup_tile_beside_scratch
+// CHECK:         private(%[[ACC:.*]] : memref<2xf32, #gpu.address_space<private>>)
+// CHECK:         scf.for
+// CHECK:           memref.store %{{.*}}, %[[ACC]]
+// CHECK:         scf.for
+// CHECK:           memref.alloca() : memref<2xf32>
+// CHECK:           memref.load %[[ACC]]
+// CHECK:           memref.store %{{.*}}, %[[ACC]]
+func.func @workgroup_tile_beside_scratch(%out: memref<4xf32> {irkit.output}) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c8 = arith.constant 8 : index
+  %one = arith.constant 1.0 : f32
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c2, %sy = %c1, %sz = %c1) workgroup(%w : memref<4xf32, #gpu.address_space<workgroup>>) {
+    scf.for %k = %c0 to %c8 step %c1 {
+      %scratch = memref.alloca() : memref<2xf32>
+      scf.for %i = %c0 to %c2 step %c1 {
+        %e = affine.apply affine_map<()[s0, s1] -> (s0 + s1 * 2)>()[%tx, %i]
+        %v = memref.load %w[%e] : memref<4xf32, #gpu.address_space<workgroup>>
+        %s = arith.addf %v, %one : f32
+        memref.store %s, %scratch[%i] : memref<2xf32>
+        %t = memref.load %scratch[%i] : memref<2xf32>
+        memref.store %t, %w[%e] : memref<4xf32, #gpu.address_space<workgroup>>
+      }
+    }
+    gpu.barrier
+    %r = memref.load %w[%tx] : memref<4xf32, #gpu.address_space<workgroup>>
+    memref.store %r, %out[%tx] : memref<4xf32>
+    gpu.terminator
+  }
+  return
+}
