@@ -1251,4 +1251,52 @@ MUTANTS: tuple[Mutant, ...] = (
         (MMA_WARPGROUP_EMULATOR,),
         "the emulator reads the tiles unswizzled, as the tensor cores do not",
     ),
+    Mutant(
+        "private-tile-unrolls-loops-its-indices-skip",
+        "irkit/transforms/gpu_promote_accumulators.py",
+        "        if not any(_uses(index, counter) for index in access.indices):\n"
+        "            break",
+        "        pass",
+        ("tests/filecheck/transforms/gpu-promote-accumulators.mlir",),
+        "a thread tile's reduction loop is unrolled whole with its indexing "
+        "loops (the fused attention's 128-key loop: code size, not registers)",
+    ),
+    Mutant(
+        "relayout-always-takes-the-dynamic-budget",
+        "irkit/transforms/gpu_relayout_shared.py",
+        "                max_dynamic_shared_bytes\n"
+        "                if used > max_shared_bytes\n"
+        "                else max_shared_bytes",
+        "                max_dynamic_shared_bytes",
+        ("tests/filecheck/transforms/gpu-relayout-shared.mlir",),
+        "a kernel within the static shared-memory limit grows past it, and "
+        "would then need the dynamic opt-in it was not built for",
+    ),
+    Mutant(
+        "split-reduction-splits-tensor-core-matmuls",
+        SPLIT,
+        "    if options.tensor_cores and takes_tensor_cores(",
+        "    if False and takes_tensor_cores(",
+        ("tests/filecheck/transforms/linalg-split-reduction.mlir",),
+        "an f16 matmul on a short grid is split into parts the tensor-core "
+        "kernel does not take: it runs on SIMT tiles (0.47x cuBLAS at 1024^3)",
+    ),
+    Mutant(
+        "pad-half-multiple-for-every-contraction",
+        PAD,
+        "            chosen = half_multiples if _is_half_precision(op) else multiples",
+        "            chosen = half_multiples",
+        ("tests/filecheck/transforms/linalg-pad-contractions.mlir",),
+        "f32 matmuls are padded to the warpgroup K step too: a TF32 matmul of "
+        "K = 72 grows past the padding bound and leaves the tensor cores",
+    ),
+    Mutant(
+        "im2col-ignores-the-half-reduction-multiple",
+        "irkit/transforms/linalg_conv_to_im2col.py",
+        "            reduction_multiple = self.half_reduction_multiple",
+        "            pass",
+        ("tests/filecheck/transforms/linalg-conv-to-im2col.mlir",),
+        "an f16 convolution's K is padded to the SIMT step only, and its "
+        "warpgroup matmul then needs padded copies of the columns",
+    ),
 )
