@@ -368,6 +368,28 @@ def _flatten(accesses: Sequence[tuple[SSAValue, Sequence[SSAValue]]]) -> list[SS
     return operands
 
 
+def _parse_three_accesses(
+    parser: Parser,
+) -> tuple[list[SSAValue], dict[str, Attribute]]:
+    """The operands (memref, then its indices, three times) and attributes
+    of a product op (`mma.sync`, `mma.warpgroup_mma`)."""
+    memrefs, indices, attributes = _parse_accesses(parser, 3)
+    return _flatten(list(zip(memrefs, indices, strict=True))), attributes
+
+
+def _print_three_accesses(
+    printer: Printer,
+    op: IRDLOperation,
+    accesses: Sequence[tuple[SSAValue, Sequence[SSAValue]]],
+) -> None:
+    _print_accesses(
+        printer,
+        op,
+        [memref for memref, _ in accesses],
+        [indices for _, indices in accesses],
+    )
+
+
 # --------------------------------------------------------------------------
 # Ops
 # --------------------------------------------------------------------------
@@ -542,20 +564,11 @@ class SyncOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> Self:
-        memrefs, indices, attributes = _parse_accesses(parser, 3)
-        operands: list[SSAValue] = []
-        for memref, index_list in zip(memrefs, indices, strict=True):
-            operands += [memref, *index_list]
+        operands, attributes = _parse_three_accesses(parser)
         return cls.build(operands=[operands], attributes=attributes)
 
     def print(self, printer: Printer) -> None:
-        accesses = self.accesses()
-        _print_accesses(
-            printer,
-            self,
-            [memref for memref, _ in accesses],
-            [indices for _, indices in accesses],
-        )
+        _print_three_accesses(printer, self, self.accesses())
 
 
 @irdl_op_definition
@@ -756,18 +769,11 @@ class WarpgroupMmaOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> Self:
-        memrefs, indices, attributes = _parse_accesses(parser, 3)
-        operands = _flatten(list(zip(memrefs, indices, strict=True)))
+        operands, attributes = _parse_three_accesses(parser)
         return cls.build(operands=[operands], attributes=attributes)
 
     def print(self, printer: Printer) -> None:
-        accesses = self.accesses()
-        _print_accesses(
-            printer,
-            self,
-            [memref for memref, _ in accesses],
-            [indices for _, indices in accesses],
-        )
+        _print_three_accesses(printer, self, self.accesses())
 
 
 @irdl_op_definition

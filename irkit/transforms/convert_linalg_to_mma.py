@@ -888,18 +888,7 @@ class _MmaKernel:
         lb = self.kb.nested(loop_body)
         lb.add(CpAsyncWaitOp(self.prefetch_distance() - 1))
         lb.add(BarrierOp())
-        ahead = lb.add_index(step, self.prefetch_distance())
-        assert not isinstance(ahead, int)
-        more = arith.CmpiOp(ahead, lb.const(steps), "ult")
-        lb.add(more)
-        prefetch = Block()
-        pb = self.kb.nested(prefetch)
-        self._copy_tiles(pb, pb.mul(ahead, tiles.block_k), pb.rem(ahead, stages))
-        prefetch.add_op(YieldOp())
-        lb.add(IfOp(more.result, [], Region(prefetch)))
-        # The commit runs in every iteration (an empty group past the end), so
-        # the wait's count of groups in flight holds for each step.
-        lb.add(CpAsyncCommitOp())
+        self._prefetch(lb, step, self.prefetch_distance(), steps)
         stage_now = lb.rem(step, stages)
         instruction_k = self.shape.instruction[2]
         for kk in range(tiles.block_k // instruction_k):
@@ -910,6 +899,25 @@ class _MmaKernel:
         loop_body.add_op(YieldOp())
         kb = self.kb
         kb.add(ForOp(kb.const(0), kb.const(steps), kb.const(1), [], Region(loop_body)))
+
+    def _prefetch(
+        self, lb: _KernelBuilder, step: SSAValue, distance: int, steps: int
+    ) -> None:
+        """Copy the tiles of step `step + distance` (when there is one) into
+        its stage's buffers, then commit the thread's group of copies."""
+        tiles = self.tiles
+        ahead = lb.add_index(step, distance)
+        assert not isinstance(ahead, int)
+        more = arith.CmpiOp(ahead, lb.const(steps), "ult")
+        lb.add(more)
+        prefetch = Block()
+        pb = self.kb.nested(prefetch)
+        self._copy_tiles(pb, pb.mul(ahead, tiles.block_k), pb.rem(ahead, tiles.stages))
+        prefetch.add_op(YieldOp())
+        lb.add(IfOp(more.result, [], Region(prefetch)))
+        # The commit runs in every step (an empty group past the end), so the
+        # wait's count of groups in flight holds for each step.
+        lb.add(CpAsyncCommitOp())
 
     def _products(self, lb: _KernelBuilder, stage: SSAValue, kk: int) -> None:
         """The fragments of the `kk`-th 16-deep slice of a step's tiles, and
@@ -1231,18 +1239,7 @@ class _WarpgroupKernel(_MmaKernel):
         # multiply, into the buffer of step + distance - stages: read by
         # products that every warpgroup retired before this step's barrier
         # (`products_in_flight` steps back and more).
-        ahead = lb.add_index(step, distance)
-        assert not isinstance(ahead, int)
-        more = arith.CmpiOp(ahead, lb.const(steps), "ult")
-        lb.add(more)
-        prefetch = Block()
-        pb = self.kb.nested(prefetch)
-        self._copy_tiles(pb, pb.mul(ahead, tiles.block_k), pb.rem(ahead, stages))
-        prefetch.add_op(YieldOp())
-        lb.add(IfOp(more.result, [], Region(prefetch)))
-        # Committed in every step (an empty group past the end), so the
-        # wait's count of groups in flight holds for each step.
-        lb.add(CpAsyncCommitOp())
+        self._prefetch(lb, step, distance, steps)
         loop_body.add_op(YieldOp())
         kb = self.kb
         kb.add(ForOp(kb.const(0), kb.const(steps), kb.const(1), [], Region(loop_body)))
