@@ -562,8 +562,9 @@ def _unroll_private_tiles(launch: gpu.LaunchOp, max_unroll: int) -> None:
             continue
         for use in list(alloca.memref.uses):
             access = use.operation
-            if not isinstance(access, LoadOp | StoreOp) or use.index != (
-                0 if isinstance(access, LoadOp) else 1
+            if (
+                not isinstance(access, LoadOp | StoreOp)
+                or access.memref is not alloca.memref
             ):
                 continue
             nest = _indexing_nest(access)

@@ -53,8 +53,9 @@ MMA_STAGES = 4
 # Warpgroup-product blocks (`convert-linalg-to-mma{wgmma}`, sm_90a): 128 x
 # 256 outputs, two warpgroups of 64 x 256 (128 f32 accumulators a thread),
 # K steps of 64 (one 128-byte swizzled row), `MMA_STAGES` copy buffers (192
-# KiB). CUTLASS's usual Hopper f16 tile; not yet measured here
-# (benchmarks/wgmma.py sweeps it against 128 x 128).
+# KiB). CUTLASS's usual Hopper f16 tile, and the fastest of
+# `benchmarks/wgmma.py`'s three on the H100 (2026-11-27, f16 4096^3: 0.72-0.74x
+# cuBLAS; 128 x 128 in 4 stages 0.55-0.56x, 128 x 256 in 3 stages 0.48-0.52x).
 WGMMA_BLOCK: tuple[int, int] = (128, 256)
 # `lower-to-c` packs matmul operands only for vector units at least this
 # wide (AVX-512): 0.56x NumPy/OpenBLAS at 1024^3 against 0.30x unpacked
@@ -260,7 +261,8 @@ class LowerToCudaPipeline(NamedPipeline):
     of `reduction-block` threads per row, by default chosen per row length);
     `linalg-pad-contractions` (unless `pad=false`: matmuls whose extents the
     block tile does not divide run on zero-padded copies, when that at most
-    doubles the iterations; K to a multiple of 64 too with `wgmma`);
+    doubles the iterations; with `wgmma`, f16/bf16 matmuls' K to a multiple
+    of 64 too);
     `convert-linalg-to-mma` (unless `tensor-cores=false`: f16/bf16 matmuls,
     and f32 ones with `allow-tf32`, as tensor-core kernels; with `wgmma`,
     the device's sm_90a fact, as warpgroup products); `linalg-tile-for-gpu`
