@@ -1,6 +1,7 @@
 // RUN: irkit-opt %s --split-input-file -p 'linalg-conv-to-im2col{pixel-multiple=8 reduction-multiple=16 filter-multiple=8}' --check-semantics | filecheck %s
 // RUN: irkit-opt %s --split-input-file -p 'linalg-conv-to-im2col{pixel-multiple=8 reduction-multiple=16 max-growth-percent=10}' | filecheck %s --check-prefix=TIGHT
 // RUN: not irkit-opt %s -p 'linalg-conv-to-im2col{pixel-multiple=-1}' 2>&1 | filecheck %s --check-prefix=OPTIONS
+// RUN: not irkit-opt %s -p 'linalg-conv-to-im2col{half-reduction-multiple=-1}' 2>&1 | filecheck %s --check-prefix=OPTIONS
 
 // The matmul's columns padded to the multiples of its tiles, as
 // `lower-to-cuda` asks (its block's columns, its K step): 5x5 = 25 pixels
@@ -93,7 +94,7 @@ func.func @padded_filters(%x: tensor<1x16x4x4xf32>, %w: tensor<12x16x1x1xf32>) -
 // Extents no larger than their multiple are one full tile: not padded
 // (2x2 = 4 pixels, K = 1 * 3 * 3 = 9 under 16). Bad options fail the pass.
 
-// OPTIONS: error: linalg-conv-to-im2col: pixel-multiple, reduction-multiple, filter-multiple and max-growth-percent must be >= 0
+// OPTIONS: error: linalg-conv-to-im2col: pixel-multiple, reduction-multiple, filter-multiple, half-reduction-multiple and max-growth-percent must be >= 0
 
 // CHECK-LABEL: func.func @one_tile
 // CHECK-NOT:     tensor.extract_slice
