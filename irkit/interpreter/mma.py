@@ -39,8 +39,9 @@ of these ops is an error, as on the hardware (`.sync.aligned`).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Generic, TypeVar
 from weakref import WeakKeyDictionary
 
 import numpy as np
@@ -51,6 +52,9 @@ from irkit.dtypes import to_tf32
 from irkit.interpreter.core import Interpreter, interpretation_error, register
 from irkit.interpreter.gpu import WARP_SIZE, Grid, current_grid
 from irkit.interpreter.values import MemRefValue
+
+# What a group of asynchronous work holds: a copy, or a product.
+Work = TypeVar("Work")
 
 Values = tuple[Any, ...]
 
@@ -240,32 +244,67 @@ def sync(interp: Interpreter, op: Operation, args: Values) -> Values:
 
 
 @dataclass
+class _Pending(Generic[Work]):
+    work: Work
+    lanes: np.ndarray  # bool per lane: the lanes that issued it and have not waited
+    group: np.ndarray  # per lane: the group it belongs to
+
+
+@dataclass
+class _AsyncGroups(Generic[Work]):
+    """The asynchronous work (cp.async copies, warpgroup products) each
+    thread of a grid has issued in commit groups and not yet waited for."""
+
+    committed: np.ndarray  # per lane: groups committed so far
+    pending: list[_Pending[Work]] = field(default_factory=list)
+
+    @classmethod
+    def of(
+        cls, states: WeakKeyDictionary[Grid, _AsyncGroups[Work]], grid: Grid
+    ) -> _AsyncGroups[Work]:
+        """The grid's state in `states`, made on first use."""
+        state = states.get(grid)
+        if state is None:
+            state = cls(np.zeros(grid.lane_count, np.int64))
+            states[grid] = state
+        return state
+
+    def issue(self, work: Work, grid: Grid) -> None:
+        """The active lanes issue `work` into their open group."""
+        self.pending.append(_Pending(work, grid.active.copy(), self.committed.copy()))
+
+    def commit(self, grid: Grid) -> None:
+        """The active lanes close their open group."""
+        self.committed[grid.active] += 1
+
+    def wait(
+        self, grid: Grid, pending_groups: int, complete: Callable[[Work], None]
+    ) -> None:
+        """Completes, in issue order and in each active lane, the work of
+        every group but the newest `pending_groups` committed ones (work not
+        yet committed stays): `complete` runs restricted to those lanes."""
+        limit = self.committed - pending_groups
+        remaining: list[_Pending[Work]] = []
+        for item in self.pending:
+            done = item.lanes & grid.active & (item.group < limit)
+            if done.any():
+                with grid.restricted(done):
+                    complete(item.work)
+                item.lanes = item.lanes & ~done
+            if item.lanes.any():
+                remaining.append(item)
+        self.pending = remaining
+
+
+@dataclass
 class _PendingCopy:
     op: Operation
     destination: MemRefValue
     indices: list[Any]
     values: np.ndarray  # (elements, lanes), read when issued
-    lanes: np.ndarray  # bool per lane: the lanes that issued it
-    group: np.ndarray  # per lane: the group it belongs to
 
 
-@dataclass
-class _AsyncCopies:
-    """The copies each thread of a grid has issued and not yet waited for."""
-
-    committed: np.ndarray  # per lane: groups committed so far
-    pending: list[_PendingCopy] = field(default_factory=list)
-
-
-_COPIES: WeakKeyDictionary[Grid, _AsyncCopies] = WeakKeyDictionary()
-
-
-def _copies(grid: Grid) -> _AsyncCopies:
-    state = _COPIES.get(grid)
-    if state is None:
-        state = _AsyncCopies(np.zeros(grid.lane_count, np.int64))
-        _COPIES[grid] = state
-    return state
+_COPIES: WeakKeyDictionary[Grid, _AsyncGroups[_PendingCopy]] = WeakKeyDictionary()
 
 
 @register("mma.cp_async")
@@ -278,24 +317,17 @@ def cp_async(interp: Interpreter, op: Operation, args: Values) -> Values:
     # are this thread's writes for the race checks.
     for k in range(op.element_count):
         grid.reserve(op, destination, _shifted(destination_at, k))
-    state = _copies(grid)
-    state.pending.append(
-        _PendingCopy(
-            op,
-            destination,
-            [np.array(_full(i, grid)) for i in destination_at],
-            values,
-            grid.active.copy(),
-            state.committed.copy(),
-        )
+    copy = _PendingCopy(
+        op, destination, [np.array(_full(i, grid)) for i in destination_at], values
     )
+    _AsyncGroups.of(_COPIES, grid).issue(copy, grid)
     return ()
 
 
 @register("mma.cp_async_commit")
 def cp_async_commit(interp: Interpreter, op: Operation, args: Values) -> Values:
     grid = current_grid(interp, op)
-    _copies(grid).committed[grid.active] += 1
+    _AsyncGroups.of(_COPIES, grid).commit(grid)
     return ()
 
 
@@ -305,18 +337,11 @@ def cp_async_wait(interp: Interpreter, op: Operation, args: Values) -> Values:
     newest `pending` committed ones (a copy not yet committed stays)."""
     assert isinstance(op, mma.CpAsyncWaitOp)
     grid = current_grid(interp, op)
-    state = _copies(grid)
-    limit = state.committed - op.pending_groups
-    remaining: list[_PendingCopy] = []
-    for copy in state.pending:
-        done = copy.lanes & grid.active & (copy.group < limit)
-        if done.any():
-            with grid.restricted(done):
-                _write_run(copy.op, grid, copy.destination, copy.indices, copy.values)
-            copy.lanes = copy.lanes & ~done
-        if copy.lanes.any():
-            remaining.append(copy)
-    state.pending = remaining
+
+    def land(copy: _PendingCopy) -> None:
+        _write_run(copy.op, grid, copy.destination, copy.indices, copy.values)
+
+    _AsyncGroups.of(_COPIES, grid).wait(grid, op.pending_groups, land)
     return ()
 
 
@@ -342,27 +367,9 @@ def _warpgroup_accumulator_positions(n: int) -> Positions:
 class _PendingProduct:
     op: mma.WarpgroupMmaOp
     operands: list[tuple[MemRefValue, list[np.ndarray]]]  # a, b, d per lane
-    lanes: np.ndarray  # bool per lane: the lanes that issued it
-    group: np.ndarray  # per lane: the group it belongs to
 
 
-@dataclass
-class _WarpgroupProducts:
-    """The products each thread of a grid has issued and not yet waited for."""
-
-    committed: np.ndarray  # per lane: groups committed so far
-    pending: list[_PendingProduct] = field(default_factory=list)
-
-
-_PRODUCTS: WeakKeyDictionary[Grid, _WarpgroupProducts] = WeakKeyDictionary()
-
-
-def _products(grid: Grid) -> _WarpgroupProducts:
-    state = _PRODUCTS.get(grid)
-    if state is None:
-        state = _WarpgroupProducts(np.zeros(grid.lane_count, np.int64))
-        _PRODUCTS[grid] = state
-    return state
+_PRODUCTS: WeakKeyDictionary[Grid, _AsyncGroups[_PendingProduct]] = WeakKeyDictionary()
 
 
 def _check_uniform(
@@ -478,10 +485,7 @@ def warpgroup_mma(interp: Interpreter, op: Operation, args: Values) -> Values:
     ]
     for _, indices in operands[:2]:
         _check_uniform(op, grid, groups, indices)
-    state = _products(grid)
-    state.pending.append(
-        _PendingProduct(op, operands, grid.active.copy(), state.committed.copy())
-    )
+    _AsyncGroups.of(_PRODUCTS, grid).issue(_PendingProduct(op, operands), grid)
     return ()
 
 
@@ -501,7 +505,7 @@ def fence_proxy_async(interp: Interpreter, op: Operation, args: Values) -> Value
 def warpgroup_commit(interp: Interpreter, op: Operation, args: Values) -> Values:
     grid = current_grid(interp, op)
     _warp_lanes(op, grid, mma.WARPGROUP_THREADS, "warpgroup")
-    _products(grid).committed[grid.active] += 1
+    _AsyncGroups.of(_PRODUCTS, grid).commit(grid)
     return ()
 
 
@@ -512,16 +516,7 @@ def warpgroup_wait(interp: Interpreter, op: Operation, args: Values) -> Values:
     assert isinstance(op, mma.WarpgroupWaitOp)
     grid = current_grid(interp, op)
     _warp_lanes(op, grid, mma.WARPGROUP_THREADS, "warpgroup")
-    state = _products(grid)
-    limit = state.committed - op.pending_groups
-    remaining: list[_PendingProduct] = []
-    for product in state.pending:
-        done = product.lanes & grid.active & (product.group < limit)
-        if done.any():
-            with grid.restricted(done):
-                _run_product(grid, product)
-            product.lanes = product.lanes & ~done
-        if product.lanes.any():
-            remaining.append(product)
-    state.pending = remaining
+    _AsyncGroups.of(_PRODUCTS, grid).wait(
+        grid, op.pending_groups, lambda product: _run_product(grid, product)
+    )
     return ()

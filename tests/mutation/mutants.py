@@ -620,8 +620,8 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "mma-no-barrier-before-reading-tiles",
         MMA,
-        "        lb.add(BarrierOp())\n        ahead = lb.add_index(step, self.prefetch",
-        "        ahead = lb.add_index(step, self.prefetch",
+        "        lb.add(BarrierOp())\n        self._prefetch(lb, step, self.prefetch",
+        "        self._prefetch(lb, step, self.prefetch",
         (MMA_PROPERTY,),
         "threads read tiles other threads copied with no barrier between",
     ),
