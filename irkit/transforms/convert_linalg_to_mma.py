@@ -127,7 +127,6 @@ from irkit.dialects.mma import (
     MMA_SHAPE,
     SWIZZLE_ROW_BYTES,
     TF32_MMA_SHAPE,
-    WARPGROUP_K,
     WARPGROUP_M,
     WARPGROUP_MAX_N,
     WARPGROUP_THREADS,
@@ -144,6 +143,7 @@ from irkit.dialects.mma import (
     fragment_sizes,
     swizzled_chunk,
     warpgroup_accumulator_count,
+    warpgroup_k,
 )
 from irkit.dialects.scf import ForOp, IfOp
 from irkit.dtypes import element_bytes
@@ -397,12 +397,12 @@ def choose_warpgroup_tiles(
 ) -> MmaTiles | None:
     """Tiles of the warpgroup kernel: BM x BN from `block` (halved down to 64
     to divide the extents or fill `multiprocessors`, as `choose_tiles`
-    does), BK the 64 elements of one 128-byte swizzled row, a warpgroup per
-    64 rows of BM; fewer stages where the buffers would pass
-    `max_shared_bytes`. None for f32 operands (TF32 has no 128-byte rows of
-    64 elements here), a K that 64 does not divide, or no tile that fits."""
-    if shape.tf32:
-        return None
+    does), BK the elements of one 128-byte swizzled row (64 f16/bf16, 32
+    f32), a warpgroup per 64 rows of BM; fewer stages where the buffers
+    would pass `max_shared_bytes` (a stage is `(BM + BN) * 128` bytes
+    whatever the element: f32 steps K by half as many elements, each
+    product covering half the K). None for a K that BK does not divide,
+    or no tile that fits."""
     block_k = SWIZZLE_ROW_BYTES // (element_bytes(shape.element) or 1)
     block_m, block_n = block
     while block_m > WARPGROUP_M and shape.m % block_m:
@@ -1035,10 +1035,13 @@ class _WarpgroupKernel(_MmaKernel):
     ) -> None:
         bm, bn, bk, stages = tiles.block_m, tiles.block_n, tiles.block_k, tiles.stages
         # B stored k-major is copied in panels of 64 columns: each the
-        # N-major (`transpose_b`) layout's 128-byte rows, one per k.
+        # N-major (`transpose_b`) layout's 128-byte rows, one per k. TF32
+        # products have no N-major B: f32 B is copied transposed, a row per n.
         panel = SWIZZLE_ROW_BYTES // (element_bytes(shape.element) or 1)
         b_shape = (
-            [stages, bn // panel, bk, panel] if shape.b_k_major else [stages, bn, bk]
+            [stages, bn // panel, bk, panel]
+            if self._b_transposed(shape)
+            else [stages, bn, bk]
         )
         self._open_launch(
             shape,
@@ -1076,6 +1079,12 @@ class _WarpgroupKernel(_MmaKernel):
         self.col0 = kb.add_index(self.n0, kb.mul(kb.rem(lane, 4), 2))
 
     @staticmethod
+    def _b_transposed(shape: MatmulShape) -> bool:
+        """Whether the products read B N-major (`transpose_b`): a k-major B
+        of 16-bit elements; a k-major f32 B is transposed by its copies."""
+        return shape.b_k_major and not shape.tf32
+
+    @staticmethod
     def _swizzled_type(shape: MatmulShape, dims: list[int]) -> MemRefType[Attribute]:
         return MemRefType(shape.element, dims, memory_space=workgroup_memory_space())
 
@@ -1108,6 +1117,9 @@ class _WarpgroupKernel(_MmaKernel):
                     builder, shape.b, self.b_batch, chunk, chunks, (self.n0, k0), stage
                 ),
             )
+            return
+        if shape.tf32:
+            self._copy_transposed(builder, k0, stage)
             return
         row_chunks = bn // shape.chunk
         self._copy_chunks(
@@ -1156,6 +1168,63 @@ class _WarpgroupKernel(_MmaKernel):
             self.a_tiles if source is self.shape.a else self.b_tiles,
             builder.indices([stage, row, self._swizzled_column(builder, row, column)]),
         )
+
+    def _copy_transposed(
+        self, builder: _KernelBuilder, k0: SSAValue | int, stage: SSAValue | int
+    ) -> None:
+        """A k-major f32 B tile copied element by element (4-byte copies)
+        into the K-major tile TF32 products read: B's `(k, n)` at row `n`,
+        column `k` (swizzled). The tile is cut in blocks of `chunk` (4) k
+        by 8 n, one a warp per copy: lane `l` copies k `l % 4`, n `l / 4`
+        of its block, so a warp reads 32-byte runs of 4 rows of B and
+        writes one chunk of each of the 8 rows of a swizzle atom, which
+        the swizzle spreads over its 8 chunk positions: 32 distinct banks.
+        Warp `w` copies block `w + W r` in round `r` (W warps), its k
+        chunk and n block split into the thread's part and the round's
+        constant (W and the k chunks are powers of two: one divides the
+        other, so the sum carries nothing), so that each copy's addresses
+        are the thread's plus a constant."""
+        chunk = self.shape.chunk
+        rows_per_warp = WARP_SIZE // chunk
+        warps = self.tiles.threads // WARP_SIZE
+        k_chunks = self.tiles.block_k // chunk
+        blocks = k_chunks * (self.tiles.block_n // rows_per_warp)
+        assert blocks % warps == 0
+        assert warps % k_chunks == 0 or k_chunks % warps == 0
+        warp = builder.div(self.tid, WARP_SIZE)
+        lane = builder.rem(self.tid, WARP_SIZE)
+        k_in_chunk = builder.rem(lane, chunk)
+        n_in_block = builder.div(lane, chunk)
+        thread_k_chunk = builder.rem(warp, k_chunks)
+        thread_n_block = builder.div(warp, k_chunks)
+        size = element_bytes(self.shape.element) or 1
+        for round_ in range(blocks // warps):
+            first = warps * round_
+            k_chunk = builder.add_index(thread_k_chunk, first % k_chunks)
+            n_block = builder.add_index(thread_n_block, first // k_chunks)
+            assert not isinstance(k_chunk, int)
+            assert not isinstance(n_block, int)
+            k = builder.add_index(builder.mul(k_chunk, chunk), k_in_chunk)
+            n = builder.add_index(builder.mul(n_block, rows_per_warp), n_in_block)
+            assert not isinstance(n, int)
+            column = builder.add_index(
+                self._swizzled_column(builder, n, k_chunk), k_in_chunk
+            )
+            builder.add(
+                CpAsyncOp(
+                    self.shape.b,
+                    builder.indices(
+                        [
+                            *self.b_batch,
+                            builder.add_index(k0, k),
+                            builder.add_index(self.n0, n),
+                        ]
+                    ),
+                    self.b_tiles,
+                    builder.indices([stage, n, column]),
+                    size,
+                )
+            )
 
     def _panel_chunk(
         self,
@@ -1207,12 +1276,15 @@ class _WarpgroupKernel(_MmaKernel):
         lb.add(BarrierOp())
         stage_now = lb.rem(step, stages)
         lb.add(WarpgroupFenceOp())
-        for kk in range(tiles.block_k // WARPGROUP_K):
-            # The 16-deep slice kk: 32 bytes further along each 128-byte row
-            # (the descriptor's start address; the swizzle applies to it).
-            k_offset = kk * WARPGROUP_K
+        depth = warpgroup_k(self.shape.element)
+        b_transposed = self._b_transposed(self.shape)
+        for kk in range(tiles.block_k // depth):
+            # The 16-deep (TF32: 8-deep) slice kk: 32 bytes further along each
+            # 128-byte row (the descriptor's start address; the swizzle
+            # applies to it).
+            k_offset = kk * depth
             b_at: list[SSAValue | int]
-            if self.shape.b_k_major:
+            if b_transposed:
                 b_at = [stage_now, 0, k_offset, 0]
             else:
                 b_at = [stage_now, 0, k_offset]
@@ -1227,7 +1299,8 @@ class _WarpgroupKernel(_MmaKernel):
                         (self.acc, [lb.const(0)]),
                     ],
                     self.tiles.block_n,
-                    transpose_b=self.shape.b_k_major,
+                    transpose_b=b_transposed,
+                    tf32=self.shape.tf32,
                 )
             )
         lb.add(WarpgroupCommitOp())

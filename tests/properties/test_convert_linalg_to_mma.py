@@ -14,7 +14,7 @@ significant bits), which a wrong operand passes by far.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import pytest
 from hypothesis import given, settings
@@ -475,3 +475,46 @@ def test_lower_to_cuda_with_wgmma_keeps_meaning_on_unaligned_matmuls(
         WGMMA_PIPELINE, text, trials=1, seed=seed, **TOLERANCE
     )
     assert any(isinstance(op, WarpgroupMmaOp) for op in after.walk())
+
+
+# TF32 warpgroup products (m64nNk8 over f32 tiles of 32-element rows):
+# the same blocks and stages as `WGMMA_PASS`.
+TF32_WGMMA_PASS = replace(WGMMA_PASS, tf32=True)
+
+
+@dataclass(frozen=True)
+class _Tf32WarpgroupProductsFire(ModulePass):
+    """`TF32_WGMMA_PASS`, failing where it left a matmul to the mma.sync
+    kernel: every drawn K is a multiple of 32 (one 128-byte row of f32),
+    so every matmul must take TF32 warpgroup products."""
+
+    name = "test-tf32-warpgroup-products-fire"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        TF32_WGMMA_PASS.apply(ctx, op)
+        products = [inner for inner in op.walk() if isinstance(inner, WarpgroupMmaOp)]
+        assert products
+        assert all(product.reads_tf32 for product in products)
+        assert not any(isinstance(inner, SyncOp) for inner in op.walk())
+
+
+def test_tf32_warpgroup_kernels_keep_meaning_and_fire() -> None:
+    """f32 matmuls with `tf32` and `wgmma`: B stored n-major (rows copied
+    as A's) or k-major (copied element by element into the K-major tile
+    the TF32 products need, PTX having no transposed 32-bit B), batch
+    loops, a fill or an initial output, the epilogues (but the cast to
+    half precision); K up to 5 steps of
+    32 on 3 buffers. The emulator truncates the operands to TF32 as the
+    tensor cores do: within `TF32_TOLERANCE`, which a wrong transpose, K
+    advance or swizzle passes by far."""
+    f32_epilogues = tuple(kind for kind in EPILOGUES if kind != "residual_truncf")
+    programs = half_matmuls(
+        ("f32",), epilogues=(*f32_epilogues, "none"), ks=(32, 96, 160)
+    )
+    reach = check_pass(
+        _Tf32WarpgroupProductsFire(),
+        programs.map(_bufferized),
+        rtol=TF32_RTOL,
+        atol=TF32_ATOL,
+    )
+    assert reach.changed == reach.examples
