@@ -42,9 +42,7 @@ def _program(
     kdim = 32 if tf32 else 64
     chunk = 4 if tf32 else 8
     depth = 8 if tf32 else 16
-    b_type = (
-        f"memref<64x{n}x{element}>" if k_major else f"memref<{n}x{kdim}x{element}>"
-    )
+    b_type = f"memref<64x{n}x{element}>" if k_major else f"memref<{n}x{kdim}x{element}>"
     panels = n // 64
     b_tile = (
         f"memref<{panels}x64x64x{element}, {WG}>"
