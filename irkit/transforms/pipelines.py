@@ -14,13 +14,12 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import Float32Type, ModuleOp
+from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import PassFailedException
 
 from irkit.analysis.memory import DEFAULT_CACHE_BYTES, DEFAULT_MAX_SHARED_BYTES
 from irkit.dialects.mma import SWIZZLE_ROW_BYTES
-from irkit.dtypes import element_bytes
 from irkit.transforms import get_irkit_passes
 
 # The GPU matmul tiles, the fastest of a sweep at 4096^3 on the H100
@@ -58,7 +57,6 @@ MMA_STAGES = 4
 # `benchmarks/wgmma.py`'s three on the H100 (2026-11-27, f16 4096^3: 0.72-0.74x
 # cuBLAS; 128 x 128 in 4 stages 0.55-0.56x, 128 x 256 in 3 stages 0.48-0.52x).
 WGMMA_BLOCK: tuple[int, int] = (128, 256)
-F32_BYTES = element_bytes(Float32Type()) or 4
 # `lower-to-c` packs matmul operands only for vector units at least this
 # wide (AVX-512): 0.56x NumPy/OpenBLAS at 1024^3 against 0.30x unpacked
 # on the project's VM, where AVX2-sized scalar micro-kernels measured
@@ -264,11 +262,11 @@ class LowerToCudaPipeline(NamedPipeline):
     `linalg-pad-contractions` (unless `pad=false`: matmuls whose extents the
     block tile does not divide run on zero-padded copies, when that at most
     doubles the iterations; with `wgmma`, f16/bf16 matmuls' K to a multiple
-    of 64 too, and with `allow-tf32` as well the others' to a multiple of
-    32);
+    of 64 too);
     `convert-linalg-to-mma` (unless `tensor-cores=false`: f16/bf16 matmuls,
     and f32 ones with `allow-tf32`, as tensor-core kernels; with `wgmma`,
-    the device's sm_90a fact, as warpgroup products); `linalg-tile-for-gpu`
+    the device's sm_90a fact, as warpgroup products: f32 ones whose padded
+    K is a multiple of 32, the others on `mma.sync`); `linalg-tile-for-gpu`
     with the tile sizes below (block- and thread-mapped `scf.forall`s; unless
     `fuse-producers=false`, a matmul operand's elementwise producer, the
     im2col gather, runs while its tiles are staged in shared memory);
@@ -373,20 +371,13 @@ class LowerToCudaPipeline(NamedPipeline):
         """K's multiple for f16/bf16 matmuls and convolutions (0: the SIMT
         tile's): warpgroup products step K by one 128-byte swizzled row of
         16-bit elements, so their padded K is a multiple of it too; f32
-        matmuls keep the SIMT tile's K."""
+        matmuls keep the SIMT tile's K, even with `allow-tf32` (TF32
+        warpgroup products step K by 32: a K padded to 16 but not 32 takes
+        `mma.sync`'s TF32 products; padding it to 32 would push shapes such
+        as 300x200x72 past the padding bound, off the tensor cores)."""
         if not self.wgmma or len(self.matmul_block) != 3:
             return 0
         return math.lcm(self.matmul_block[2], SWIZZLE_ROW_BYTES // 2)
-
-    def _reduction_multiple(self) -> int:
-        """K's multiple for the other contractions (f32 among them): the
-        SIMT tile's; with `allow-tf32` and `wgmma`, also one 128-byte
-        swizzled row of f32 (32 elements), the K step of TF32 warpgroup
-        products, so a padded f32 matmul takes them."""
-        simt = self.matmul_block[2] if len(self.matmul_block) == 3 else 0
-        if not (self.wgmma and self.allow_tf32 and simt):
-            return simt
-        return math.lcm(simt, SWIZZLE_ROW_BYTES // F32_BYTES)
 
     def stages(self) -> list[ModulePass]:
         stages = [_stage("convert-nn-to-linalg")]
@@ -397,7 +388,7 @@ class LowerToCudaPipeline(NamedPipeline):
                 _stage(
                     "linalg-conv-to-im2col",
                     pixel_multiple=self.matmul_block[1] if self.pad else 0,
-                    reduction_multiple=self._reduction_multiple() if self.pad else 0,
+                    reduction_multiple=self.matmul_block[2] if self.pad else 0,
                     filter_multiple=self.matmul_block[0] if self.pad else 0,
                     half_reduction_multiple=(
                         self._half_reduction_multiple() if self.pad else 0
@@ -458,9 +449,7 @@ class LowerToCudaPipeline(NamedPipeline):
         if self.pad:
             padding = _stage(
                 "linalg-pad-contractions",
-                multiples=(*self.matmul_block[:2], self._reduction_multiple())
-                if len(self.matmul_block) == 3
-                else self.matmul_block,
+                multiples=self.matmul_block,
                 half_reduction_multiple=self._half_reduction_multiple(),
             )
             stages.append(padding)
