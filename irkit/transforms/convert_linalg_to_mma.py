@@ -68,10 +68,17 @@ cores from there, four m64nNk16 products a step left running into the
 next step (with three stages or more), the copies issued while they run,
 each thread's BN / 2 accumulators in the PTX ISA's D layout, then the
 same fill, stores and epilogue as above. It computes the same sums
-(exact products, f32 sums in the tensor cores' order); a matmul it cannot
-take (K, f32 operands, buffers past `max-shared-bytes` at two stages)
-takes the `mma.sync` kernel. `wgmma-block` takes two multiples
-of 64, BN at most 256 (one product's N), BM at most 1024 / 128 * 64.
+(exact products, f32 sums in the tensor cores' order). With `tf32` too, an
+f32 matmul whose K is a multiple of 32 runs the same kernel as m64nNk8
+TF32 products (`mma.warpgroup_mma {tf32}`): rows of 32 f32, products 8
+elements (32 bytes) apart, both operands K-major (PTX transposes only
+16-bit operands), so a k-major B is copied element by element (4-byte
+`mma.cp_async`) into an N x K tile, and its operands are truncated to
+TF32 as the tensor cores read them (not rounded as `mma.sync {tf32}`'s:
+the same tolerance). A matmul it cannot take (K, buffers past
+`max-shared-bytes` at two stages) takes the `mma.sync` kernel.
+`wgmma-block` takes two multiples of 64, BN at most 256 (one product's
+N), BM at most 1024 / 128 * 64.
 
 MLIR builds the same kernels from `nvgpu` ops through vector distribution
 (`mlir/lib/Dialect/NVGPU/TransformOps`, IREE's `LLVMGPUTensorCore`
