@@ -1186,29 +1186,34 @@ class _WarpgroupKernel(_MmaKernel):
         of its block, so a warp reads 32-byte runs of 4 rows of B and
         writes one chunk of each of the 8 rows of a swizzle atom, which
         the swizzle spreads over its 8 chunk positions: 32 distinct banks.
-        Warp `w` copies block `w + W r` in round `r` (W warps), its k
-        chunk and n block split into the thread's part and the round's
-        constant (W and the k chunks are powers of two: one divides the
-        other, so the sum carries nothing), so that each copy's addresses
-        are the thread's plus a constant."""
+        Warp `w` copies block `w + W r` in round `r` (W warps). Where W
+        and the k chunks a row holds divide one another (powers of two:
+        every block of two warpgroups or four), the block's k chunk and n
+        block split into the thread's part and the round's constant (the
+        sum carries nothing), so each copy's addresses are the thread's
+        plus a constant; otherwise (three warpgroups) they are divided out
+        of the block's index, a last partial round guarded."""
         chunk = self.shape.chunk
         rows_per_warp = WARP_SIZE // chunk
         warps = self.tiles.threads // WARP_SIZE
         k_chunks = self.tiles.block_k // chunk
         blocks = k_chunks * (self.tiles.block_n // rows_per_warp)
-        assert blocks % warps == 0
-        assert warps % k_chunks == 0 or k_chunks % warps == 0
+        split = warps % k_chunks == 0 or k_chunks % warps == 0
         warp = builder.div(self.tid, WARP_SIZE)
         lane = builder.rem(self.tid, WARP_SIZE)
         k_in_chunk = builder.rem(lane, chunk)
         n_in_block = builder.div(lane, chunk)
         thread_k_chunk = builder.rem(warp, k_chunks)
         thread_n_block = builder.div(warp, k_chunks)
-        size = element_bytes(self.shape.element) or 1
-        for round_ in range(blocks // warps):
-            first = warps * round_
-            k_chunk = builder.add_index(thread_k_chunk, first % k_chunks)
-            n_block = builder.add_index(thread_n_block, first // k_chunks)
+        for first in range(0, blocks, warps):
+            if split:
+                k_chunk = builder.add_index(thread_k_chunk, first % k_chunks)
+                n_block = builder.add_index(thread_n_block, first // k_chunks)
+            else:
+                block = builder.add_index(warp, first)
+                assert not isinstance(block, int)
+                k_chunk = builder.rem(block, k_chunks)
+                n_block = builder.div(block, k_chunks)
             assert not isinstance(k_chunk, int)
             assert not isinstance(n_block, int)
             k = builder.add_index(builder.mul(k_chunk, chunk), k_in_chunk)
@@ -1217,21 +1222,28 @@ class _WarpgroupKernel(_MmaKernel):
             column = builder.add_index(
                 self._swizzled_column(builder, n, k_chunk), k_in_chunk
             )
-            builder.add(
-                CpAsyncOp(
-                    self.shape.b,
-                    builder.indices(
-                        [
-                            *self.b_batch,
-                            builder.add_index(k0, k),
-                            builder.add_index(self.n0, n),
-                        ]
-                    ),
-                    self.b_tiles,
-                    builder.indices([stage, n, column]),
-                    size,
-                )
+            copy = CpAsyncOp(
+                self.shape.b,
+                builder.indices(
+                    [
+                        *self.b_batch,
+                        builder.add_index(k0, k),
+                        builder.add_index(self.n0, n),
+                    ]
+                ),
+                self.b_tiles,
+                builder.indices([stage, n, column]),
+                element_bytes(self.shape.element) or 1,
             )
+            if first + warps <= blocks:
+                builder.add(copy)
+                continue
+            inside = arith.CmpiOp(n_block, builder.const(blocks // k_chunks), "ult")
+            builder.add(inside)
+            then = Block()
+            then.add_op(copy)
+            then.add_op(YieldOp())
+            builder.add(IfOp(inside.result, [], Region(then)))
 
     def _panel_chunk(
         self,

@@ -518,3 +518,26 @@ def test_tf32_warpgroup_kernels_keep_meaning_and_fire() -> None:
         atol=TF32_ATOL,
     )
     assert reach.changed == reach.examples
+
+
+def test_tf32_warpgroup_copies_with_three_warpgroups() -> None:
+    """192-row blocks: 12 warps, which the 8 k chunks of a 32-element row
+    do not divide (nor they it), so each transposing copy's block is
+    divided out of its index and the last round (of 64 blocks, 12 a
+    round) is guarded; the matmul still takes TF32 warpgroup products."""
+    a, b, c = "tensor<192x64xf32>", "tensor<64x64xf32>", "tensor<192x64xf32>"
+    text = (
+        f"func.func @main(%a: {a}, %b: {b}) -> {c} {{\n"
+        "  %zero = arith.constant 0.0 : f32\n"
+        f"  %e = tensor.empty() : {c}\n"
+        f"  %f = linalg.fill ins(%zero : f32) outs(%e : {c}) -> {c}\n"
+        f"  %r = linalg.matmul ins(%a, %b : {a}, {b}) outs(%f : {c}) -> {c}\n"
+        f"  return %r : {c}\n}}\n"
+    )
+    three = replace(TF32_WGMMA_PASS, wgmma_block=(192, 64))
+    after = assert_pass_preserves_semantics(
+        three, str(_bufferized(text)), trials=1, rtol=TF32_RTOL, atol=TF32_ATOL
+    )
+    products = [op for op in after.walk() if isinstance(op, WarpgroupMmaOp)]
+    assert products
+    assert all(op.reads_tf32 for op in products)
