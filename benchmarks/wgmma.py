@@ -20,7 +20,9 @@ not divide (1000) is padded by `linalg-pad-contractions` first.
 `tf32`: f32 operands with `allow-tf32=true` (m64nNk8 TF32 products; `mma`
 is then `mma.sync`'s m16n8k8), cuBLAS with TF32 allowed; `kn` copies B
 element by element into the K-major tile TF32 products need, `nk` copies
-no differently from A. The error is shown against the float64 product of
+no differently from A; a `kn` row "B transposed (torch)" times a
+transpose of B alone: `nk`'s time plus it is what a transpose kernel
+before the matmul would give instead of the element copies. The error is shown against the float64 product of
 the operands truncated to TF32 (what `irkit.dtypes.truncate_to_tf32` says
 the tensor cores read from shared memory) and rounded (`to_tf32`, what
 `mma.sync`'s `cvt.rna` gives): the smaller one says which the device did
@@ -198,6 +200,14 @@ def main() -> None:
                     f"| {n} | {element} | {layout} | cuBLAS | - | {cublas:.3f} | "
                     f"{flops / cublas:.0f} | 1.00 | - |"
                 )
+                if tf32 and layout == "kn":
+                    # The other way to a K-major B: a transpose kernel
+                    # first (then the `nk` kernel): what it would add.
+                    transpose = median_ms(lambda: b.t().contiguous(), args.repeats)
+                    print(
+                        f"| {n} | {element} | {layout} | B transposed (torch) | - | "
+                        f"{transpose:.3f} | - | - | - |"
+                    )
                 for config in args.configs.split(";"):
                     try:
                         f = irkit.compile(
