@@ -6,6 +6,7 @@ against the `mma.sync` kernel and cuBLAS in one GPU run.
     python benchmarks/wgmma.py --mn-offsets swapped
     python benchmarks/wgmma.py --sizes 4096 --layouts kn --mn-offsets both
     python benchmarks/wgmma.py --types tf32 --sizes 1024,4096,3000
+    python benchmarks/wgmma.py --types tf32 --sizes 4096 --layouts kn --tf32-copy-k all
 
 For each size, type (f16, bf16) and layout of B (`kn`: `a @ b` with b stored
 (k, n), as `torch.mm`, the `transpose_b` products; `nk`: `a @ w.T` with w
@@ -63,8 +64,23 @@ parser.add_argument(
     help="the N-major (k-major B) descriptor's leading/stride byte offsets; "
     "both: this run once with each, one process each",
 )
+parser.add_argument(
+    "--tf32-copy-k",
+    choices=("1", "2", "4", "all"),
+    default="4",
+    help="tf32, B stored (k, n): the k each warp's 4-byte transposing copies "
+    "cover (by 32 / it n; `convert_linalg_to_mma.TF32_TRANSPOSE_K`, 4 by "
+    "default); all: this run once with each, one process each",
+)
 parser.add_argument("--repeats", type=int, default=30)
 args = parser.parse_args()
+
+if args.tf32_copy_k == "all":
+    for variant in ("4", "2", "1"):
+        print(f"\n## tf32 copies of {variant} k a warp")
+        command = [sys.executable, *sys.argv, "--tf32-copy-k", variant]
+        subprocess.run(command, check=False)
+    sys.exit(0)
 
 if args.mn_offsets == "both":
     for variant in ("standard", "swapped"):
@@ -72,13 +88,16 @@ if args.mn_offsets == "both":
         subprocess.run(command, check=False)
     sys.exit(0)
 
-if args.mn_offsets == "swapped":
+if args.mn_offsets == "swapped" or args.tf32_copy_k != "4":
     # A fresh cache: the on-disk program cache keys irkit's source files,
-    # not this patch.
+    # not these patches.
     os.environ["IRKIT_CACHE_DIR"] = tempfile.mkdtemp(prefix="irkit-wgmma-")
 
 import irkit  # noqa: E402
 from irkit.dialects import mma  # noqa: E402
+from irkit.transforms import convert_linalg_to_mma  # noqa: E402
+
+convert_linalg_to_mma.TF32_TRANSPOSE_K = int(args.tf32_copy_k)
 
 if args.mn_offsets == "swapped":
     standard_offsets = mma.mn_major_descriptor_offsets
@@ -170,7 +189,8 @@ def kernel_kinds(compiled: object) -> str:
 def main() -> None:
     g = torch.Generator(device="cuda").manual_seed(0)
     print(
-        f"descriptor offsets: {args.mn_offsets}; device {torch.cuda.get_device_name()}"
+        f"descriptor offsets: {args.mn_offsets}; tf32 copies of {args.tf32_copy_k} "
+        f"k a warp; device {torch.cuda.get_device_name()}"
     )
     print(
         "| size | type | B | config | kernel | ms | TFLOP/s | vs cuBLAS | rel. error |"

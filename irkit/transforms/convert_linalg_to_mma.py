@@ -175,6 +175,13 @@ ROW_PAD = 8
 # apart (BN is a multiple of 32).
 TF32_ROW_PAD = 4
 TF32_K_MAJOR_ROW_PAD = 8
+# The k of B each warp's 4-byte transposing copies cover (TF32 warpgroup
+# products, a k-major B), by 32 / it n: 4 k x 8 n reads 4 rows of B (4
+# cache lines a warp) and writes 32 distinct banks; 2 x 16 reads 2 lines
+# with 2-way bank conflicts, 1 x 32 one line with 4-way ones. Which costs
+# the L1 least is the H100's to say: `benchmarks/wgmma.py --types tf32
+# --tf32-copy-k all` times each (1, 2 or 4: a divisor of a chunk's 4).
+TF32_TRANSPOSE_K = 4
 
 
 @dataclass(frozen=True)
@@ -1181,46 +1188,49 @@ class _WarpgroupKernel(_MmaKernel):
     ) -> None:
         """A k-major f32 B tile copied element by element (4-byte copies)
         into the K-major tile TF32 products read: B's `(k, n)` at row `n`,
-        column `k` (swizzled). The tile is cut in blocks of `chunk` (4) k
-        by 8 n, one a warp per copy: lane `l` copies k `l % 4`, n `l / 4`
-        of its block, so a warp reads 32-byte runs of 4 rows of B and
-        writes one chunk of each of the 8 rows of a swizzle atom, which
-        the swizzle spreads over its 8 chunk positions: 32 distinct banks.
-        Warp `w` copies block `w + W r` in round `r` (W warps). Where W
-        and the k chunks a row holds divide one another (powers of two:
-        every block of two warpgroups or four), the block's k chunk and n
-        block split into the thread's part and the round's constant (the
-        sum carries nothing), so each copy's addresses are the thread's
-        plus a constant; otherwise (three warpgroups) they are divided out
-        of the block's index, a last partial round guarded."""
+        column `k` (swizzled). The tile is cut in blocks of `TF32_
+        TRANSPOSE_K` (4) k by 32 / it (8) n, one a warp per copy: lane `l`
+        copies k `l % 4`, n `l / 4` of its block, so a warp reads 32-byte
+        runs of 4 rows of B and writes one chunk of each of the 8 rows of a
+        swizzle atom, which the swizzle spreads over its 8 chunk positions:
+        32 distinct banks. Warp `w` copies block `w + W r` in round `r` (W
+        warps). Where W and the k groups of a row divide one another
+        (powers of two: every block of two warpgroups or four), the block's
+        k group and n block split into the thread's part and the round's
+        constant (the sum carries nothing), so each copy's addresses are
+        the thread's plus a constant; otherwise (three warpgroups) they are
+        divided out of the block's index, a last partial round guarded."""
         chunk = self.shape.chunk
-        rows_per_warp = WARP_SIZE // chunk
+        k_per_warp = TF32_TRANSPOSE_K
+        n_per_warp = WARP_SIZE // k_per_warp
         warps = self.tiles.threads // WARP_SIZE
-        k_chunks = self.tiles.block_k // chunk
-        blocks = k_chunks * (self.tiles.block_n // rows_per_warp)
-        split = warps % k_chunks == 0 or k_chunks % warps == 0
+        k_groups = self.tiles.block_k // k_per_warp
+        blocks = k_groups * (self.tiles.block_n // n_per_warp)
+        split = warps % k_groups == 0 or k_groups % warps == 0
         warp = builder.div(self.tid, WARP_SIZE)
         lane = builder.rem(self.tid, WARP_SIZE)
-        k_in_chunk = builder.rem(lane, chunk)
-        n_in_block = builder.div(lane, chunk)
-        thread_k_chunk = builder.rem(warp, k_chunks)
-        thread_n_block = builder.div(warp, k_chunks)
+        k_in_group = builder.rem(lane, k_per_warp)
+        n_in_block = builder.div(lane, k_per_warp)
+        thread_k_group = builder.rem(warp, k_groups)
+        thread_n_block = builder.div(warp, k_groups)
         for first in range(0, blocks, warps):
             if split:
-                k_chunk = builder.add_index(thread_k_chunk, first % k_chunks)
-                n_block = builder.add_index(thread_n_block, first // k_chunks)
+                k_group = builder.add_index(thread_k_group, first % k_groups)
+                n_block = builder.add_index(thread_n_block, first // k_groups)
             else:
                 block = builder.add_index(warp, first)
                 assert not isinstance(block, int)
-                k_chunk = builder.rem(block, k_chunks)
-                n_block = builder.div(block, k_chunks)
-            assert not isinstance(k_chunk, int)
+                k_group = builder.rem(block, k_groups)
+                n_block = builder.div(block, k_groups)
+            assert not isinstance(k_group, int)
             assert not isinstance(n_block, int)
-            k = builder.add_index(builder.mul(k_chunk, chunk), k_in_chunk)
-            n = builder.add_index(builder.mul(n_block, rows_per_warp), n_in_block)
+            k = builder.add_index(builder.mul(k_group, k_per_warp), k_in_group)
+            n = builder.add_index(builder.mul(n_block, n_per_warp), n_in_block)
+            assert not isinstance(k, int)
             assert not isinstance(n, int)
             column = builder.add_index(
-                self._swizzled_column(builder, n, k_chunk), k_in_chunk
+                self._swizzled_column(builder, n, builder.div(k, chunk)),
+                builder.rem(k, chunk),
             )
             copy = CpAsyncOp(
                 self.shape.b,
@@ -1238,7 +1248,7 @@ class _WarpgroupKernel(_MmaKernel):
             if first + warps <= blocks:
                 builder.add(copy)
                 continue
-            inside = arith.CmpiOp(n_block, builder.const(blocks // k_chunks), "ult")
+            inside = arith.CmpiOp(n_block, builder.const(blocks // k_groups), "ult")
             builder.add(inside)
             then = Block()
             then.add_op(copy)

@@ -1261,8 +1261,8 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "wgmma-tf32-transposed-copy-swizzled-by-k",
         MMA,
-        "                self._swizzled_column(builder, n, k_chunk), k_in_chunk",
-        "                self._swizzled_column(builder, k, k_chunk), k_in_chunk",
+        "                self._swizzled_column(builder, n, builder.div(k, chunk)),",
+        "                self._swizzled_column(builder, k, builder.div(k, chunk)),",
         (MMA_TF32_WGMMA_PROPERTY,),
         "the transposing copies permute a row's chunks by their k, not the "
         "row n the tensor cores swizzle by",

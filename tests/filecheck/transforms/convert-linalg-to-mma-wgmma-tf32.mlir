@@ -17,18 +17,22 @@
 // CHECK-NEXT: %[[LANE:.*]] = arith.remui %tid, %c32 : index
 // CHECK-NEXT: %[[K_IN:.*]] = arith.remui %[[LANE]], %c4 : index
 // CHECK-NEXT: %[[N_IN:.*]] = arith.divui %[[LANE]], %c4 : index
-// CHECK-NEXT: %[[K_CHUNK:.*]] = arith.remui %[[WARP]], %c8 : index
+// CHECK-NEXT: %[[K_GROUP:.*]] = arith.remui %[[WARP]], %c8 : index
 // CHECK-NEXT: %[[N_BLOCK:.*]] = arith.divui %[[WARP]], %c8 : index
-// CHECK-NEXT: %[[K4:.*]] = arith.muli %[[K_CHUNK]], %c4 : index
+// CHECK-NEXT: %[[K4:.*]] = arith.muli %[[K_GROUP]], %c4 : index
 // CHECK-NEXT: %[[K:.*]] = arith.addi %[[K4]], %[[K_IN]] : index
 // CHECK-NEXT: %[[N8:.*]] = arith.muli %[[N_BLOCK]], %c8 : index
 // CHECK-NEXT: %[[N:.*]] = arith.addi %[[N8]], %[[N_IN]] : index
+// CHECK-NEXT: %[[CHUNK:.*]] = arith.divui %[[K]], %c4 : index
 // CHECK-NEXT: %[[PERMUTE:.*]] = arith.remui %[[N]], %c8 : index
-// CHECK-NEXT: %[[STORED:.*]] = arith.xori %[[K_CHUNK]], %[[PERMUTE]] : index
+// CHECK-NEXT: %[[STORED:.*]] = arith.xori %[[CHUNK]], %[[PERMUTE]] : index
 // CHECK-NEXT: %[[BASE:.*]] = arith.muli %[[STORED]], %c4 : index
-// CHECK-NEXT: %[[COLUMN:.*]] = arith.addi %[[BASE]], %[[K_IN]] : index
+// CHECK-NEXT: %[[IN_CHUNK:.*]] = arith.remui %[[K]], %c4 : index
+// CHECK-NEXT: %[[COLUMN:.*]] = arith.addi %[[BASE]], %[[IN_CHUNK]] : index
 // CHECK-NEXT: %[[GN:.*]] = arith.addi %{{.*}}, %[[N]] : index
 // CHECK-NEXT: mma.cp_async %b[%[[K]], %[[GN]]], %b_tiles[%c0, %[[N]], %[[COLUMN]]] {bytes = 4 : i64} : memref<256x256xf32>, memref<3x128x32xf32, #gpu.address_space<workgroup>>
+// The next round: the next 8 rows n (8 warps, 8 k groups of a row).
+// CHECK-NEXT: %{{.*}} = arith.addi %[[N_BLOCK]], %c1 : index
 // CHECK: scf.for %step = %c0 to %c8 step %c1 {
 // CHECK-NEXT: mma.cp_async_wait {pending = 0 : i64}
 // CHECK-NEXT: mma.fence_proxy_async
