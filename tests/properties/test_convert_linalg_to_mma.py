@@ -541,3 +541,36 @@ def test_tf32_warpgroup_copies_with_three_warpgroups() -> None:
     products = [op for op in after.walk() if isinstance(op, WarpgroupMmaOp)]
     assert products
     assert all(op.reads_tf32 for op in products)
+
+
+@st.composite
+def unaligned_tf32_matmuls(draw: st.DrawFn) -> str:
+    """Tensor-level f32 matmuls of extents 64 does not divide (most draws),
+    K padded to 64 (two steps of 32): padding grows the iterations by at
+    most 1.5x, within the bound."""
+    m, n = draw(st.integers(112, 128)), draw(st.integers(112, 128))
+    k = draw(st.integers(57, 64))
+    a, b, c = f"tensor<{m}x{k}xf32>", f"tensor<{k}x{n}xf32>", f"tensor<{m}x{n}xf32>"
+    return (
+        f"func.func @main(%a: {a}, %b: {b}) -> {c} {{\n"
+        "  %zero = arith.constant 0.0 : f32\n"
+        f"  %e = tensor.empty() : {c}\n"
+        f"  %init = linalg.fill ins(%zero : f32) outs(%e : {c}) -> {c}\n"
+        f"  %r = linalg.matmul ins(%a, %b : {a}, {b}) outs(%init : {c}) -> {c}\n"
+        f"  return %r : {c}\n}}\n"
+    )
+
+
+@settings(max_examples=3)
+@given(unaligned_tf32_matmuls(), st.integers(0, 2**16))
+def test_lower_to_cuda_with_wgmma_and_tf32_keeps_meaning(text: str, seed: int) -> None:
+    """`lower-to-cuda{wgmma allow-tf32}` whole (as `irkit.compile(...,
+    allow_tf32=True)` on sm_90a): the padded f32 matmul runs as TF32
+    warpgroup products, B transposed by its copies, on the emulator."""
+    pipeline = replace(WGMMA_PIPELINE, allow_tf32=True)
+    after = assert_pass_preserves_semantics(
+        pipeline, text, trials=1, seed=seed, rtol=TF32_RTOL, atol=TF32_ATOL
+    )
+    products = [op for op in after.walk() if isinstance(op, WarpgroupMmaOp)]
+    assert products
+    assert all(op.reads_tf32 for op in products)
