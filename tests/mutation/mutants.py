@@ -544,6 +544,32 @@ MUTANTS: tuple[Mutant, ...] = (
         "the sum and the output keep earlier key steps' scale when the max grows",
     ),
     Mutant(
+        "ragged-keys-counted-twice",
+        ATTENTION,
+        "    if seen is not None:\n        _mask_seen_keys(s_shared, seen, step)",
+        "    if seen is None:\n        _mask_seen_keys(s_shared, seen, step)",
+        (ATTENTION_PROPERTY,),
+        "the moved-back last key step adds the keys the step before took again",
+    ),
+    Mutant(
+        "ragged-rows-written-twice",
+        ATTENTION,
+        "        divide(tail_out, tail_sums, tail_o, last)",
+        "        divide(accumulated, l_shared, o_box, last)",
+        (ATTENTION_PROPERTY,),
+        "the moved-back last row tile writes rows its neighbour block writes "
+        "(two writers of one element of o)",
+    ),
+    Mutant(
+        "promoted-tile-copied-out-after-the-barrier",
+        "irkit/transforms/gpu_promote_accumulators.py",
+        "        Rewriter.insert_op(gpu.BarrierOp(), InsertPoint.before(following))",
+        "        pass",
+        (ATTENTION_PROPERTY,),
+        "a workgroup tile's copy out is read by other threads with no barrier "
+        "in between (the ragged attention's last row tile under an scf.if)",
+    ),
+    Mutant(
         "online-softmax-unsafe-max",
         ATTENTION,
         "        chosen = arith.SelectOp(masked.result, zero.result, new_max)",
