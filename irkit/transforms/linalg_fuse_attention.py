@@ -55,11 +55,20 @@ row max and sum), it has at most
 two up to `block-rows` that divides every op's innermost row loop, `BC` the
 largest up to `block-keys` that divides the keys, halved (`BR` first) until
 the workgroup buffers above fit `max-shared-bytes`, and both at least
-`min-block`. With `multiprocessors=P` (0, the default: off), block rows,
+`min-block`. When no such power of two is at least `min-block` (ViT's 197
+tokens), the tile is *ragged*: the largest power of two up to the block
+size and the extent. Ragged rows need every op's innermost row loop to hold
+whole runs of the shortest one (`E`); each run takes `ceil(E / BR)` blocks,
+the last moved back to start at `E - BR`, which writes only its own rows
+(under an `scf.if`, uniform in the block). A ragged key step reads keys from
+`min(key, keys - BC)` and masks the scores of the keys the step before took
+to `-inf`. With `multiprocessors=P` (0, the default: off), block rows,
 keys and threads are first halved together, while the grid would have
 fewer than `P` blocks and the halves stay at least `min-block` (threads at
 least `threads-x`): 96 heads of 128 rows in blocks of 128 rows leave 36 of
-the H100's 132 multiprocessors idle. Anything else is left alone, so the
+the H100's 132 multiprocessors idle. Then they are halved together again
+while a ragged tile would compute over `max-ragged-waste-percent` (15)
+percent more rows or keys than there are. Anything else is left alone, so the
 unfused program still lowers.
 
 Output: as above; the chain's ops and its intermediate buffers are erased;
@@ -71,8 +80,8 @@ sums over keys run per tile and are rescaled (`exp(a - b) = exp(a - c)
 exp(c - b)`), and the division by the row sum moves after the product with
 `v` (`sum_j (e_j / l) v_j = (sum_j e_j v_j) / l`). Maxima are exact.
 `block-rows`, `block-keys`, `threads`, `threads-x`, `min-block` and
-`max-shared-bytes` must be positive and `max-keys` not negative, or the
-pass fails.
+`max-shared-bytes` must be positive and `max-keys`, `multiprocessors` and
+`max-ragged-waste-percent` not negative, or the pass fails.
 """
 
 from __future__ import annotations
@@ -1041,6 +1050,47 @@ class FusionOptions:
     max_keys: int = 0
     max_shared_bytes: int = DEFAULT_MAX_SHARED_BYTES
     multiprocessors: int = 0
+    max_ragged_waste_percent: int = 15
+
+
+def _ragged_waste_percent(extent: int, limit: int, min_block: int) -> int:
+    """How much larger than `extent` the rows (or keys) a ragged tile of up
+    to `limit` computes are, in percent; 0 when the tile divides."""
+    tile = _tile_size(extent, limit, min_block, True)
+    computed = -(-extent // tile) * tile
+    return (computed - extent) * 100 // extent
+
+
+def fit_ragged_tiles(chain: AttentionChain, options: FusionOptions) -> FusionOptions:
+    """`options` with block rows, keys and threads halved together while a
+    ragged tile would compute more than `max-ragged-waste-percent` rows or
+    keys past the extent (ViT's 197 tokens: 256 in tiles of 128 or 64, 30%
+    more; 224 in tiles of 32, 13%), as long as the halves stay at least
+    `min-block` (threads at least `threads-x`)."""
+    rows = min(
+        chain.row_extents(op)[-1] for op in chain.ops if op is not chain.output_fill
+    )
+
+    def wasteful(sized: FusionOptions) -> bool:
+        return max(
+            _ragged_waste_percent(rows, sized.block_rows, sized.min_block),
+            _ragged_waste_percent(chain.keys, sized.block_keys, sized.min_block),
+        ) > sized.max_ragged_waste_percent
+
+    while wasteful(options):
+        halved = replace(
+            options,
+            block_rows=options.block_rows // 2,
+            block_keys=options.block_keys // 2,
+            threads=options.threads // 2,
+        )
+        if (
+            min(halved.block_rows, halved.block_keys) < options.min_block
+            or halved.threads < options.threads_x
+        ):
+            break
+        options = halved
+    return options
 
 
 def fill_the_grid(chain: AttentionChain, options: FusionOptions) -> FusionOptions:
@@ -1081,7 +1131,7 @@ def fuse_attention(module: ModuleOp, options: FusionOptions) -> int:
                 continue
             if options.max_keys and chain.keys > options.max_keys:
                 continue
-            sized = fill_the_grid(chain, options)
+            sized = fit_ragged_tiles(chain, fill_the_grid(chain, options))
             x_threads = min(sized.threads_x, sized.threads)
             tiles = choose_tiles(
                 chain,
@@ -1126,6 +1176,7 @@ class LinalgFuseAttentionPass(ModulePass):
     max_keys: int = FusionOptions.max_keys
     max_shared_bytes: int = FusionOptions.max_shared_bytes
     multiprocessors: int = FusionOptions.multiprocessors
+    max_ragged_waste_percent: int = FusionOptions.max_ragged_waste_percent
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         sizes = (
@@ -1140,11 +1191,13 @@ class LinalgFuseAttentionPass(ModulePass):
             or self.max_shared_bytes < 1
             or self.max_keys < 0
             or self.multiprocessors < 0
+            or self.max_ragged_waste_percent < 0
         ):
             raise PassFailedException(
                 f"{PASS_NAME}: block-rows, block-keys, threads, threads-x, "
                 "min-block and max-shared-bytes must be positive, max-keys and "
-                "multiprocessors 0 (off) or positive"
+                "multiprocessors 0 (off) or positive, max-ragged-waste-percent "
+                "not negative"
             )
         fuse_attention(
             op,
@@ -1157,5 +1210,6 @@ class LinalgFuseAttentionPass(ModulePass):
                 self.max_keys,
                 self.max_shared_bytes,
                 self.multiprocessors,
+                self.max_ragged_waste_percent,
             ),
         )

@@ -1,4 +1,5 @@
-// RUN: irkit-opt %s -p 'linalg-generalize-named-ops,bufferize,linalg-fuse-attention{block-rows=4 block-keys=4 threads=16 threads-x=4 min-block=2}' | filecheck %s
+// RUN: irkit-opt %s -p 'linalg-generalize-named-ops,bufferize,linalg-fuse-attention{block-rows=4 block-keys=4 threads=16 threads-x=4 min-block=2 max-ragged-waste-percent=100}' | filecheck %s
+// RUN: irkit-opt %s -p 'linalg-generalize-named-ops,bufferize,linalg-fuse-attention{block-rows=4 block-keys=4 threads=16 threads-x=4 min-block=2}' | filecheck %s --check-prefix=WASTE
 // RUN: irkit-opt %s -p 'linalg-generalize-named-ops,bufferize,linalg-fuse-attention{block-rows=4 block-keys=4 threads=16 threads-x=4 min-block=1}' | filecheck %s --check-prefix=DIVIDING
 
 // Ragged tiles: 5 query rows and 7 keys, which no power of two from
@@ -34,6 +35,15 @@
 // CHECK:           } else {
 // CHECK-NEXT:        linalg.generic {{.*}} outs(%[[O]] :
 // CHECK:         } {irkit.block_threads = [4 : index, 4 : index], mapping = [#gpu.block<x>]}
+
+// By default a ragged tile computes at most 15% past the extent: 4 rows
+// (or keys) computes 8 of 5 (60%), 2 computes 6 (20%), 1 is under
+// `min-block`; tiles of 2 rows, 2 keys and 8 threads are the last halving
+// that stays at least `min-block`.
+// WASTE-LABEL: func.func @main
+// WASTE:         scf.forall (%{{.*}}) in (6) {
+// WASTE:           affine.min affine_map<(d0) -> (d0, 5)>
+// WASTE:         } {irkit.block_threads = [2 : index, 4 : index], mapping = [#gpu.block<x>]}
 
 // With `min-block=1`, tiles of 1 row and 1 key divide: nothing is ragged.
 // DIVIDING-LABEL: func.func @main
