@@ -1072,10 +1072,13 @@ def fit_ragged_tiles(chain: AttentionChain, options: FusionOptions) -> FusionOpt
     )
 
     def wasteful(sized: FusionOptions) -> bool:
-        return max(
-            _ragged_waste_percent(rows, sized.block_rows, sized.min_block),
-            _ragged_waste_percent(chain.keys, sized.block_keys, sized.min_block),
-        ) > sized.max_ragged_waste_percent
+        return (
+            max(
+                _ragged_waste_percent(rows, sized.block_rows, sized.min_block),
+                _ragged_waste_percent(chain.keys, sized.block_keys, sized.min_block),
+            )
+            > sized.max_ragged_waste_percent
+        )
 
     while wasteful(options):
         halved = replace(
