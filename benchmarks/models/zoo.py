@@ -641,7 +641,13 @@ SMALL_WORKLOADS = _registry(small=True)
 # Workloads the corpus also holds in half precision (`<name>_f16` and
 # `<name>_bf16`, small sizes): torch-mlir's f16 and bf16 exports (half matmul
 # operands, f32 accumulators where PyTorch widens) through both pipelines.
-HALF_PRECISION = ("gpt2_block", "llama_block", "mlp_m64", "attention_s128_causal")
+HALF_PRECISION = (
+    "gpt2_block",
+    "llama_block",
+    "mlp_m64",
+    "attention_s128_causal",
+    "resnet_basic_s1",
+)
 # A half dtype's name suffix and its name in words.
 HALF_DTYPES = {torch.float16: ("f16", "float16"), torch.bfloat16: ("bf16", "bfloat16")}
 
