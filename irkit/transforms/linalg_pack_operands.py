@@ -117,6 +117,7 @@ from xdsl.utils.exceptions import PassFailedException
 from irkit.analysis.aliasing import may_alias
 from irkit.analysis.memory import (
     DEFAULT_CACHE_BYTES,
+    MAX_STACK_BYTES,
     element_bytes,
     memref_strides,
 )
@@ -126,7 +127,7 @@ from irkit.analysis.structured import (
     require_buffers,
 )
 from irkit.dialects import memref
-from irkit.dialects.scf import ForOp, ParallelOp, ReduceOp
+from irkit.dialects.scf import ForallOp, ForOp, ParallelOp, ReduceOp
 from irkit.transforms.utils.builders import index_constant, strided_view
 from irkit.transforms.utils.tiling import (
     cache_tile_shape,
@@ -926,14 +927,27 @@ def pack_matmul(
     )
     copies = matrices if per_matrix else 1
     at = InsertPoint.before(generic)
-    packed = memref.AllocOp.get(
-        packed_type,
-        alignment=PACK_ALIGNMENT,
-        shape=[copies * (lhs_elements + rhs_elements)],
-    )
+    elements = copies * (lhs_elements + rhs_elements)
+    # A matmul inside a parallel loop (the tile products of a fused
+    # attention) runs on that iteration's thread: its loops are sequential
+    # and its buffer, where it fits, is on that iteration's stack (a heap
+    # buffer would keep the parallel loop serial: `malloc` may fail there).
+    nested = _in_parallel_loop(generic)
+    packed: memref.AllocaOp | memref.AllocOp
+    if nested and elements * element <= MAX_STACK_BYTES:
+        packed = memref.AllocaOp.get(
+            packed_type, alignment=PACK_ALIGNMENT, shape=[elements]
+        )
+        Rewriter.insert_op(packed, at)
+    else:
+        packed = memref.AllocOp.get(
+            packed_type, alignment=PACK_ALIGNMENT, shape=[elements]
+        )
+        Rewriter.insert_op(packed, at)
+        Rewriter.insert_op(
+            memref.DeallocOp.get(packed.memref), InsertPoint.after(generic)
+        )
     packed.memref.name_hint = "packed"
-    Rewriter.insert_op(packed, at)
-    Rewriter.insert_op(memref.DeallocOp.get(packed.memref), InsertPoint.after(generic))
     batch: list[SSAValue] = []
     base: SSAValue | int = 0
     if matmul.batch_loops:
@@ -952,11 +966,25 @@ def pack_matmul(
         rhs_buffer = strided_view(packed.memref, [rhs_base], [rhs_elements], [1], at)
     matrix = _per_matrix(matmul, batch, at) if matmul.batch_loops else matmul
     pack_matmul_2d(
-        matrix, blocking, (lhs_buffer, rhs_buffer), not per_matrix, (vector_bits, bits)
+        matrix,
+        blocking,
+        (lhs_buffer, rhs_buffer),
+        not per_matrix and not nested,
+        (vector_bits, bits),
     )
     if matrix is not matmul:
         Rewriter.erase_op(generic)
     return True
+
+
+def _in_parallel_loop(op: GenericOp) -> bool:
+    """Whether `op` runs inside an `scf.parallel` or `scf.forall`."""
+    parent = op.parent_op()
+    while parent is not None:
+        if isinstance(parent, (ParallelOp, ForallOp)):
+            return True
+        parent = parent.parent_op()
+    return False
 
 
 def _added(value: SSAValue, constant: int, at: InsertPoint) -> SSAValue:

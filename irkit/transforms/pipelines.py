@@ -65,6 +65,8 @@ WGMMA_BLOCK: tuple[int, int] = (128, 256)
 # host (SGEMM 1024^3, 2 threads); not measured on an AVX2-only CPU yet.
 PACK_MIN_VECTOR_BITS = 512
 MMA_WARPS: tuple[int, int] = (2, 2)
+# `lower-to-c`'s fused attention tiles: query rows, keys per step.
+CPU_ATTENTION_BLOCK: tuple[int, int] = (64, 64)
 
 
 def _stage(name: str, **options: object) -> ModulePass:
@@ -183,6 +185,11 @@ class LowerToCPipeline(NamedPipeline):
     l1_cache_bytes: int = DEFAULT_CACHE_BYTES[0]
     l2_cache_bytes: int = DEFAULT_CACHE_BYTES[1]
     l3_cache_bytes: int = DEFAULT_CACHE_BYTES[2]
+    # Attention as one loop over tiles of query rows with an online softmax
+    # (`linalg-fuse-attention{cpu}`): at most `attention-block` = (rows,
+    # keys) a tile, its stack tiles within half the L2 cache.
+    fuse_attention: bool = True
+    attention_block: tuple[int, ...] = CPU_ATTENTION_BLOCK
 
     def stages(self) -> list[ModulePass]:
         packing = self.tile and self.pack and self.vector_bits >= PACK_MIN_VECTOR_BITS
@@ -200,6 +207,18 @@ class LowerToCPipeline(NamedPipeline):
             recompute_broadcasts=False,
         )
         stages.append(_stage("bufferize"))
+        if self.fuse_attention:
+            rows, keys = self.attention_block
+            stages.append(
+                _stage(
+                    "linalg-fuse-attention",
+                    cpu=True,
+                    vector_bits=self.vector_bits,
+                    block_rows=rows,
+                    block_keys=keys,
+                    max_shared_bytes=self.l2_cache_bytes // 2,
+                )
+            )
         if self.rows:
             stages.append(_stage("linalg-tile-rows"))
         if self.tile:
