@@ -67,6 +67,8 @@ PACK_MIN_VECTOR_BITS = 512
 MMA_WARPS: tuple[int, int] = (2, 2)
 # `lower-to-c`'s fused attention tiles: query rows, keys per step.
 CPU_ATTENTION_BLOCK: tuple[int, int] = (64, 64)
+# Smaller tiles (a ViT's 197 tokens give tiles of 1) stay unfused.
+CPU_ATTENTION_MIN_BLOCK = 16
 
 
 def _stage(name: str, **options: object) -> ModulePass:
@@ -187,9 +189,11 @@ class LowerToCPipeline(NamedPipeline):
     l3_cache_bytes: int = DEFAULT_CACHE_BYTES[2]
     # Attention as one loop over tiles of query rows with an online softmax
     # (`linalg-fuse-attention{cpu}`): at most `attention-block` = (rows,
-    # keys) a tile, its stack tiles within half the L2 cache.
+    # keys) a tile, its stack tiles within half the L2 cache; attention
+    # whose tiles would be under `attention-min-block` stays unfused.
     fuse_attention: bool = True
     attention_block: tuple[int, ...] = CPU_ATTENTION_BLOCK
+    attention_min_block: int = CPU_ATTENTION_MIN_BLOCK
 
     def stages(self) -> list[ModulePass]:
         packing = self.tile and self.pack and self.vector_bits >= PACK_MIN_VECTOR_BITS
@@ -208,6 +212,10 @@ class LowerToCPipeline(NamedPipeline):
         )
         stages.append(_stage("bufferize"))
         if self.fuse_attention:
+            if len(self.attention_block) != 2:
+                raise PassFailedException(
+                    f"{self.name}: attention-block takes 2 sizes (rows, keys)"
+                )
             rows, keys = self.attention_block
             stages.append(
                 _stage(
@@ -216,6 +224,7 @@ class LowerToCPipeline(NamedPipeline):
                     vector_bits=self.vector_bits,
                     block_rows=rows,
                     block_keys=keys,
+                    min_block=self.attention_min_block,
                     max_shared_bytes=self.l2_cache_bytes // 2,
                 )
             )
