@@ -229,7 +229,7 @@ class LowerToCPipeline(NamedPipeline):
                 )
             )
         if self.rows:
-            stages.append(_stage("linalg-tile-rows"))
+            stages.append(_stage("linalg-tile-rows", vector_bits=self.vector_bits))
         if self.tile:
             if packing:
                 stages.append(
