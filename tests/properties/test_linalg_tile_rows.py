@@ -5,6 +5,7 @@ any arithmetic), and through the whole `lower-to-c` pipeline."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from hypothesis import example, given
 from test_linalg_tile_rows_for_gpu import (
@@ -164,3 +165,17 @@ def test_exact_reductions_of_whole_vectors_take_the_lanes(module: ModuleOp) -> N
     LANES.apply(make_context(), module)
     split = any(isinstance(op, ExpandShapeOp) for op in module.walk())
     assert split == expected
+
+
+def test_float_sums_keep_their_order() -> None:
+    # f32: 1e8 + 1 is 1e8, so the row [1e8, 1, -1e8, 1] sums to 1 in order
+    # and to 2 in two lanes ((1e8 - 1e8) + (1 + 1)): sums are never split.
+    text = row_reduction_text("arith.addf", "f32", (1, 4), epilogue=True)
+    row = np.array([[1e8, 1.0, -1e8, 1.0]], dtype=np.float32)
+    assert_pass_preserves_semantics(
+        "bufferize,linalg-tile-rows{vector-bits=64}",
+        text,
+        inputs=[[row]],
+        rtol=0,
+        atol=0,
+    )
