@@ -66,7 +66,7 @@ WGMMA_BLOCK: tuple[int, int] = (128, 256)
 PACK_MIN_VECTOR_BITS = 512
 MMA_WARPS: tuple[int, int] = (2, 2)
 # `lower-to-c`'s fused attention tiles: query rows, keys per step.
-CPU_ATTENTION_BLOCK: tuple[int, int] = (64, 64)
+CPU_ATTENTION_BLOCK: tuple[int, int] = (128, 128)
 # Smaller tiles (a ViT's 197 tokens give tiles of 1) stay unfused.
 CPU_ATTENTION_MIN_BLOCK = 16
 
