@@ -45,6 +45,19 @@ row whose keys so far are all masked (`-inf`) at zero instead of
 `exp(-inf + inf) = NaN`; a row masked everywhere still ends `0 / 0`, as the
 unfused softmax does.
 
+On the CPU (`cpu`, which `lower-to-c` sets) the same derivation builds the
+kernel for OpenMP: the forall has no GPU mapping (the C target runs it as
+`#pragma omp parallel for` over (batch x heads x row tiles)), every buffer
+above is an unpadded, cache-line aligned `memref.alloca` of the iteration
+(a thread's stack), sized together within `max-shared-bytes` (`lower-to-c`:
+half the L2 cache) and each within `MAX_STACK_BYTES`, and the row max and
+sum reduce into one vector of `vector-bits` partials per row, partial `p`
+taking keys `p, p + P, ...`, so the loop over the partials is innermost,
+reads consecutive keys and vectorises. The block-level ops are then the C
+pipeline's: the two products take `linalg-pack-operands`' micro-kernels
+where their tiles are large enough (packed into stack buffers of the
+iteration), the rest become loops the C compiler vectorises.
+
 Contract
 --------
 Input: linalg on memrefs with static shapes (after `bufferize`). Each chain
@@ -70,9 +83,9 @@ Preserves: every output element up to floating-point reassociation: the
 sums over keys run per tile and are rescaled (`exp(a - b) = exp(a - c)
 exp(c - b)`), and the division by the row sum moves after the product with
 `v` (`sum_j (e_j / l) v_j = (sum_j e_j v_j) / l`). Maxima are exact.
-`block-rows`, `block-keys`, `threads`, `threads-x`, `min-block` and
-`max-shared-bytes` must be positive and `max-keys` not negative, or the
-pass fails.
+`block-rows`, `block-keys`, `threads`, `threads-x`, `min-block`,
+`vector-bits` and `max-shared-bytes` must be positive and `max-keys` not
+negative, or the pass fails.
 """
 
 from __future__ import annotations
@@ -1006,7 +1019,8 @@ class LinalgFuseAttentionPass(ModulePass):
 
     Input: linalg on memrefs (after `bufferize`); see the module doc.
     Output: each chain as a block-mapped `scf.forall` of block-level linalg
-    ops, for `linalg-tile-for-gpu`. Preserves: every output element up to
+    ops, for `linalg-tile-for-gpu`; with `cpu`, a plain `scf.forall` (OpenMP)
+    of stack tiles for `lower-to-c`. Preserves: every output element up to
     floating-point reassociation.
     """
 

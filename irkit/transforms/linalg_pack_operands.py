@@ -52,6 +52,12 @@ for f32 on AVX2, 14 x 32 on AVX-512), the blocks from the caches
 in half of L3) unless `cache-tile-sizes` gives them, and the column chunks
 so that the parallel loop has `PARALLEL_ITERATIONS` iterations.
 
+A matmul inside a parallel loop (`scf.parallel`, `scf.forall`: the tile
+products of `linalg-fuse-attention{cpu}`) runs on that loop's thread: its
+loops are sequential and its buffer, where it fits `MAX_STACK_BYTES`, is a
+`memref.alloca` of the iteration (a heap buffer's failure return would keep
+the C target from running the enclosing loop in parallel).
+
 A batch matmul (the output's loops before its last two, each read by an
 input or by none, as a convolution's shared weights) runs its matrices one
 per parallel iteration (at least `PARALLEL_ITERATIONS / 2` of them: each

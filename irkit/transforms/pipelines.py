@@ -128,8 +128,14 @@ class LowerToCPipeline(NamedPipeline):
     else it stays a contiguous copy for the register tiles),
     `linalg-collapse-dims` and fusion again (unless
     `collapse=false`: rows of any rank become one row loop), `bufferize`;
+    `linalg-fuse-attention{cpu}` (unless `fuse-attention=false`:
+    softmax(q k^T) v as one OpenMP loop over tiles of at most
+    `attention-block` = rows, keys query rows, with an online softmax, its
+    tiles on each thread's stack within half of `l2-cache-bytes`; attention
+    whose tiles would be under `attention-min-block` stays unfused);
     `linalg-tile-rows` (unless `rows=false`: a softmax, layer_norm or reduction
-    with its neighbours runs row by row in one OpenMP loop); then, unless
+    with its neighbours runs row by row in one OpenMP loop; row maxima in
+    vectors of `vector-bits` partials); then, unless
     `tile=false`: `linalg-pack-operands` (unless `pack=false`: static
     matmuls and batch matmuls with both operands packed once, blocks from
     the caches (`l1-cache-bytes`, `l2-cache-bytes`, `l3-cache-bytes`) or
