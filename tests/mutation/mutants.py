@@ -562,13 +562,13 @@ MUTANTS: tuple[Mutant, ...] = (
         "the row max and sum read past the step's scores",
     ),
     Mutant(
-        "row-lanes-over-a-ragged-row",
+        "row-lanes-drop-the-tail",
         ROW_GROUPS,
-        "    if length is None or length % lanes or length < 2 * lanes:",
-        "    if length is None or length < 2 * lanes:",
+        "    if whole < length:\n        # The row's last",
+        "    if False:\n        # The row's last",
         (ROW_LANES_PROPERTY,),
-        "a row that the lanes do not divide is split anyway: its last elements "
-        "fall outside the lanes' view and out of the row's max",
+        "a row that the lanes do not divide loses its last elements: they fall "
+        "outside the lanes' view and out of the row's max",
     ),
     Mutant(
         "row-lanes-for-float-sums",

@@ -30,6 +30,7 @@ from irkit.analysis.memory import memref_strides
 from irkit.analysis.row_groups import RowGroup, RowReduction
 from irkit.dialects import memref
 from irkit.dialects.tensor import reassociation_attr
+from irkit.transforms.utils.builders import strided_view
 
 
 def hoist_movable(group: RowGroup) -> None:
@@ -120,11 +121,12 @@ def split_into_lanes(
     `p, p + lanes, ...` with `op`'s body, then the partials into `op`'s
     output with its combiner: the loop over the lanes is innermost and reads
     consecutive elements, which the C compiler vectorises; a row max
-    otherwise runs one element at a time. Only for combiners in
-    `EXACT_IN_ANY_ORDER` (the result is the same, bit for bit), rows of at
-    least two vectors that `lanes` divides, and inputs read per element or
-    per row. Returns whether `op` was replaced (its rewrite inserted at
-    `at`, `op` erased)."""
+    otherwise runs one element at a time; the last `N % lanes` elements
+    follow one at a time, by `op` on their part of the row. Only for
+    combiners in `EXACT_IN_ANY_ORDER` (the result is the same, bit for bit),
+    rows of at least two vectors, and inputs read per element or per row.
+    Returns whether `op` was replaced (its rewrite inserted at `at`, `op`
+    erased)."""
     if reduction.combiner.name not in EXACT_IN_ANY_ORDER or lanes < 2:
         return False
     kinds = [attr.data for attr in op.iterator_types]
@@ -150,8 +152,18 @@ def split_into_lanes(
             length = operand_type.get_shape()[1]
         elif indexing_map not in (row_map, AffineMap(2, 0, ())):
             return False
-    if length is None or length % lanes or length < 2 * lanes:
+    if length is None or length < 2 * lanes:
         return False
+    whole = length - length % lanes  # the elements the lanes take
+
+    def part(
+        operand: SSAValue, indexing_map: AffineMap, start: int, size: int
+    ) -> SSAValue:
+        """An input's elements `start .. start + size` of the row."""
+        if indexing_map != element_map or (start, size) == (0, length):
+            return operand
+        return strided_view(operand, [0, start], [1, size], [1, 1], at)
+
     output = op.outputs[0]
     output_type = output.type
     assert isinstance(output_type, MemRefType)
@@ -179,7 +191,9 @@ def split_into_lanes(
         AffineMap(2, 0, ()): AffineMap(3, 0, ()),
     }
     inputs = [
-        _lane_view(operand, lanes, at) if indexing_map == element_map else operand
+        _lane_view(part(operand, indexing_map, 0, whole), lanes, at)
+        if indexing_map == element_map
+        else operand
         for operand, indexing_map in zip(op.inputs, maps, strict=False)
     ]
     parallel = IteratorTypeAttr(IteratorType.PARALLEL)
@@ -216,5 +230,16 @@ def split_into_lanes(
         ),
         at,
     )
+    if whole < length:
+        # The row's last `length % lanes` elements, one at a time, after.
+        tail = op.clone()
+        tail.operands = [
+            *(
+                part(operand, indexing_map, whole, length - whole)
+                for operand, indexing_map in zip(op.inputs, maps, strict=False)
+            ),
+            output,
+        ]
+        Rewriter.insert_op(tail, at)
     Rewriter.erase_op(op)
     return True

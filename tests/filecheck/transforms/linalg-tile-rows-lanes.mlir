@@ -75,12 +75,43 @@ func.func @softmax_rows(%x: memref<8x16xf32>, %out: memref<8x16xf32> {irkit.outp
 
 // -----
 
-// Rows no vector of partials divides (6 elements, 4 lanes), and rows of
-// fewer than two vectors, keep the one-element reduction.
+// A row the lanes do not divide (10 elements, 4 lanes): its first 8 go
+// through the lanes, the last 2 follow one at a time into the same max.
 
 // CHECK-LABEL: func.func @ragged_row_max
+// CHECK:         %[[ROW:.*]] = memref.subview %x[%{{.*}}, 0] [1, 10] [1, 1]
+// CHECK:         %[[OUT:.*]] = memref.subview %r[%{{.*}}] [1] [1]
+// CHECK:         %[[PARTIALS:.*]] = memref.alloca() : memref<1x4xf32>
+// CHECK:         %[[WHOLE:.*]] = memref.subview %[[ROW]][0, 0] [1, 8] [1, 1]
+// CHECK-NEXT:    %[[LANES:.*]] = memref.expand_shape %[[WHOLE]] {{\[}}[0], [1, 2]] output_shape [1, 2, 4]
+// CHECK-NEXT:    linalg.generic {{.*}} ins(%[[LANES]] : {{.*}}) outs(%[[PARTIALS]] : memref<1x4xf32>)
+// CHECK:         linalg.generic {{.*}} ins(%[[PARTIALS]] : memref<1x4xf32>) outs(%[[OUT]] : {{.*}})
+// CHECK:         %[[TAIL:.*]] = memref.subview %[[ROW]][0, 8] [1, 2] [1, 1]
+// CHECK-NEXT:    linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]} ins(%[[TAIL]] : {{.*}}) outs(%[[OUT]] : {{.*}})
+// CHECK-NEXT:    ^bb0
+// CHECK-NEXT:      arith.maximumf
+func.func @ragged_row_max(%x: memref<4x10xf32>, %r: memref<4xf32> {irkit.output}, %y: memref<4xf32> {irkit.output}) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : memref<4x10xf32>) outs(%r : memref<4xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %s = arith.maximumf %in, %acc : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%r : memref<4xf32>) outs(%y : memref<4xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    %d = arith.addf %in, %in : f32
+    linalg.yield %d : f32
+  }
+  return
+}
+
+// -----
+
+// Rows of fewer than two vectors (6 elements, 4 lanes) keep the
+// one-element reduction.
+
+// CHECK-LABEL: func.func @short_row_max
 // CHECK-NOT:     memref.expand_shape
-func.func @ragged_row_max(%x: memref<4x6xf32>, %r: memref<4xf32> {irkit.output}, %y: memref<4xf32> {irkit.output}) {
+func.func @short_row_max(%x: memref<4x6xf32>, %r: memref<4xf32> {irkit.output}, %y: memref<4xf32> {irkit.output}) {
   linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : memref<4x6xf32>) outs(%r : memref<4xf32>) {
   ^bb0(%in: f32, %acc: f32):
     %s = arith.maximumf %in, %acc : f32
