@@ -45,9 +45,10 @@ a row reduction whose combiner gives the same result in any order
 (`maximumf`, `minimumf`, integer ones: `EXACT_IN_ANY_ORDER`) over rows of at
 least two vectors runs as one vector of partial results per row, partial `p`
 folding elements `p, p + lanes, ...`, then the partials folded into the
-row's result, then the last `N mod lanes` elements (`split_into_lanes`): the innermost loop reads consecutive
-elements into independent lanes, which the C compiler vectorises (the row
-max of a softmax ran one element at a time, a chain of dependent maxima).
+row's result, then the last `N mod lanes` elements one at a time
+(`split_into_lanes`): the innermost loop reads consecutive elements into
+independent lanes, which the C compiler vectorises (the row max of a
+softmax ran one element at a time, a chain of dependent maxima).
 
 Preserves: every value, exactly: each op computes each row's elements with
 its own loops in their order (reductions are not reassociated, but for
