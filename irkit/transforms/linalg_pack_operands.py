@@ -54,9 +54,10 @@ so that the parallel loop has `PARALLEL_ITERATIONS` iterations.
 
 A matmul inside a parallel loop (`scf.parallel`, `scf.forall`: the tile
 products of `linalg-fuse-attention{cpu}`) runs on that loop's thread: its
-loops are sequential and its buffer, where it fits `MAX_STACK_BYTES`, is a
-`memref.alloca` of the iteration (a heap buffer's failure return would keep
-the C target from running the enclosing loop in parallel).
+loops are sequential and its buffer is a `memref.alloca` of the iteration
+(a heap buffer's failure return would keep the C target from running the
+enclosing loop in parallel); one whose buffer would pass `MAX_STACK_BYTES`
+is left alone.
 
 A batch matmul (the output's loops before its last two, each read by an
 input or by none, as a convolution's shared weights) runs its matrices one
@@ -895,7 +896,8 @@ def pack_matmul(
     vector_bits: int,
     vector_registers: int,
 ) -> bool:
-    """Rewrite one matched matmul (see the module doc); False if too small."""
+    """Rewrite one matched matmul (see the module doc); False if too small
+    (or, inside a parallel loop, its buffer too large for the stack)."""
     generic = matmul.generic
     out_type = generic.outputs[0].type
     assert isinstance(out_type, MemRefType)
@@ -932,15 +934,18 @@ def pack_matmul(
         <= PER_MATRIX_BUFFER_BYTES
     )
     copies = matrices if per_matrix else 1
-    at = InsertPoint.before(generic)
     elements = copies * (lhs_elements + rhs_elements)
     # A matmul inside a parallel loop (the tile products of a fused
     # attention) runs on that iteration's thread: its loops are sequential
-    # and its buffer, where it fits, is on that iteration's stack (a heap
-    # buffer would keep the parallel loop serial: `malloc` may fail there).
+    # and its buffer is on that iteration's stack. A heap buffer would keep
+    # the parallel loop serial (`malloc` may fail there): a matmul whose
+    # buffer does not fit the stack is left to `linalg-tile-contractions`.
     nested = _in_parallel_loop(generic)
+    if nested and elements * element > MAX_STACK_BYTES:
+        return False
+    at = InsertPoint.before(generic)
     packed: memref.AllocaOp | memref.AllocOp
-    if nested and elements * element <= MAX_STACK_BYTES:
+    if nested:
         packed = memref.AllocaOp.get(
             packed_type, alignment=PACK_ALIGNMENT, shape=[elements]
         )

@@ -562,6 +562,15 @@ MUTANTS: tuple[Mutant, ...] = (
         "the row max and sum read past the step's scores",
     ),
     Mutant(
+        "nested-pack-on-the-heap",
+        "irkit/transforms/linalg_pack_operands.py",
+        "    if nested and elements * element > MAX_STACK_BYTES:\n        return False",
+        "    if False:\n        return False",
+        ("tests/filecheck/transforms/linalg-pack-operands-nested.mlir",),
+        "a matmul inside a parallel loop whose buffer passes the stack limit is "
+        "packed into a heap buffer: the loop's malloc keeps OpenMP off it",
+    ),
+    Mutant(
         "row-lanes-drop-the-tail",
         ROW_GROUPS,
         "    if whole < length:\n        # The row's last",
