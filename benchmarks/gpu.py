@@ -22,11 +22,16 @@ and `torch.compile`; `--call-overhead` times the host cost of calling
 
     python benchmarks/gpu.py [--small] [--sizes 1000,2048] [--tune] [--models]
                              [--half 1024,4096] [--tf32 1024,4096,3000]
+                             [--tf32-pipelines 'LABEL=PIPELINE;...']
                              [--call-overhead] [--json FILE]
 
 `--tf32` times f32 GEMMs with TF32 allowed on all sides (irkit's
 `allow_tf32=True`, cuBLAS under `torch.backends.cuda.matmul.allow_tf32`,
 Triton's `input_precision="tf32"`); everything else runs with TF32 off.
+Each size is one row per `--tf32-pipelines` entry (by default `target`,
+the target's own pipeline: TF32 warpgroup products on sm_90a, and
+`mma.sync`, `lower-to-cuda{wgmma=false}`: m16n8k8), the peers timed once;
+a note names the tensor-core instruction each row's kernel uses.
 
 Needs a GPU, torch and triton (the lent H100 has both); prints a Markdown
 table last.
@@ -38,6 +43,7 @@ import argparse
 import copy
 import json
 import os
+import re
 import statistics
 import sys
 import tempfile
@@ -179,6 +185,10 @@ class Case:
     notes: list[str] = field(default_factory=list)
     kernels: int | None = None  # launches in irkit's plan
     allow_tf32: bool = False  # irkit.compile(..., allow_tf32=)
+    pipeline: str | None = None  # irkit.compile(..., pipeline=): None, the target's
+    # A case of the same program whose peers' times this one shows (a row
+    # per irkit pipeline, the peers timed once).
+    peers_from: Case | None = None
 
 
 def compiled(fn: Callable[..., Tensor]) -> Callable[..., Tensor]:
@@ -240,12 +250,18 @@ def half_matmul_case(n: int, element: str) -> Case:
     )
 
 
-def tf32_matmul_case(n: int) -> Case:
+def tf32_matmul_case(
+    n: int,
+    label: str = "",
+    pipeline: str | None = None,
+    peers_from: Case | None = None,
+) -> Case:
     """An f32 GEMM on TF32 tensor cores: irkit with `allow_tf32=True`
-    (`convert-linalg-to-mma{tf32}`; a size no tile divides is padded first)
-    beside cuBLAS with `torch.backends.cuda.matmul.allow_tf32 = True` and
-    Triton's `tl.dot(..., input_precision="tf32")`; cuBLAS at exact f32
-    for scale. The first peer (cuBLAS TF32) is the table's torch column."""
+    (`convert-linalg-to-mma{tf32}`; a size no tile divides is padded first;
+    `pipeline` the target's own when None) beside cuBLAS with
+    `torch.backends.cuda.matmul.allow_tf32 = True` and Triton's
+    `tl.dot(..., input_precision="tf32")`; cuBLAS at exact f32 for scale.
+    The first peer (cuBLAS TF32) is the table's torch column."""
 
     def cublas_tf32(a: Tensor, b: Tensor, out: Tensor) -> Tensor:
         torch.backends.cuda.matmul.allow_tf32 = True
@@ -255,7 +271,7 @@ def tf32_matmul_case(n: int) -> Case:
             torch.backends.cuda.matmul.allow_tf32 = False
 
     return Case(
-        f"tf32 gemm {n}^3",
+        f"tf32 gemm {n}^3" + (f" [{label}]" if label else ""),
         matmul(n),
         lambda g: [_uniform((n, n), g), _uniform((n, n), g)],
         lambda a, b: a.double() @ b.double(),
@@ -265,11 +281,34 @@ def tf32_matmul_case(n: int) -> Case:
             "triton (tf32)": lambda a, b, out: triton_matmul(a, b, out, "tf32"),
         },
         (2 * n**3 / 1e9, "GFLOP"),
-        # Operands rounded to 11 significant bits: a relative error near
-        # 2^-12 per product, about 3e-4 over the whole result.
+        # Operands rounded (mma.sync) or truncated (warpgroup products) to
+        # 11 significant bits: a relative error near 2^-12 (2^-11) per
+        # product, about 3e-4 (6e-4) over the whole result.
         rtol=5e-3,
         allow_tf32=True,
+        pipeline=pipeline,
+        peers_from=peers_from,
     )
+
+
+def tf32_matmul_cases(sizes: str, pipelines: str) -> list[Case]:
+    """`tf32_matmul_case` per size and per `LABEL=PIPELINE` of `pipelines`
+    (';'-separated; an empty PIPELINE is the target's own), the first
+    pipeline's case timing the peers for all of a size's."""
+    variants = [
+        (label.strip(), pipeline.strip() or None)
+        for label, _, pipeline in (
+            entry.partition("=") for entry in pipelines.split(";") if entry.strip()
+        )
+    ]
+    cases: list[Case] = []
+    for n in [int(size) for size in sizes.split(",") if size]:
+        first: Case | None = None
+        for label, pipeline in variants:
+            case = tf32_matmul_case(n, label, pipeline, first)
+            first = first or case
+            cases.append(case)
+    return cases
 
 
 def fused_case(count: int) -> Case:
@@ -360,6 +399,12 @@ def check(name: str, case: Case, result: Tensor, expected: Tensor) -> None:
         raise AssertionError(f"{case.name}: {name} relative L2 error {error:.3g}")
 
 
+# The first tensor-core product of a printed kernel: which path a row took.
+TENSOR_CORE_INSTRUCTION = re.compile(
+    r"(wgmma\.mma_async\.sync|mma\.sync)\.aligned\.m\d+n\d+k\d+[.a-z0-9]*"
+)
+
+
 def kernel_count(compiled: Any) -> int:
     from irkit.targets.cuda import KernelLaunch
 
@@ -370,6 +415,14 @@ def run_case(case: Case, repeats: int, g: torch.Generator) -> None:
     inputs = case.make_inputs(g)
     expected = case.reference(*inputs)
     out = poisoned_like(expected.float())
+    if case.peers_from is not None:
+        case.results.update(
+            (name, ms)
+            for name, ms in case.peers_from.results.items()
+            if name in case.peers
+        )
+        run_irkit(case, inputs, expected, repeats, g, case.pipeline)
+        return
     for name, peer in case.peers.items():
         try:
             out.fill_(float("nan"))
@@ -377,7 +430,7 @@ def run_case(case: Case, repeats: int, g: torch.Generator) -> None:
             case.results[name] = median_ms(lambda p=peer: p(*inputs, out), repeats)
         except Exception as error:  # a peer failing must not hide irkit's row
             case.notes.append(f"{name}: {type(error).__name__}: {error}")
-    run_irkit(case, inputs, expected, repeats, g)
+    run_irkit(case, inputs, expected, repeats, g, case.pipeline)
 
 
 def run_irkit(
@@ -399,6 +452,9 @@ def run_irkit(
         )
         case.notes.append(f"irkit compile {time.perf_counter() - start:.1f} s")
         case.kernels = kernel_count(compiled)
+        instruction = TENSOR_CORE_INSTRUCTION.search(compiled.unit.source)
+        if instruction is not None:
+            case.notes.append(f"irkit tensor cores: {instruction.group(0)}")
         checked: Any = irkit.compile(
             case.program,
             target="cuda",
@@ -650,6 +706,13 @@ def main() -> None:
         "cuBLAS and Triton in TF32), e.g. 1024,4096,3000",
     )
     parser.add_argument(
+        "--tf32-pipelines",
+        default="target=;mma.sync=lower-to-cuda{wgmma=false}",
+        help="';'-separated LABEL=PIPELINE, a row each for every --tf32 size "
+        "(an empty PIPELINE: the target's own, TF32 warpgroup products on "
+        "sm_90a), e.g. 'wgmma 128x128=lower-to-cuda{wgmma-block=128,128}'",
+    )
+    parser.add_argument(
         "--cold-cache",
         action="store_true",
         help="compile with an empty irkit cache, so each 'irkit compile' note "
@@ -690,7 +753,7 @@ def main() -> None:
         for n in args.half.split(",")
         if n
     ]
-    cases += [tf32_matmul_case(int(n)) for n in args.tf32.split(",") if n]
+    cases += tf32_matmul_cases(args.tf32, args.tf32_pipelines)
     bandwidth = copy_bandwidth_gbs(args.repeats)
     for case in cases:
         run_case(case, args.repeats, g)

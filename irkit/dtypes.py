@@ -90,6 +90,18 @@ def to_tf32(value: Any) -> np.ndarray:
     return np.where(np.isnan(single), single, rounded).astype(np.float32)
 
 
+def truncate_to_tf32(value: Any) -> np.ndarray:
+    """`value` (f32) as the tensor cores read an f32 operand straight from
+    shared memory as TF32 (PTX ISA, `wgmma.mma_async`: "will truncate lower
+    13 bits of the 32-bit input data"): toward zero, kept as f32 with the
+    low 13 mantissa bits cleared. NaN stays NaN (a NaN whose payload is
+    only in those bits would otherwise read as infinity), infinities stay."""
+    single = np.asarray(value, dtype=np.float32)
+    low = np.uint32((1 << TF32_DROPPED_BITS) - 1)
+    truncated = (single.view(np.uint32) & ~low).view(np.float32)
+    return np.where(np.isnan(single), single, truncated).astype(np.float32)
+
+
 def convert(value: Any, dtype: np.dtype[Any]) -> np.ndarray:
     """`value` as an array of `dtype`, each element rounded once (NumPy's
     `astype`, but bf16 from f64 or an integer through `to_bfloat16`)."""

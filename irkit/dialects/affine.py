@@ -221,6 +221,11 @@ class MinOp(_MapExtremumSyntax, upstream.MinOp):
     ```
     """
 
+    # Upstream's op (xDSL 0.74) declares no traits, so every effect analysis
+    # took it for an op that may write memory: a matmul whose epilogue
+    # clamps a partial tile was not pipelined (`gpu-pipeline-copies`).
+    traits = traits_def(Pure())
+
 
 @irdl_op_definition
 class MaxOp(_MapExtremumSyntax, IRDLOperation):

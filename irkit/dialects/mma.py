@@ -37,8 +37,10 @@ Lanes are numbered `l = linear thread id % 32`, `g = l / 4`, `c = l % 4`.
   column `c + 4 (e / 2)`), 2 of `B` (row `c + 4 e`, column `g`) and 4 of `C`
   as above. 32-bit fragments have no `ldmatrix`: they are read with plain
   loads.
-- `mma.cp_async %src[...], %dst[...]` (PTX `cp.async.cg.shared.global`, 16
-  bytes): starts copying 16 bytes from global to workgroup memory.
+- `mma.cp_async %src[...], %dst[...] [{bytes = B}]` (PTX `cp.async.cg
+  .shared.global`, 16 bytes; `cp.async.ca` for 4 or 8, MLIR's
+  `nvgpu.device_async_copy` with `dstElements`): starts copying `B` bytes
+  (16 when not given) from global to workgroup memory.
   `mma.cp_async_commit` closes the thread's open group of copies;
   `mma.cp_async_wait {pending = N}` waits until at most `N` of the thread's
   committed groups are still in flight. The copied elements may be read
@@ -58,7 +60,14 @@ Lanes are numbered `l = linear thread id % 32`, `g = l / 4`, `c = l % 4`.
   `(r + j, c + k)` (N rows of K, B stored n-major: K-major for the
   instruction), or with `transpose_b` (B stored k-major, the instruction's
   N-major `imm-trans-b`) the element `(r + k, j % 64)` of panel `p + j /
-  64` of a tile `[..., panels, rows, 64]` named at `[..., p, r, 0]`. Thread
+  64` of a tile `[..., panels, rows, 64]` named at `[..., p, r, 0]`.
+  With `tf32` (PTX `m64nNk8.f32.tf32.tf32`), A and B hold f32 and the
+  product is m64nNk8: a 128-byte row is 32 elements, one instruction reads
+  8 of them (32 bytes, as 16 16-bit ones), both operands K-major (PTX has
+  no `imm-trans-b` for 32-bit types: no `transpose_b`), and the tensor
+  cores read each operand as TF32 by dropping its low 13 mantissa bits
+  (toward zero, `irkit.dtypes.truncate_to_tf32`; not `mma.sync {tf32}`'s
+  rounding: nothing converts an operand on its way from shared memory). Thread
   `t` of the warpgroup (warp `w = t / 32`, lane `g`, `c` as above) holds
   `N / 2` f32 elements of `D`: element `i` at row `16 w + g + 8 ((i / 2) %
   2)`, column `8 (i / 4) + 2 c + i % 2`. The product is asynchronous: it
@@ -138,10 +147,13 @@ def fragment_sizes(shape: tuple[int, int, int]) -> tuple[int, int, int]:
 ASYNC_COPY_BYTES = 16
 
 # Warpgroup products (`warpgroup_mma`): four warps together, m64nNk16 for
-# 16-bit operands, N a multiple of 8 up to 256.
+# 16-bit operands, m64nNk8 for TF32, N a multiple of 8 up to 256: one
+# product reads 32 bytes of each operand row, whatever the element.
 WARPGROUP_THREADS = 128
 WARPGROUP_M = 64
 WARPGROUP_K = 16
+TF32_WARPGROUP_K = 8
+WARPGROUP_K_BYTES = 32
 WARPGROUP_N_STEP = 8
 WARPGROUP_MAX_N = 256
 
@@ -168,6 +180,16 @@ def swizzled_chunk(
     grid emulator (integers, NumPy arrays) and the descriptors
     (`SWIZZLE_128B_MODE`) all follow it."""
     return xor(chunk, rem(row, SWIZZLE_ROWS))
+
+
+def warpgroup_k(element: Attribute) -> int:
+    """K of one warpgroup product of `element` operands: the elements in
+    `WARPGROUP_K_BYTES` (16 for f16/bf16, 8 for f32 read as TF32)."""
+    return WARPGROUP_K_BYTES // (element_bytes(element) or 1)
+
+
+# The sizes `cp_async` copies (PTX's cp-size); 16 is the default.
+ASYNC_COPY_SIZES = (4, 8, 16)
 
 
 def warpgroup_accumulator_count(n: int) -> int:
@@ -573,11 +595,14 @@ class SyncOp(IRDLOperation):
 
 @irdl_op_definition
 class CpAsyncOp(IRDLOperation):
-    """Starts copying 16 bytes from global to workgroup memory (module doc).
+    """Starts copying `bytes` (16 when not given; 4 or 8) from global to
+    workgroup memory (module doc).
 
     ```mlir
     mma.cp_async %a[%i, %k], %tile[%r, %c]
         : memref<1024x1024xf16>, memref<128x40xf16, #gpu.address_space<workgroup>>
+    mma.cp_async %b[%k, %n], %tile[%s, %n, %kk] {bytes = 4 : i64}
+        : memref<512x512xf32>, memref<4x256x32xf32, #gpu.address_space<workgroup>>
     ```
     """
 
@@ -587,6 +612,7 @@ class CpAsyncOp(IRDLOperation):
     source_indices = var_operand_def(IndexType)
     destination = var_operand_def()
     destination_indices = var_operand_def(IndexType)
+    bytes = opt_attr_def(IntegerAttr)
 
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
 
@@ -596,25 +622,42 @@ class CpAsyncOp(IRDLOperation):
         source_indices: Sequence[SSAValue],
         destination: SSAValue,
         destination_indices: Sequence[SSAValue],
+        size: int = ASYNC_COPY_BYTES,
     ) -> None:
+        attributes: dict[str, Attribute] = {}
+        if size != ASYNC_COPY_BYTES:
+            attributes["bytes"] = IntegerAttr(size, i64)
         super().__init__(
-            operands=[[source], source_indices, [destination], destination_indices]
+            operands=[[source], source_indices, [destination], destination_indices],
+            attributes=attributes,
         )
 
     @property
+    def copy_bytes(self) -> int:
+        """Bytes one copy moves."""
+        return ASYNC_COPY_BYTES if self.bytes is None else self.bytes.value.data
+
+    @property
     def element_count(self) -> int:
-        """Elements one copy moves (16 bytes of them)."""
+        """Elements one copy moves (`copy_bytes` of them)."""
         memref_type = _memref(self.destination[0], "destination")
-        return ASYNC_COPY_BYTES // (element_bytes(memref_type.get_element_type()) or 1)
+        return self.copy_bytes // (element_bytes(memref_type.get_element_type()) or 1)
 
     def verify_(self) -> None:
         verify_in_kernel(self)
+        if self.copy_bytes not in ASYNC_COPY_SIZES:
+            raise VerifyException(
+                f"bytes must be 4, 8 or 16 (PTX's cp.async sizes), got "
+                f"{self.copy_bytes}"
+            )
         destination = _memref(self.destination[0], "destination")
         element = destination.get_element_type()
         size = element_bytes(element)
-        if size is None or ASYNC_COPY_BYTES % size:
-            raise VerifyException(f"cannot copy elements of type {element}")
-        run = ASYNC_COPY_BYTES // size
+        if size is None or self.copy_bytes % size:
+            raise VerifyException(
+                f"cannot copy elements of type {element} by {self.copy_bytes} bytes"
+            )
+        run = self.copy_bytes // size
         source = _check_access(self.source[0], self.source_indices, "source", None, run)
         _check_access(
             self.destination[0],
@@ -680,9 +723,10 @@ class CpAsyncWaitOp(IRDLOperation):
 
 @irdl_op_definition
 class WarpgroupMmaOp(IRDLOperation):
-    """`D += A * B` of one m64nNk16 warpgroup product, A and B read from
-    128-byte swizzled tiles in workgroup memory, D in the warpgroup's
-    private fragments (see the module doc).
+    """`D += A * B` of one m64nNk16 warpgroup product (m64nNk8 of f32
+    operands read as TF32 with `tf32`), A and B read from 128-byte swizzled
+    tiles in workgroup memory, D in the warpgroup's private fragments (see
+    the module doc).
 
     ```mlir
     mma.warpgroup_mma %a_tiles[%s, %row, %c16], %b_tiles[%s, %c0, %c16],
@@ -690,6 +734,11 @@ class WarpgroupMmaOp(IRDLOperation):
         : memref<4x128x64xf16, #gpu.address_space<workgroup>>,
           memref<4x128x64xf16, #gpu.address_space<workgroup>>,
           memref<64xf32, #gpu.address_space<private>>
+    mma.warpgroup_mma %a_tiles[%s, %row, %c8], %b_tiles[%s, %c0, %c8],
+        %acc[%c0] {n = 256 : i64, tf32}
+        : memref<4x128x32xf32, #gpu.address_space<workgroup>>,
+          memref<4x256x32xf32, #gpu.address_space<workgroup>>,
+          memref<128xf32, #gpu.address_space<private>>
     ```
     """
 
@@ -698,19 +747,33 @@ class WarpgroupMmaOp(IRDLOperation):
     operands_ = var_operand_def()
     n = attr_def(IntegerAttr)
     transpose_b = opt_attr_def(UnitAttr)
+    tf32 = opt_attr_def(UnitAttr)
 
     def __init__(
         self,
         accesses: Sequence[tuple[SSAValue, Sequence[SSAValue]]],
         n: int,
         transpose_b: bool = False,
+        tf32: bool = False,
     ) -> None:
         if len(accesses) != 3:
             raise ValueError("mma.warpgroup_mma takes three operands: a, b and d")
         attributes: dict[str, Attribute] = {"n": IntegerAttr(n, i64)}
         if transpose_b:
             attributes["transpose_b"] = UnitAttr()
+        if tf32:
+            attributes["tf32"] = UnitAttr()
         super().__init__(operands=[_flatten(accesses)], attributes=attributes)
+
+    @property
+    def reads_tf32(self) -> bool:
+        """f32 operands read as TF32 (m64nNk8)."""
+        return self.tf32 is not None
+
+    @property
+    def depth(self) -> int:
+        """K of the instruction: 16, or 8 with `tf32`."""
+        return TF32_WARPGROUP_K if self.reads_tf32 else WARPGROUP_K
 
     @property
     def columns(self) -> int:
@@ -734,6 +797,11 @@ class WarpgroupMmaOp(IRDLOperation):
                 f"n must be a multiple of {WARPGROUP_N_STEP} in [{WARPGROUP_N_STEP}, "
                 f"{WARPGROUP_MAX_N}], got {n}"
             )
+        if self.reads_tf32 and self.b_transposed:
+            raise VerifyException(
+                "a tf32 product takes no transpose_b: PTX transposes only 16-bit "
+                "operands, so B must be K-major"
+            )
         (a, a_at), (b, b_at), (d, d_at) = self.accesses()
         elements: list[Attribute] = []
         for memref, indices, what, min_rank in (
@@ -741,11 +809,16 @@ class WarpgroupMmaOp(IRDLOperation):
             (b, b_at, "b", 3 if self.b_transposed else 2),
         ):
             tile = _check_access(
-                memref, indices, what, AddressSpace.WORKGROUP, WARPGROUP_K
+                memref, indices, what, AddressSpace.WORKGROUP, self.depth
             )
             element = tile.get_element_type()
-            if not isinstance(element, HALF_TYPES):
-                raise VerifyException(f"{what} must hold f16 or bf16, got {tile}")
+            if self.reads_tf32 and not isinstance(element, Float32Type):
+                raise VerifyException(
+                    f"{what} of a tf32 product must hold f32, got {tile}"
+                )
+            if not self.reads_tf32 and not isinstance(element, HALF_TYPES):
+                hint = " (f32 operands take tf32)" if element == Float32Type() else ""
+                raise VerifyException(f"{what} must hold f16 or bf16, got {tile}{hint}")
             if tile.get_num_dims() < min_rank or (
                 tile.get_shape()[-1] * (element_bytes(element) or 0)
                 != SWIZZLE_ROW_BYTES

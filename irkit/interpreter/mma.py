@@ -14,10 +14,11 @@ operands from their lanes, computes, and scatters each lane's share:
   as `cvt.rna.tf32.f32` rounds, `irkit.dtypes.to_tf32`), computes `C + A B`
   with exact products summed in float64 and rounded once to f32, and hands
   each lane its elements back;
-- `mma.cp_async` reads its 16 bytes when issued but writes them only when a
-  `mma.cp_async_wait` of the same thread completes its group, so reading a
-  copy's destination before the wait (or before the barrier after it, in
-  another thread) reads what was there before: poison, or a race that the
+- `mma.cp_async` reads its bytes (16, or the 4 or 8 it names) when issued
+  but writes them only when a `mma.cp_async_wait` of the same thread
+  completes its group, so reading a copy's destination before the wait
+  (or before the barrier after it, in another thread) reads what was there
+  before: poison, or a race that the
   emulator's workgroup-memory checks report. For those checks the write
   counts from the issue (`Grid.reserve`), since the bytes may land any
   time before the wait: a copy into a buffer another thread read since the
@@ -29,7 +30,9 @@ operands from their lanes, computes, and scatters each lane's share:
   workgroup memory then (through the 128-byte swizzle,
   `irkit.dialects.mma.swizzled_chunk`), rebuilds each warpgroup's 64xN `D`
   from its 128 threads' accumulators by the PTX ISA's fragment layout,
-  computes `D + A B` as `mma.sync` does and hands each thread its elements
+  computes `D + A B` as `mma.sync` does (with `tf32`, m64nNk8 over f32
+  operands each truncated to TF32 as the tensor cores read them,
+  `irkit.dtypes.truncate_to_tf32`) and hands each thread its elements
   back. A tile overwritten before the wait, or accumulators read before
   it, show as wrong results.
 
@@ -48,7 +51,7 @@ import numpy as np
 from xdsl.ir import Operation
 
 from irkit.dialects import mma
-from irkit.dtypes import to_tf32
+from irkit.dtypes import to_tf32, truncate_to_tf32
 from irkit.interpreter.core import Interpreter, interpretation_error, register
 from irkit.interpreter.gpu import WARP_SIZE, Grid, current_grid
 from irkit.interpreter.values import MemRefValue
@@ -427,10 +430,11 @@ def _run_product(grid: Grid, product: _PendingProduct) -> None:
     op = product.op
     (a, a_at), (b, b_at), (d, d_at) = product.operands
     groups = _warp_lanes(op, grid, mma.WARPGROUP_THREADS, "warpgroup")
-    m, k, n = mma.WARPGROUP_M, mma.WARPGROUP_K, op.columns
+    m, k, n = mma.WARPGROUP_M, op.depth, op.columns
 
     def a_element(at: list[np.ndarray], p: np.ndarray) -> list[Any]:
-        # A (i, kk) at p = 16 i + kk: the tile's logical (r + i, c + kk).
+        # A (i, kk) at p = k i + kk (k: 16, or 8 for tf32): the tile's
+        # logical (r + i, c + kk).
         *leading, row, column = at
         return [*leading, row + p // k, column + p % k]
 
@@ -451,7 +455,7 @@ def _run_product(grid: Grid, product: _PendingProduct) -> None:
     else:
 
         def b_element(at: list[np.ndarray], p: np.ndarray) -> list[Any]:
-            # B (kk, j) at p = 16 j + kk: the tile's logical (r + j, c + kk).
+            # B (kk, j) at p = k j + kk: the tile's logical (r + j, c + kk).
             *leading, row, column = at
             return [*leading, row + p // k, column + p % k]
 
@@ -460,6 +464,11 @@ def _run_product(grid: Grid, product: _PendingProduct) -> None:
             .reshape(-1, n, k)
             .transpose(0, 2, 1)
         )
+    if op.reads_tf32:
+        # The tensor cores drop each f32 operand's low 13 mantissa bits;
+        # TF32 products are exact in float64.
+        a_matrix = truncate_to_tf32(a_matrix.astype(np.float32)).astype(np.float64)
+        b_matrix = truncate_to_tf32(b_matrix.astype(np.float32)).astype(np.float64)
     count = mma.warpgroup_accumulator_count(n)
     fragments = _read_run(op, grid, d, d_at, count)  # (count, lanes)
     rows, cols = _warpgroup_accumulator_positions(n)

@@ -19,7 +19,9 @@ A warpgroup product (`mma.warpgroup_mma`) is `wgmma.mma_async` with its
 operands named by 64-bit matrix descriptors: the bits
 `irkit.dialects.mma.operand_descriptor_bits` gives, ORed with the operand's
 shared-memory address (`__cvta_generic_to_shared`) >> 4; its accumulators
-are `"+f"` operands, one per element of the thread's fragment. The
+are `"+f"` operands, one per element of the thread's fragment. A `tf32`
+product is `m64nNk8.f32.tf32.tf32` on the f32 tiles as they are (the
+tensor cores drop the low mantissa bits; no transpose immediates). The
 instruction needs the architecture-specific target (`sm_90a`): the runtime
 compiles for `GpuHardware.architecture_specific` when the source uses it
 (`uses_architecture_specific_features`). Workgroup buffers a warpgroup
@@ -194,14 +196,18 @@ def _sync(emitter: CudaEmitter, op: Operation) -> None:
 
 
 def _cp_async(emitter: CudaEmitter, op: Operation) -> None:
+    """16 bytes bypass L1 (`.cg`); PTX takes 4 and 8 only through it
+    (`.ca`)."""
     assert isinstance(op, mma.CpAsyncOp)
     destination = _shared_address(
         _element(emitter, op, op.destination[0], op.destination_indices),
     )
     source = _element(emitter, op, op.source[0], op.source_indices)
+    size = op.copy_bytes
+    cache = "cg" if size == mma.ASYNC_COPY_BYTES else "ca"
     emitter.writer.line(
-        f'asm volatile("cp.async.cg.shared.global [%0], [%1], '
-        f'{mma.ASYNC_COPY_BYTES};\\n" :: "r"({destination}), "l"(&{source}));'
+        f'asm volatile("cp.async.{cache}.shared.global [%0], [%1], {size};\\n" '
+        f':: "r"({destination}), "l"(&{source}));'
     )
 
 
@@ -242,21 +248,23 @@ def _descriptor(
 def _warpgroup_mma(emitter: CudaEmitter, op: Operation) -> None:
     assert isinstance(op, mma.WarpgroupMmaOp)
     (a, a_at), (b, b_at), (d, d_at) = op.accesses()
-    ptx_type, _, _ = _half_kind(emitter, op, a)
+    ptx_type = "tf32" if op.reads_tf32 else _half_kind(emitter, op, a)[0]
     n = op.columns
     count = mma.warpgroup_accumulator_count(n)
     a_descriptor = _descriptor(emitter, op, a, a_at, transposed=False)
     b_descriptor = _descriptor(emitter, op, b, b_at, op.b_transposed)
     accumulators = [_element(emitter, op, d, d_at, i) for i in range(count)]
-    transpose_b = 1 if op.b_transposed else 0
+    # imm-scale-a, imm-scale-b, then (16-bit types only: PTX has none for
+    # tf32) imm-trans-a, imm-trans-b.
+    immediates = "1, 1" if op.reads_tf32 else f"1, 1, 0, {int(op.b_transposed)}"
     # D = A B + D: the scale-d predicate set (PTX takes a predicate only).
     lines = [
         "{",
         ".reg .pred accumulate;",
         f"setp.ne.b32 accumulate, %{count + 2}, 0;",
-        f"wgmma.mma_async.sync.aligned.m{mma.WARPGROUP_M}n{n}k{mma.WARPGROUP_K}"
+        f"wgmma.mma_async.sync.aligned.m{mma.WARPGROUP_M}n{n}k{op.depth}"
         f".f32.{ptx_type}.{ptx_type} {_placeholders(0, count)}, %{count}, "
-        f"%{count + 1}, accumulate, 1, 1, 0, {transpose_b};",
+        f"%{count + 1}, accumulate, {immediates};",
         "}",
     ]
     emitter.writer.line("asm volatile(")

@@ -48,8 +48,8 @@ class GpuHardware:
     # kernels using them (`wgmma`) are compiled for it.
     architecture_specific: str = ""
     # Warpgroup matrix multiplies (`wgmma.mma_async`, sm_90a): f16/bf16
-    # matmuls read their operands straight from shared memory
-    # (`convert-linalg-to-mma{wgmma}`).
+    # matmuls (and f32 ones as TF32, where allowed) read their operands
+    # straight from shared memory (`convert-linalg-to-mma{wgmma}`).
     warpgroup_mma: bool = False
 
 

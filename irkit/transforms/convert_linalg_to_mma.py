@@ -68,10 +68,17 @@ cores from there, four m64nNk16 products a step left running into the
 next step (with three stages or more), the copies issued while they run,
 each thread's BN / 2 accumulators in the PTX ISA's D layout, then the
 same fill, stores and epilogue as above. It computes the same sums
-(exact products, f32 sums in the tensor cores' order); a matmul it cannot
-take (K, f32 operands, buffers past `max-shared-bytes` at two stages)
-takes the `mma.sync` kernel. `wgmma-block` takes two multiples
-of 64, BN at most 256 (one product's N), BM at most 1024 / 128 * 64.
+(exact products, f32 sums in the tensor cores' order). With `tf32` too, an
+f32 matmul whose K is a multiple of 32 runs the same kernel as m64nNk8
+TF32 products (`mma.warpgroup_mma {tf32}`): rows of 32 f32, products 8
+elements (32 bytes) apart, both operands K-major (PTX transposes only
+16-bit operands), so a k-major B is copied element by element (4-byte
+`mma.cp_async`) into an N x K tile, and its operands are truncated to
+TF32 as the tensor cores read them (not rounded as `mma.sync {tf32}`'s:
+the same tolerance). A matmul it cannot take (K, buffers past
+`max-shared-bytes` at two stages) takes the `mma.sync` kernel.
+`wgmma-block` takes two multiples of 64, BN at most 256 (one product's
+N), BM at most 1024 / 128 * 64.
 
 MLIR builds the same kernels from `nvgpu` ops through vector distribution
 (`mlir/lib/Dialect/NVGPU/TransformOps`, IREE's `LLVMGPUTensorCore`
@@ -127,7 +134,6 @@ from irkit.dialects.mma import (
     MMA_SHAPE,
     SWIZZLE_ROW_BYTES,
     TF32_MMA_SHAPE,
-    WARPGROUP_K,
     WARPGROUP_M,
     WARPGROUP_MAX_N,
     WARPGROUP_THREADS,
@@ -144,6 +150,7 @@ from irkit.dialects.mma import (
     fragment_sizes,
     swizzled_chunk,
     warpgroup_accumulator_count,
+    warpgroup_k,
 )
 from irkit.dialects.scf import ForOp, IfOp
 from irkit.dtypes import element_bytes
@@ -168,6 +175,13 @@ ROW_PAD = 8
 # apart (BN is a multiple of 32).
 TF32_ROW_PAD = 4
 TF32_K_MAJOR_ROW_PAD = 8
+# The k of B each warp's 4-byte transposing copies cover (TF32 warpgroup
+# products, a k-major B), by 32 / it n: 4 k x 8 n reads 4 rows of B (4
+# cache lines a warp) and writes 32 distinct banks; 2 x 16 reads 2 lines
+# with 2-way bank conflicts, 1 x 32 one line with 4-way ones. Which costs
+# the L1 least is the H100's to say: `benchmarks/wgmma.py --types tf32
+# --tf32-copy-k all` times each (1, 2 or 4: a divisor of a chunk's 4).
+TF32_TRANSPOSE_K = 4
 
 
 @dataclass(frozen=True)
@@ -397,12 +411,12 @@ def choose_warpgroup_tiles(
 ) -> MmaTiles | None:
     """Tiles of the warpgroup kernel: BM x BN from `block` (halved down to 64
     to divide the extents or fill `multiprocessors`, as `choose_tiles`
-    does), BK the 64 elements of one 128-byte swizzled row, a warpgroup per
-    64 rows of BM; fewer stages where the buffers would pass
-    `max_shared_bytes`. None for f32 operands (TF32 has no 128-byte rows of
-    64 elements here), a K that 64 does not divide, or no tile that fits."""
-    if shape.tf32:
-        return None
+    does), BK the elements of one 128-byte swizzled row (64 f16/bf16, 32
+    f32), a warpgroup per 64 rows of BM; fewer stages where the buffers
+    would pass `max_shared_bytes` (a stage is `(BM + BN) * 128` bytes
+    whatever the element: f32 steps K by half as many elements, each
+    product covering half the K). None for a K that BK does not divide,
+    or no tile that fits."""
     block_k = SWIZZLE_ROW_BYTES // (element_bytes(shape.element) or 1)
     block_m, block_n = block
     while block_m > WARPGROUP_M and shape.m % block_m:
@@ -1035,10 +1049,13 @@ class _WarpgroupKernel(_MmaKernel):
     ) -> None:
         bm, bn, bk, stages = tiles.block_m, tiles.block_n, tiles.block_k, tiles.stages
         # B stored k-major is copied in panels of 64 columns: each the
-        # N-major (`transpose_b`) layout's 128-byte rows, one per k.
+        # N-major (`transpose_b`) layout's 128-byte rows, one per k. TF32
+        # products have no N-major B: f32 B is copied transposed, a row per n.
         panel = SWIZZLE_ROW_BYTES // (element_bytes(shape.element) or 1)
         b_shape = (
-            [stages, bn // panel, bk, panel] if shape.b_k_major else [stages, bn, bk]
+            [stages, bn // panel, bk, panel]
+            if self._b_transposed(shape)
+            else [stages, bn, bk]
         )
         self._open_launch(
             shape,
@@ -1076,6 +1093,12 @@ class _WarpgroupKernel(_MmaKernel):
         self.col0 = kb.add_index(self.n0, kb.mul(kb.rem(lane, 4), 2))
 
     @staticmethod
+    def _b_transposed(shape: MatmulShape) -> bool:
+        """Whether the products read B N-major (`transpose_b`): a k-major B
+        of 16-bit elements; a k-major f32 B is transposed by its copies."""
+        return shape.b_k_major and not shape.tf32
+
+    @staticmethod
     def _swizzled_type(shape: MatmulShape, dims: list[int]) -> MemRefType[Attribute]:
         return MemRefType(shape.element, dims, memory_space=workgroup_memory_space())
 
@@ -1108,6 +1131,9 @@ class _WarpgroupKernel(_MmaKernel):
                     builder, shape.b, self.b_batch, chunk, chunks, (self.n0, k0), stage
                 ),
             )
+            return
+        if shape.tf32:
+            self._copy_transposed(builder, k0, stage)
             return
         row_chunks = bn // shape.chunk
         self._copy_chunks(
@@ -1156,6 +1182,78 @@ class _WarpgroupKernel(_MmaKernel):
             self.a_tiles if source is self.shape.a else self.b_tiles,
             builder.indices([stage, row, self._swizzled_column(builder, row, column)]),
         )
+
+    def _copy_transposed(
+        self, builder: _KernelBuilder, k0: SSAValue | int, stage: SSAValue | int
+    ) -> None:
+        """A k-major f32 B tile copied element by element (4-byte copies)
+        into the K-major tile TF32 products read: B's `(k, n)` at row `n`,
+        column `k` (swizzled). The tile is cut in blocks of `TF32_
+        TRANSPOSE_K` (4) k by 32 / it (8) n, one a warp per copy: lane `l`
+        copies k `l % 4`, n `l / 4` of its block, so a warp reads 32-byte
+        runs of 4 rows of B and writes one chunk of each of the 8 rows of a
+        swizzle atom, which the swizzle spreads over its 8 chunk positions:
+        32 distinct banks. Warp `w` copies block `w + W r` in round `r` (W
+        warps). Where W and the k groups of a row divide one another
+        (powers of two: every block of two warpgroups or four), the block's
+        k group and n block split into the thread's part and the round's
+        constant (the sum carries nothing), so each copy's addresses are
+        the thread's plus a constant; otherwise (three warpgroups) they are
+        divided out of the block's index, a last partial round guarded."""
+        chunk = self.shape.chunk
+        k_per_warp = TF32_TRANSPOSE_K
+        n_per_warp = WARP_SIZE // k_per_warp
+        warps = self.tiles.threads // WARP_SIZE
+        k_groups = self.tiles.block_k // k_per_warp
+        blocks = k_groups * (self.tiles.block_n // n_per_warp)
+        split = warps % k_groups == 0 or k_groups % warps == 0
+        warp = builder.div(self.tid, WARP_SIZE)
+        lane = builder.rem(self.tid, WARP_SIZE)
+        k_in_group = builder.rem(lane, k_per_warp)
+        n_in_block = builder.div(lane, k_per_warp)
+        thread_k_group = builder.rem(warp, k_groups)
+        thread_n_block = builder.div(warp, k_groups)
+        for first in range(0, blocks, warps):
+            if split:
+                k_group = builder.add_index(thread_k_group, first % k_groups)
+                n_block = builder.add_index(thread_n_block, first // k_groups)
+            else:
+                block = builder.add_index(warp, first)
+                assert not isinstance(block, int)
+                k_group = builder.rem(block, k_groups)
+                n_block = builder.div(block, k_groups)
+            assert not isinstance(k_group, int)
+            assert not isinstance(n_block, int)
+            k = builder.add_index(builder.mul(k_group, k_per_warp), k_in_group)
+            n = builder.add_index(builder.mul(n_block, n_per_warp), n_in_block)
+            assert not isinstance(k, int)
+            assert not isinstance(n, int)
+            column = builder.add_index(
+                self._swizzled_column(builder, n, builder.div(k, chunk)),
+                builder.rem(k, chunk),
+            )
+            copy = CpAsyncOp(
+                self.shape.b,
+                builder.indices(
+                    [
+                        *self.b_batch,
+                        builder.add_index(k0, k),
+                        builder.add_index(self.n0, n),
+                    ]
+                ),
+                self.b_tiles,
+                builder.indices([stage, n, column]),
+                element_bytes(self.shape.element) or 1,
+            )
+            if first + warps <= blocks:
+                builder.add(copy)
+                continue
+            inside = arith.CmpiOp(n_block, builder.const(blocks // k_groups), "ult")
+            builder.add(inside)
+            then = Block()
+            then.add_op(copy)
+            then.add_op(YieldOp())
+            builder.add(IfOp(inside.result, [], Region(then)))
 
     def _panel_chunk(
         self,
@@ -1207,12 +1305,15 @@ class _WarpgroupKernel(_MmaKernel):
         lb.add(BarrierOp())
         stage_now = lb.rem(step, stages)
         lb.add(WarpgroupFenceOp())
-        for kk in range(tiles.block_k // WARPGROUP_K):
-            # The 16-deep slice kk: 32 bytes further along each 128-byte row
-            # (the descriptor's start address; the swizzle applies to it).
-            k_offset = kk * WARPGROUP_K
+        depth = warpgroup_k(self.shape.element)
+        b_transposed = self._b_transposed(self.shape)
+        for kk in range(tiles.block_k // depth):
+            # The 16-deep (TF32: 8-deep) slice kk: 32 bytes further along each
+            # 128-byte row (the descriptor's start address; the swizzle
+            # applies to it).
+            k_offset = kk * depth
             b_at: list[SSAValue | int]
-            if self.shape.b_k_major:
+            if b_transposed:
                 b_at = [stage_now, 0, k_offset, 0]
             else:
                 b_at = [stage_now, 0, k_offset]
@@ -1227,7 +1328,8 @@ class _WarpgroupKernel(_MmaKernel):
                         (self.acc, [lb.const(0)]),
                     ],
                     self.tiles.block_n,
-                    transpose_b=self.shape.b_k_major,
+                    transpose_b=b_transposed,
+                    tf32=self.shape.tf32,
                 )
             )
         lb.add(WarpgroupCommitOp())

@@ -73,10 +73,14 @@ tile is promoted when all of the following hold:
   way (a counter of a loop whose bounds every thread shares is the same in
   every thread; other values computed in the kernel may differ).
 
-Output: as above. The loops of the copies, and each loop around a rewritten
-access (when the nest runs at most `max-unroll` iterations), carry the unit
-attribute `irkit.unroll`. Index computations the accesses no longer use are
-erased.
+Output: as above. A workgroup tile's copy out is followed by a
+`gpu.barrier` when `L` holds one at its top level and no barrier follows
+`L` already: `L`'s own last barrier ordered its writes before what other
+threads read after it, and the copy out now writes after that barrier (a
+fused attention whose last row tile divides under an `scf.if`). The
+loops of the copies, and each loop around a rewritten access (when the
+nest runs at most `max-unroll` iterations), carry the unit attribute
+`irkit.unroll`. Index computations the accesses no longer use are erased.
 
 A thread tile already in per-thread memory needs no copies, only the same
 unrolling: for each `memref.alloca` of static shape in a launch body (what
@@ -501,8 +505,20 @@ def _promote(
         load = LoadOp.get(accumulator, counters)
         return [*ops, load, StoreOp.get(load.res, promotion.memref, indices)]
 
+    following = loop.next_op
     rewriter.copy_nest(promotion.shape, copy_in, InsertPoint.before(loop))
     rewriter.copy_nest(promotion.shape, copy_out, InsertPoint.after(loop))
+    if (
+        _address_space(promotion.memref) == gpu.AddressSpace.WORKGROUP
+        and any(isinstance(op, gpu.BarrierOp) for op in loop.body.block.ops)
+        and following is not None
+        and not isinstance(following, gpu.BarrierOp)
+    ):
+        # The loop's own last barrier ordered its writes of the tile before
+        # what other threads read after it; the copy out now writes the
+        # tile after that barrier, so it needs one of its own (a loop with
+        # a barrier runs in every thread of the block: so does this one).
+        Rewriter.insert_op(gpu.BarrierOp(), InsertPoint.before(following))
     zero = rewriter.constant(0)
 
     stale: list[SSAValue] = []

@@ -112,7 +112,7 @@ from xdsl.dialects.builtin import (
     i64,
 )
 from xdsl.dialects.linalg.attrs import IteratorType, IteratorTypeAttr
-from xdsl.dialects.linalg.ops import GenericOp
+from xdsl.dialects.linalg.ops import GenericOp, IndexOp
 from xdsl.dialects.linalg.ops import YieldOp as LinalgYieldOp
 from xdsl.dialects.scf import YieldOp as ScfYieldOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
@@ -140,7 +140,7 @@ from irkit.analysis.memory import (
 )
 from irkit.dialects import affine, memref
 from irkit.dialects.gpu import BlockMappingAttr, DimensionEnum
-from irkit.dialects.scf import ForallOp, ForOp, InParallelOp
+from irkit.dialects.scf import ForallOp, ForOp, IfOp, InParallelOp
 from irkit.dialects.tensor import reassociation_attr
 from irkit.transforms.utils.builders import (
     identity_copy,
@@ -160,15 +160,47 @@ PASS_NAME = "linalg-fuse-attention"
 
 @dataclass(frozen=True)
 class AttentionTiles:
-    """Query rows per block (`BR`) and keys per step (`BC`)."""
+    """Query rows per block (`BR`) and keys per step (`BC`), and the
+    extents they tile: the innermost row loop's (`row_extent`, the same in
+    every op) and the keys'. A tile that does not divide its extent is
+    *ragged*: the last tile is moved back to end at the extent (see the
+    module doc)."""
 
     rows: int
     keys: int
+    row_extent: int
+    key_extent: int
+
+    @property
+    def ragged_rows(self) -> bool:
+        return self.row_extent % self.rows != 0
+
+    @property
+    def ragged_keys(self) -> bool:
+        return self.key_extent % self.keys != 0
+
+    @property
+    def row_tiles(self) -> int:
+        """Row tiles per run of the innermost row loop."""
+        return -(-self.row_extent // self.rows)
 
 
 def _largest_power_of_two_dividing(value: int, limit: int) -> int:
     size = 1
     while size * 2 <= limit and value % (size * 2) == 0:
+        size *= 2
+    return size
+
+
+def _tile_size(extent: int, limit: int, min_block: int, may_be_ragged: bool) -> int:
+    """The largest power of two up to `limit` dividing `extent`; when that is
+    under `min_block` and a ragged tile is allowed, the largest power of two
+    up to `limit` and `extent` (the last tile then moves back)."""
+    size = _largest_power_of_two_dividing(extent, limit)
+    if size >= min_block or not may_be_ragged:
+        return size
+    size = 1
+    while size * 2 <= min(limit, extent):
         size *= 2
     return size
 
@@ -222,6 +254,7 @@ def choose_tiles(
     block_keys: int,
     max_shared_bytes: int,
     x_threads: int = 16,
+    min_block: int = 1,
     cpu: bool = False,
     reduction_parts: int = 0,
 ) -> AttentionTiles | None:
@@ -230,12 +263,21 @@ def choose_tiles(
     `MAX_STACK_BYTES`. `reduction_parts`: the row reductions' partials per
     row (0: `ROW_REDUCTION_PARTS`)."""
     inner = 0
+    inner_extents = set()
     for op in chain.ops:
         if op is chain.output_fill:
             continue
         inner = gcd(inner, chain.row_extents(op)[-1])
-    rows = _largest_power_of_two_dividing(inner, block_rows)
-    keys = _largest_power_of_two_dividing(chain.keys, block_keys)
+        inner_extents.add(chain.row_extents(op)[-1])
+    # Ragged row tiles stay in runs of the shortest innermost row loop
+    # (`E`): every op's innermost row loop must be whole runs (collapsed
+    # rows, `heads * E`, beside `E`).
+    run = min(inner_extents)
+    whole_runs = all(extent % run == 0 for extent in inner_extents)
+    rows = _tile_size(inner, block_rows, min_block, whole_runs)
+    keys = _tile_size(chain.keys, block_keys, min_block, True)
+    if rows >= min_block and inner % rows == 0:
+        run = inner
     score_bytes = _element_bytes(chain.scores.outputs[0])
     q_bytes = _element_bytes(chain.scores.inputs[_query_index(chain)])
     row_bytes = _element_bytes(chain.row_max.outputs[0])
@@ -271,12 +313,12 @@ def choose_tiles(
             not cpu or max(sizes) <= MAX_STACK_BYTES
         )
 
-    tiles = AttentionTiles(rows, keys)
+    tiles = AttentionTiles(rows, keys, run, chain.keys)
     while not fits(tiles):
         if tiles.rows > 1 and tiles.rows >= tiles.keys:
-            tiles = AttentionTiles(tiles.rows // 2, tiles.keys)
+            tiles = replace(tiles, rows=tiles.rows // 2)
         elif tiles.keys > 1:
-            tiles = AttentionTiles(tiles.rows, tiles.keys // 2)
+            tiles = replace(tiles, keys=tiles.keys // 2)
         else:
             return None
     return tiles
@@ -362,16 +404,40 @@ class _Kernel:
         return self.padded(element, shape, shape[-1] + 1, "staged")
 
     def row_origin(self, stride: int, extent: int) -> SSAValue:
-        """`((tile * BR) floordiv stride) mod extent`: where a row loop of
-        this extent, whose inner row loops span `stride` rows, starts."""
+        """Where a row loop of this extent, whose inner row loops span
+        `stride` rows, starts: `((tile * BR) floordiv stride) mod extent`.
+        With ragged rows, `T` tiles (`row_tiles`) cover each run of `E`
+        rows (`row_extent`, the shortest innermost row loop; the others
+        hold whole runs): the innermost starts at the run's start plus
+        `min((tile mod T) * BR, E - BR)`, an outer one at
+        `((tile floordiv T) floordiv (stride / E)) mod extent`."""
         key = (stride, extent)
         if key not in self._applies:
             d0 = AffineExpr.dimension(0)
-            expr = ((d0 * self.tiles.rows) // stride) % extent
-            apply = affine.ApplyOp([self.tile], AffineMapAttr(AffineMap(1, 0, (expr,))))
-            apply.result.name_hint = "row"
-            Rewriter.insert_op(apply, self.body)
-            self._applies[key] = apply.result
+            tiles = self.tiles
+            origin: Operation
+            if not tiles.ragged_rows:
+                expr = ((d0 * tiles.rows) // stride) % extent
+                origin = affine.ApplyOp(
+                    [self.tile], AffineMapAttr(AffineMap(1, 0, (expr,)))
+                )
+            elif stride == 1:
+                run = tiles.row_extent
+                start = ((d0 // tiles.row_tiles) % (extent // run)) * run
+                first = start + (d0 % tiles.row_tiles) * tiles.rows
+                last = start + (run - tiles.rows)
+                origin = affine.MinOp(
+                    [self.tile], AffineMapAttr(AffineMap(1, 0, (first, last)))
+                )
+            else:
+                runs = stride // tiles.row_extent
+                expr = ((d0 // tiles.row_tiles) // runs) % extent
+                origin = affine.ApplyOp(
+                    [self.tile], AffineMapAttr(AffineMap(1, 0, (expr,)))
+                )
+            origin.results[0].name_hint = "row"
+            Rewriter.insert_op(origin, self.body)
+            self._applies[key] = origin.results[0]
         return self._applies[key]
 
     def op_tiles(self, op: GenericOp, key_origin: SSAValue | None) -> list[Tile]:
@@ -654,6 +720,73 @@ def _keys_upper_bound(kernel: _Kernel, at: InsertPoint) -> SSAValue:
     return bound.result
 
 
+def _key_origin(
+    key: SSAValue, tiles: AttentionTiles, at: InsertPoint
+) -> tuple[SSAValue, SSAValue | None]:
+    """Where step `key` (a multiple of `BC`) reads its keys, and how many of
+    them earlier steps already took: with ragged keys the last step moves
+    back to `min(key, keys - BC)`, and its first `key - origin` keys are
+    masked (None when keys are not ragged)."""
+    if not tiles.ragged_keys:
+        return key, None
+    d0 = AffineExpr.dimension(0)
+    last = AffineExpr.constant(tiles.key_extent - tiles.keys)
+    origin = affine.MinOp([key], AffineMapAttr(AffineMap(1, 0, (d0, last))))
+    origin.result.name_hint = "key_origin"
+    Rewriter.insert_op(origin, at)
+    d1 = AffineExpr.dimension(1)
+    taken = affine.ApplyOp(
+        [key, origin.result], AffineMapAttr(AffineMap(2, 0, (d0 - d1,)))
+    )
+    taken.result.name_hint = "seen"
+    Rewriter.insert_op(taken, at)
+    return origin.result, taken.result
+
+
+def _mask_seen_keys(scores: SSAValue, seen: SSAValue, at: InsertPoint) -> None:
+    """Scores of the first `seen` keys of the step (BR x BC) to `-inf`:
+    keys an earlier step already took, so they add nothing twice."""
+    element = cast(AnyFloat, _memref_type(scores).get_element_type())
+
+    def mask(block: Block) -> list[SSAValue]:
+        (score,) = block.args
+        index = IndexOp(1)
+        earlier = arith.CmpiOp(index.result, seen, "ult")
+        minus_infinity = arith.ConstantOp(FloatAttr(float("-inf"), element))
+        masked = arith.SelectOp(earlier.result, minus_infinity.result, score)
+        Rewriter.insert_op(
+            [index, earlier, minus_infinity, masked], InsertPoint.at_end(block)
+        )
+        return [masked.result]
+
+    _generic([], [scores], [AffineMap.identity(2)], 2, mask, at)
+
+
+def _if_last_row_tile(
+    kernel: _Kernel, at: InsertPoint
+) -> tuple[InsertPoint, InsertPoint]:
+    """`scf.if (tile mod T == T - 1)` in the block: where its then and else
+    branches insert (the condition is the same for the whole block)."""
+    d0 = AffineExpr.dimension(0)
+    tiles = kernel.tiles
+    position = affine.ApplyOp(
+        [kernel.tile], AffineMapAttr(AffineMap(1, 0, (d0 % tiles.row_tiles,)))
+    )
+    last = index_constant(tiles.row_tiles - 1, at)
+    Rewriter.insert_op(position, at)
+    is_last = arith.CmpiOp(position.result, last, "eq")
+    Rewriter.insert_op(is_last, at)
+    then_yield, else_yield = ScfYieldOp(), ScfYieldOp()
+    conditional = IfOp(
+        is_last.result,
+        [],
+        Region(Block([then_yield])),
+        Region(Block([else_yield])),
+    )
+    Rewriter.insert_op(conditional, at)
+    return InsertPoint.before(then_yield), InsertPoint.before(else_yield)
+
+
 def _build(
     chain: AttentionChain,
     tiles: AttentionTiles,
@@ -668,9 +801,10 @@ def _build(
     grid_block.args[0].name_hint = "tile"
     terminator = InParallelOp()
     grid_block.add_op(terminator)
+    runs = chain.rows // tiles.row_extent  # of the innermost row loop
     grid = ForallOp(
         [0],
-        [chain.rows // tiles.rows],
+        [runs * tiles.row_tiles],
         [1],
         Region(grid_block),
         (),
@@ -783,11 +917,12 @@ def _build(
     )
     Rewriter.insert_op(loop, body)
     step = InsertPoint.before(loop_yield)
+    key_origin, seen = _key_origin(key, tiles, step)
 
     step_views: dict[tuple[SSAValue, tuple[int, ...]], SSAValue] = {}
 
     def on_tiles(op: GenericOp, replaced: dict[int, SSAValue]) -> GenericOp:
-        op_tiles = kernel.op_tiles(op, key)
+        op_tiles = kernel.op_tiles(op, key_origin)
         operands = _op_views(op, op_tiles, replaced, step, step_views)
         return _clone_on(op, operands, step, op_tiles)
 
@@ -795,8 +930,8 @@ def _build(
         return chain.operand_of(op, buffer)
 
     # This step's keys and values, loaded together.
-    k_box = kernel.box(scores, k_index, key, step)
-    v_box = kernel.box(values, v_index, key, step)
+    k_box = kernel.box(scores, k_index, key_origin, step)
+    v_box = kernel.box(values, v_index, key_origin, step)
     if _memref_type(k_box).get_shape() == _memref_type(v_box).get_shape():
         rank = len(_memref_type(k_box).get_shape())
         same = AffineMap.identity(rank)
@@ -820,6 +955,8 @@ def _build(
         s_in = index_of(modifier, s_value)
         on_tiles(modifier, {s_in: s_shared, len(modifier.inputs): s_shared})
         x_value = modifier.outputs[0]
+    if seen is not None:
+        _mask_seen_keys(s_shared, seen, step)
     # The running max, and each row's rescaling.
     _copy(m_shared, alpha, step)
     _row_reduction(chain.row_max, s_shared, partials, m_shared, step, cpu)
@@ -861,16 +998,45 @@ def _build(
     # o = o / l, with the division's own body.
     normalize = chain.normalize
     e_in = index_of(normalize, exp.outputs[0])
-    inputs = [accumulated, l_shared] if e_in == 0 else [l_shared, accumulated]
-    maps = [identity, per_row] if e_in == 0 else [per_row, identity]
-    division = GenericOp(
-        inputs,
-        [o_box],
-        normalize.body.clone(),
-        [AffineMapAttr(m) for m in (*maps, identity)],
-        _parallel(output_rank),
-    )
-    Rewriter.insert_op(division, body)
+
+    def divide(out: SSAValue, sums: SSAValue, o: SSAValue, at: InsertPoint) -> None:
+        inputs = [out, sums] if e_in == 0 else [sums, out]
+        maps = [identity, per_row] if e_in == 0 else [per_row, identity]
+        division = GenericOp(
+            inputs,
+            [o],
+            normalize.body.clone(),
+            [AffineMapAttr(m) for m in (*maps, identity)],
+            _parallel(output_rank),
+        )
+        Rewriter.insert_op(division, at)
+
+    if not tiles.ragged_rows:
+        divide(accumulated, l_shared, o_box, body)
+    else:
+        # The last tile of a run moved back over rows the tile before it
+        # writes: it writes only its own, the last `rem` rows (one writer
+        # per element of o).
+        last, rest = _if_last_row_tile(kernel, body)
+        divide(accumulated, l_shared, o_box, rest)
+        rem = tiles.row_extent - (tiles.row_tiles - 1) * tiles.rows
+        skip = tiles.rows - rem
+        o_rank = len(o_shape)
+        offsets = [skip if d == row_position else 0 for d in range(o_rank)]
+        sizes = [rem if d == row_position else n for d, n in enumerate(o_shape)]
+        tail_out = strided_view(accumulated, offsets, sizes, [1] * o_rank, last)
+        tail_sums = strided_view(l_shared, [skip], [rem], [1], last)
+        tail_tiles = list(value_tiles)
+        row_tile = tail_tiles[inner_row]
+        assert isinstance(row_tile.offset, SSAValue)
+        tail_origin = affine.ApplyOp(
+            [row_tile.offset],
+            AffineMapAttr(AffineMap(1, 0, (AffineExpr.dimension(0) + skip,))),
+        )
+        Rewriter.insert_op(tail_origin, last)
+        tail_tiles[inner_row] = Tile(tail_origin.result, rem)
+        tail_o = box_subview(values.outputs[0], output_map, tail_tiles, last)
+        divide(tail_out, tail_sums, tail_o, last)
     for buffer in kernel.workgroup:
         Rewriter.insert_op(memref.DeallocOp.get(buffer), body)
     Rewriter.insert_op(grid, host)
@@ -995,6 +1161,7 @@ def fuse_attention(module: ModuleOp, options: FusionOptions) -> int:
                 sized.block_keys,
                 sized.max_shared_bytes,
                 x_threads,
+                sized.min_block,
                 options.cpu,
                 lanes,
             )

@@ -299,7 +299,8 @@ class LowerToCudaPipeline(NamedPipeline):
     of 64 too);
     `convert-linalg-to-mma` (unless `tensor-cores=false`: f16/bf16 matmuls,
     and f32 ones with `allow-tf32`, as tensor-core kernels; with `wgmma`,
-    the device's sm_90a fact, as warpgroup products); `linalg-tile-for-gpu`
+    the device's sm_90a fact, as warpgroup products: f32 ones whose padded
+    K is a multiple of 32, the others on `mma.sync`); `linalg-tile-for-gpu`
     with the tile sizes below (block- and thread-mapped `scf.forall`s; unless
     `fuse-producers=false`, a matmul operand's elementwise producer, the
     im2col gather, runs while its tiles are staged in shared memory);
@@ -392,7 +393,8 @@ class LowerToCudaPipeline(NamedPipeline):
     # `torch.backends.cuda.matmul.allow_tf32`; `irkit.compile(...,
     # allow_tf32=True)` turns it on.
     allow_tf32: bool = False
-    # f16/bf16 matmuls as warpgroup products (`convert-linalg-to-mma{wgmma}`:
+    # f16/bf16 matmuls (and with `allow-tf32` f32 ones, as m64nNk8 TF32
+    # products) as warpgroup products (`convert-linalg-to-mma{wgmma}`:
     # operands read by the tensor cores from swizzled shared memory) in
     # blocks of at most `wgmma-block` (BM, BN); the device's fact
     # (`GpuHardware.warpgroup_mma`: sm_90a), which `irkit.compile` fills in.
@@ -403,7 +405,10 @@ class LowerToCudaPipeline(NamedPipeline):
         """K's multiple for f16/bf16 matmuls and convolutions (0: the SIMT
         tile's): warpgroup products step K by one 128-byte swizzled row of
         16-bit elements, so their padded K is a multiple of it too; f32
-        matmuls keep the SIMT tile's K."""
+        matmuls keep the SIMT tile's K, even with `allow-tf32` (TF32
+        warpgroup products step K by 32: a K padded to 16 but not 32 takes
+        `mma.sync`'s TF32 products; padding it to 32 would push shapes such
+        as 300x200x72 past the padding bound, off the tensor cores)."""
         if not self.wgmma or len(self.matmul_block) != 3:
             return 0
         return math.lcm(self.matmul_block[2], SWIZZLE_ROW_BYTES // 2)

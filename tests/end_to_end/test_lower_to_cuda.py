@@ -28,7 +28,7 @@ from test_lower_to_c import (
 )
 
 import irkit
-from irkit.dtypes import BFLOAT16, to_tf32
+from irkit.dtypes import BFLOAT16, to_tf32, truncate_to_tf32
 from irkit.runtime import AssertionFailure
 from irkit.runtime.cuda import gpu_unavailable_reason
 from irkit.targets.registry import get_target
@@ -136,7 +136,7 @@ func.func @main(%a: {a_type}, %b: {b_type}) -> {c_type} {{
     np.testing.assert_allclose(result, expected, rtol=1e-4, atol=1e-4)
 
 
-@pytest.mark.parametrize("element", ["f16", "bf16"])
+@pytest.mark.parametrize("element", ["f16", "bf16", "f32"])
 @pytest.mark.parametrize("b_layout", ["kn", "nk"])
 @pytest.mark.parametrize(
     "config", ["128,256/4", "128,128/3", "64,64/2"], ids=lambda c: c.replace("/", "-")
@@ -149,8 +149,11 @@ def test_warpgroup_products_on_the_device(
     128x256 blocks of two warpgroups four stages deep (a group of products
     left running into the next step), 128x128 on three, and 64x64 blocks of
     one warpgroup on two (each step's products retired in it), with a bias
-    and a ReLU fused on the accumulators. `benchmarks/wgmma.py` times the
-    same kernels."""
+    and a ReLU fused on the accumulators. f32 with `allow-tf32`: m64nNk8
+    TF32 products, B stored (k, n) copied transposed by 4-byte copies,
+    against the float64 product of the operands truncated to TF32 (as the
+    tensor cores read them). `benchmarks/wgmma.py` times the same
+    kernels."""
     facts = get_target("cuda").hardware_facts()
     if not (isinstance(facts, GpuHardware) and facts.warpgroup_mma):
         pytest.skip("the device has no warpgroup products (sm_90a)")
@@ -159,6 +162,13 @@ def test_warpgroup_products_on_the_device(
     # five K steps: every buffer reused.
     m, n, k = 4096, 2048, 320
     b_shape = (k, n) if b_layout == "kn" else (n, k)
+    widen = (
+        ""
+        if element == "f32"
+        else f"    %xf = arith.extf %x : {element} to f32\n"
+        f"    %yf = arith.extf %y : {element} to f32\n"
+    )
+    x, y = ("%x", "%y") if element == "f32" else ("%xf", "%yf")
     b_map = "(d2, d1)" if b_layout == "kn" else "(d1, d2)"
     a_type = f"tensor<{m}x{k}x{element}>"
     b_type = f"tensor<{b_shape[0]}x{b_shape[1]}x{element}>"
@@ -173,9 +183,7 @@ func.func @main(%a: {a_type}, %b: {b_type}, %bias: tensor<{n}xf32>) -> {c_type} 
       iterator_types = ["parallel", "parallel", "reduction"]}}
       ins(%a, %b : {a_type}, {b_type}) outs(%f : {c_type}) {{
   ^bb0(%x: {element}, %y: {element}, %acc: f32):
-    %xf = arith.extf %x : {element} to f32
-    %yf = arith.extf %y : {element} to f32
-    %p = arith.mulf %xf, %yf : f32
+{widen}    %p = arith.mulf {x}, {y} : f32
     %s = arith.addf %acc, %p : f32
     linalg.yield %s : f32
   }} -> {c_type}
@@ -191,15 +199,22 @@ func.func @main(%a: {a_type}, %b: {b_type}, %bias: tensor<{n}xf32>) -> {c_type} 
   }} -> {c_type}
   return %y : {c_type}
 }}"""
-    pipeline = f"lower-to-cuda{{wgmma=true wgmma-block={block} mma-stages={stages}}}"
+    tf32 = element == "f32"
+    pipeline = (
+        f"lower-to-cuda{{wgmma=true wgmma-block={block} mma-stages={stages}"
+        f"{' allow-tf32=true' if tf32 else ''}}}"
+    )
     compiled = irkit.compile(text, target="cuda", pipeline=pipeline, checked=True)
     assert "wgmma.mma_async" in compiled.unit.source
-    dtype = np.dtype(np.float16) if element == "f16" else BFLOAT16
+    assert ("k8.f32.tf32.tf32" in compiled.unit.source) == tf32
+    dtype = {"f16": np.dtype(np.float16), "bf16": BFLOAT16, "f32": np.float32}
     rng = np.random.default_rng(m + k)
-    a = rng.uniform(-1, 1, (m, k)).astype(dtype)
-    b = rng.uniform(-1, 1, b_shape).astype(dtype)
+    a = rng.uniform(-1, 1, (m, k)).astype(dtype[element])
+    b = rng.uniform(-1, 1, b_shape).astype(dtype[element])
     bias = rng.uniform(-1, 1, n).astype(np.float32)
     (result,) = compiled(a, b, bias)
+    if tf32:
+        a, b = truncate_to_tf32(a), truncate_to_tf32(b)
     b_kn = b if b_layout == "kn" else b.T
     product = a.astype(np.float64) @ b_kn.astype(np.float64) + bias
     np.testing.assert_allclose(result, np.maximum(product, 0), rtol=1e-4, atol=1e-4)
@@ -214,10 +229,14 @@ def test_f32_matmul_runs_on_tf32_tensor_cores_only_when_allowed(
     shape: tuple[int, int, int],
 ) -> None:
     """f32 matmuls with `allow_tf32=True` on the device's tensor cores
-    (m16n8k8 tf32; 300 rows padded to 384), against the product of the
-    operands rounded as `cvt.rna.tf32.f32` rounds (`to_tf32`): close to it
-    (sums in another order), and further from the exact f32 product. Without
-    the option the kernel has no tensor-core instruction."""
+    (m16n8k8 tf32, or on sm_90a m64nNk8 warpgroup products where K is a
+    multiple of 32: K = 72, padded to 80, stays on m16n8k8; 300 rows
+    padded to 384), against the product of the
+    operands rounded as `cvt.rna.tf32.f32` rounds (`to_tf32`), or for
+    warpgroup products truncated as the tensor cores read them from shared
+    memory (`truncate_to_tf32`): close to it (sums in another order), and
+    further from the exact f32 product. Without the option the kernel has
+    no tensor-core instruction."""
     m, n, k = shape
     a_type, b_type = f"tensor<{m}x{k}xf32>", f"tensor<{k}x{n}xf32>"
     c_type = f"tensor<{m}x{n}xf32>"
@@ -229,12 +248,18 @@ func.func @main(%a: {a_type}, %b: {b_type}) -> {c_type} {{
     exact = irkit.compile(text, target="cuda")
     assert "mma.sync" not in exact.unit.source
     compiled = irkit.compile(text, target="cuda", checked=True, allow_tf32=True)
-    assert "mma.sync.aligned.m16n8k8.row.col.f32.tf32" in compiled.unit.source
+    facts = get_target("cuda").hardware_facts()
+    warpgroup = isinstance(facts, GpuHardware) and facts.warpgroup_mma and k % 32 == 0
+    instruction = (
+        "k8.f32.tf32.tf32" if warpgroup else "mma.sync.aligned.m16n8k8.row.col.f32.tf32"
+    )
+    assert instruction in compiled.unit.source
     rng = np.random.default_rng(k)
     a = rng.uniform(-1, 1, (m, k)).astype(np.float32)
     b = rng.uniform(-1, 1, (k, n)).astype(np.float32)
     (result,) = compiled(a, b)
-    rounded = to_tf32(a).astype(np.float64) @ to_tf32(b).astype(np.float64)
+    as_tf32 = truncate_to_tf32 if warpgroup else to_tf32
+    rounded = as_tf32(a).astype(np.float64) @ as_tf32(b).astype(np.float64)
     np.testing.assert_allclose(result, rounded, rtol=1e-4, atol=1e-4)
     rtol, atol = TF32_TOLERANCE
     # TF32_TOLERANCE's atol covers a few hundred products; the operands'

@@ -35,16 +35,21 @@ def _program(
     wait: bool = True,
     uniform: bool = True,
 ) -> str:
-    """The warpgroup's product of `A` (64x64) and `B` ((k, n) if `k_major`,
-    else (n, k)) into `C` (64 x n)."""
-    b_type = f"memref<64x{n}x{element}>" if k_major else f"memref<{n}x64x{element}>"
+    """The warpgroup's product of `A` (64xK) and `B` ((k, n) if `k_major`,
+    else (n, k)) into `C` (64 x n): K one 128-byte row (64 16-bit
+    elements; 32 f32 ones, multiplied as TF32 in products 8 deep)."""
+    tf32 = element == "f32"
+    kdim = 32 if tf32 else 64
+    chunk = 4 if tf32 else 8
+    depth = 8 if tf32 else 16
+    b_type = f"memref<64x{n}x{element}>" if k_major else f"memref<{n}x{kdim}x{element}>"
     panels = n // 64
     b_tile = (
         f"memref<{panels}x64x64x{element}, {WG}>"
         if k_major
-        else f"memref<{n}x64x{element}, {WG}>"
+        else f"memref<{n}x{kdim}x{element}, {WG}>"
     )
-    a_tile = f"memref<64x64x{element}, {WG}>"
+    a_tile = f"memref<64x{kdim}x{element}, {WG}>"
     acc = f"memref<{n // 2}xf32, {PR}>"
     if k_major:
         # B's element (k, col) in panel col / 64, row k, swizzled by k.
@@ -64,14 +69,14 @@ def _program(
         b_at = "%bt[%c0, %kk, %c0]"
     else:
         store_b = """
-      %bn = arith.divui %e, %c64 : index
-      %bk = arith.remui %e, %c64 : index
+      %bn = arith.divui %e, %ck : index
+      %bk = arith.remui %e, %ck : index
       %bv = memref.load %B[%bn, %bk] : BTYPE
-      %bchunk = arith.divui %bk, %c8 : index
+      %bchunk = arith.divui %bk, %cchunk : index
       %bperm = arith.remui %bn, %c8 : index
       %bswz = arith.xori %bchunk, %bperm : index
-      %bbase = arith.muli %bswz, %c8 : index
-      %bin = arith.remui %bk, %c8 : index
+      %bbase = arith.muli %bswz, %cchunk : index
+      %bin = arith.remui %bk, %cchunk : index
       %bphys = arith.addi %bbase, %bin : index
       memref.store %bv, %bt[%bn, %bphys] : BTILE"""
         b_at = "%bt[%c0, %kk]"
@@ -79,14 +84,15 @@ def _program(
     # A thread outside the first warp naming another row of A breaks the
     # warpgroup's agreement on its operands.
     a_row = "%c0" if uniform else "%wrow"
+    flags = ", transpose_b" if k_major else ", tf32" if tf32 else ""
     products = "\n".join(
-        f"""    %kk{step} = arith.constant {16 * step} : index
-    mma.warpgroup_mma %at[{a_row}, %kk{step}], {b_at.replace("%kk", f"%kk{step}")}, %acc[%c0] {{n = {n} : i64{", transpose_b" if k_major else ""}}} : {a_tile}, {b_tile}, {acc}"""
-        for step in range(4)
+        f"""    %kk{step} = arith.constant {depth * step} : index
+    mma.warpgroup_mma %at[{a_row}, %kk{step}], {b_at.replace("%kk", f"%kk{step}")}, %acc[%c0] {{n = {n} : i64{flags}}} : {a_tile}, {b_tile}, {acc}"""
+        for step in range(kdim // depth)
     )
     wait_line = f"mma.warpgroup_wait %acc {{pending = 0 : i64}} : {acc}" if wait else ""
     return f"""
-func.func @main(%A: memref<64x64x{element}>, %B: {b_type}, %C: memref<64x{n}xf32> {{irkit.output}}) {{
+func.func @main(%A: memref<64x{kdim}x{element}>, %B: {b_type}, %C: memref<64x{n}xf32> {{irkit.output}}) {{
   %c1 = arith.constant 1 : index
   %nt = arith.constant {threads} : index
   gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %nt, %sy = %c1, %sz = %c1) workgroup(%at : {a_tile}, %bt : {b_tile}) private(%acc : {acc}) {{
@@ -99,19 +105,21 @@ func.func @main(%A: memref<64x64x{element}>, %B: {b_type}, %C: memref<64x{n}xf32
     %c64 = arith.constant 64 : index
     %c128 = arith.constant 128 : index
     %cn = arith.constant {n} : index
-    %a_count = arith.constant 4096 : index
-    %b_count = arith.constant {64 * n} : index
+    %ck = arith.constant {kdim} : index
+    %cchunk = arith.constant {chunk} : index
+    %a_count = arith.constant {64 * kdim} : index
+    %b_count = arith.constant {kdim * n} : index
     %wrow = arith.divui %tx, %c32 : index
     scf.for %i = %tx to %a_count step %nt {{
       %e = arith.addi %i, %c0 : index
-      %ar = arith.divui %e, %c64 : index
-      %ac = arith.remui %e, %c64 : index
-      %av = memref.load %A[%ar, %ac] : memref<64x64x{element}>
-      %achunk = arith.divui %ac, %c8 : index
+      %ar = arith.divui %e, %ck : index
+      %ac = arith.remui %e, %ck : index
+      %av = memref.load %A[%ar, %ac] : memref<64x{kdim}x{element}>
+      %achunk = arith.divui %ac, %cchunk : index
       %aperm = arith.remui %ar, %c8 : index
       %aswz = arith.xori %achunk, %aperm : index
-      %abase = arith.muli %aswz, %c8 : index
-      %ain = arith.remui %ac, %c8 : index
+      %abase = arith.muli %aswz, %cchunk : index
+      %ain = arith.remui %ac, %cchunk : index
       %aphys = arith.addi %abase, %ain : index
       memref.store %av, %at[%ar, %aphys] : {a_tile}
     }}
@@ -217,3 +225,20 @@ def test_a_partial_warpgroup_is_an_error() -> None:
     program = parse_module(_program("f16", 64, False, threads=96))
     with pytest.raises(InterpretationError, match="needs whole warpgroups"):
         interpret(program, "main", a, b)
+
+
+@given(st.sampled_from([64, 128]), st.integers(0, 2**16))
+def test_tf32_products_truncate_their_operands(n: int, seed: int) -> None:
+    """m64nNk8 over f32 tiles of 32-element rows (four 8-deep products, 32
+    bytes apart): the tensor cores drop each operand's low 13 mantissa
+    bits (PTX ISA, wgmma: "truncate"), so the result is the float64
+    product of the truncated operands, within f32 sums; rounding them
+    instead (as `cvt.rna` does for `mma.sync`) is off by ~1e-4."""
+    rng = np.random.default_rng(seed)
+    a = rng.uniform(-2, 2, (64, 32)).astype(np.float32)
+    b = rng.uniform(-2, 2, (n, 32)).astype(np.float32)
+    (c,) = interpret(parse_module(_program("f32", n, False)), "main", a, b)
+    low = np.uint32((1 << 13) - 1)
+    a_tf32, b_tf32 = ((x.view(np.uint32) & ~low).view(np.float32) for x in (a, b))
+    expected = a_tf32.astype(np.float64) @ b_tf32.T.astype(np.float64)
+    np.testing.assert_allclose(c, expected, rtol=1e-6, atol=1e-5)

@@ -38,6 +38,10 @@ MMA_WGMMA_PROPERTY = (
     "::test_warpgroup_kernels_keep_meaning_and_fire"
 )
 MMA_WARPGROUP_EMULATOR = "tests/interpreter/test_mma_warpgroup.py"
+MMA_TF32_WGMMA_PROPERTY = (
+    "tests/properties/test_convert_linalg_to_mma.py"
+    "::test_tf32_warpgroup_kernels_keep_meaning_and_fire"
+)
 MMA_TF32_PROPERTY = (
     "tests/properties/test_convert_linalg_to_mma.py"
     "::test_tf32_kernels_keep_meaning_and_fire"
@@ -540,6 +544,32 @@ MUTANTS: tuple[Mutant, ...] = (
         "        difference = arith.SubfOp(chosen.result, chosen.result)",
         (ATTENTION_PROPERTY,),
         "the sum and the output keep earlier key steps' scale when the max grows",
+    ),
+    Mutant(
+        "ragged-keys-counted-twice",
+        ATTENTION,
+        "    if seen is not None:\n        _mask_seen_keys(s_shared, seen, step)",
+        "    if seen is None:\n        _mask_seen_keys(s_shared, seen, step)",
+        (ATTENTION_PROPERTY,),
+        "the moved-back last key step adds the keys the step before took again",
+    ),
+    Mutant(
+        "ragged-rows-written-twice",
+        ATTENTION,
+        "        divide(tail_out, tail_sums, tail_o, last)",
+        "        divide(accumulated, l_shared, o_box, last)",
+        (ATTENTION_PROPERTY,),
+        "the moved-back last row tile writes rows its neighbour block writes "
+        "(two writers of one element of o)",
+    ),
+    Mutant(
+        "promoted-tile-copied-out-after-the-barrier",
+        "irkit/transforms/gpu_promote_accumulators.py",
+        "        Rewriter.insert_op(gpu.BarrierOp(), InsertPoint.before(following))",
+        "        pass",
+        (ATTENTION_PROPERTY,),
+        "a workgroup tile's copy out is read by other threads with no barrier "
+        "in between (the ragged attention's last row tile under an scf.if)",
     ),
     Mutant(
         "online-softmax-unsafe-max",
@@ -1236,8 +1266,8 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "wgmma-wrong-descriptor-advance",
         MMA,
-        "            k_offset = kk * WARPGROUP_K\n",
-        "            k_offset = kk * WARPGROUP_K // 2\n",
+        "            k_offset = kk * depth\n",
+        "            k_offset = kk * depth // 2\n",
         (MMA_WGMMA_PROPERTY,),
         "a planted wrong descriptor advance: each 16-deep slice starts 16 "
         "bytes further along the rows instead of 32, so slices overlap",
@@ -1275,6 +1305,52 @@ MUTANTS: tuple[Mutant, ...] = (
         (MMA_WGMMA_PROPERTY,),
         "two groups left in flight: the copies overwrite a buffer the "
         "products two steps back may still read",
+    ),
+    Mutant(
+        "wgmma-tf32-k-advance-of-16-bit-products",
+        MMA,
+        "        depth = warpgroup_k(self.shape.element)\n",
+        "        depth = 16\n",
+        (MMA_TF32_WGMMA_PROPERTY,),
+        "a planted wrong K advance for TF32: products 16 f32 (64 bytes) apart "
+        "and half as many, so half of each step's K is never multiplied",
+    ),
+    Mutant(
+        "wgmma-tf32-b-copied-untransposed",
+        MMA,
+        "                        builder.add_index(k0, k),\n"
+        "                        builder.add_index(self.n0, n),\n",
+        "                        builder.add_index(self.n0, n),\n"
+        "                        builder.add_index(k0, k),\n",
+        (MMA_TF32_WGMMA_PROPERTY,),
+        "a planted wrong transpose: a k-major f32 B is read as if stored "
+        "n-major, so its tile holds B's transpose",
+    ),
+    Mutant(
+        "wgmma-tf32-transposed-copy-swizzled-by-k",
+        MMA,
+        "                self._swizzled_column(builder, n, builder.div(k, chunk)),",
+        "                self._swizzled_column(builder, k, builder.div(k, chunk)),",
+        (MMA_TF32_WGMMA_PROPERTY,),
+        "the transposing copies permute a row's chunks by their k, not the "
+        "row n the tensor cores swizzle by",
+    ),
+    Mutant(
+        "wgmma-emulator-rounds-tf32",
+        "irkit/interpreter/mma.py",
+        "        a_matrix = truncate_to_tf32(a_matrix.astype(np.float32))",
+        "        a_matrix = to_tf32(a_matrix.astype(np.float32))",
+        (MMA_WARPGROUP_EMULATOR,),
+        "the emulator rounds TF32 operands as cvt.rna does; the tensor cores "
+        "truncate what they read from shared memory",
+    ),
+    Mutant(
+        "wgmma-tf32-printed-with-16-bit-k",
+        "irkit/targets/cuda_mma.py",
+        '        f"wgmma.mma_async.sync.aligned.m{mma.WARPGROUP_M}n{n}k{op.depth}"',
+        '        f"wgmma.mma_async.sync.aligned.m{mma.WARPGROUP_M}n{n}k{mma.WARPGROUP_K}"',
+        ("tests/filecheck/targets/cuda/wgmma-tf32.mlir",),
+        "a TF32 product printed as k16: not a PTX shape for tf32",
     ),
     Mutant(
         "wgmma-emulator-wrong-accumulator-row",

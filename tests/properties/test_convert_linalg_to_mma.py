@@ -14,7 +14,7 @@ significant bits), which a wrong operand passes by far.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import pytest
 from hypothesis import given, settings
@@ -475,3 +475,102 @@ def test_lower_to_cuda_with_wgmma_keeps_meaning_on_unaligned_matmuls(
         WGMMA_PIPELINE, text, trials=1, seed=seed, **TOLERANCE
     )
     assert any(isinstance(op, WarpgroupMmaOp) for op in after.walk())
+
+
+# TF32 warpgroup products (m64nNk8 over f32 tiles of 32-element rows):
+# the same blocks and stages as `WGMMA_PASS`.
+TF32_WGMMA_PASS = replace(WGMMA_PASS, tf32=True)
+
+
+@dataclass(frozen=True)
+class _Tf32WarpgroupProductsFire(ModulePass):
+    """`TF32_WGMMA_PASS`, failing where it left a matmul to the mma.sync
+    kernel: every drawn K is a multiple of 32 (one 128-byte row of f32),
+    so every matmul must take TF32 warpgroup products."""
+
+    name = "test-tf32-warpgroup-products-fire"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        TF32_WGMMA_PASS.apply(ctx, op)
+        products = [inner for inner in op.walk() if isinstance(inner, WarpgroupMmaOp)]
+        assert products
+        assert all(product.reads_tf32 for product in products)
+        assert not any(isinstance(inner, SyncOp) for inner in op.walk())
+
+
+def test_tf32_warpgroup_kernels_keep_meaning_and_fire() -> None:
+    """f32 matmuls with `tf32` and `wgmma`: B stored n-major (rows copied
+    as A's) or k-major (copied element by element into the K-major tile
+    the TF32 products need, PTX having no transposed 32-bit B), batch
+    loops, a fill or an initial output, the epilogues (but the cast to
+    half precision); K up to 5 steps of
+    32 on 3 buffers. The emulator truncates the operands to TF32 as the
+    tensor cores do: within `TF32_TOLERANCE`, which a wrong transpose, K
+    advance or swizzle passes by far."""
+    f32_epilogues = tuple(kind for kind in EPILOGUES if kind != "residual_truncf")
+    programs = half_matmuls(
+        ("f32",), epilogues=(*f32_epilogues, "none"), ks=(32, 96, 160)
+    )
+    reach = check_pass(
+        _Tf32WarpgroupProductsFire(),
+        programs.map(_bufferized),
+        rtol=TF32_RTOL,
+        atol=TF32_ATOL,
+    )
+    assert reach.changed == reach.examples
+
+
+def test_tf32_warpgroup_copies_with_three_warpgroups() -> None:
+    """192-row blocks: 12 warps, which the 8 k chunks of a 32-element row
+    do not divide (nor they it), so each transposing copy's block is
+    divided out of its index and the last round (of 64 blocks, 12 a
+    round) is guarded; the matmul still takes TF32 warpgroup products."""
+    a, b, c = "tensor<192x64xf32>", "tensor<64x64xf32>", "tensor<192x64xf32>"
+    text = (
+        f"func.func @main(%a: {a}, %b: {b}) -> {c} {{\n"
+        "  %zero = arith.constant 0.0 : f32\n"
+        f"  %e = tensor.empty() : {c}\n"
+        f"  %f = linalg.fill ins(%zero : f32) outs(%e : {c}) -> {c}\n"
+        f"  %r = linalg.matmul ins(%a, %b : {a}, {b}) outs(%f : {c}) -> {c}\n"
+        f"  return %r : {c}\n}}\n"
+    )
+    three = replace(TF32_WGMMA_PASS, wgmma_block=(192, 64))
+    after = assert_pass_preserves_semantics(
+        three, str(_bufferized(text)), trials=1, rtol=TF32_RTOL, atol=TF32_ATOL
+    )
+    products = [op for op in after.walk() if isinstance(op, WarpgroupMmaOp)]
+    assert products
+    assert all(op.reads_tf32 for op in products)
+
+
+@st.composite
+def unaligned_tf32_matmuls(draw: st.DrawFn) -> str:
+    """Tensor-level f32 matmuls of extents 64 does not divide (most draws),
+    K padded to 64 (two steps of 32): padding grows the iterations by at
+    most 1.5x, within the bound."""
+    m, n = draw(st.integers(112, 128)), draw(st.integers(112, 128))
+    k = draw(st.integers(57, 64))
+    a, b, c = f"tensor<{m}x{k}xf32>", f"tensor<{k}x{n}xf32>", f"tensor<{m}x{n}xf32>"
+    return (
+        f"func.func @main(%a: {a}, %b: {b}) -> {c} {{\n"
+        "  %zero = arith.constant 0.0 : f32\n"
+        f"  %e = tensor.empty() : {c}\n"
+        f"  %init = linalg.fill ins(%zero : f32) outs(%e : {c}) -> {c}\n"
+        f"  %r = linalg.matmul ins(%a, %b : {a}, {b}) outs(%init : {c}) -> {c}\n"
+        f"  return %r : {c}\n}}\n"
+    )
+
+
+@settings(max_examples=3)
+@given(unaligned_tf32_matmuls(), st.integers(0, 2**16))
+def test_lower_to_cuda_with_wgmma_and_tf32_keeps_meaning(text: str, seed: int) -> None:
+    """`lower-to-cuda{wgmma allow-tf32}` whole (as `irkit.compile(...,
+    allow_tf32=True)` on sm_90a): the padded f32 matmul runs as TF32
+    warpgroup products, B transposed by its copies, on the emulator."""
+    pipeline = replace(WGMMA_PIPELINE, allow_tf32=True)
+    after = assert_pass_preserves_semantics(
+        pipeline, text, trials=1, seed=seed, rtol=TF32_RTOL, atol=TF32_ATOL
+    )
+    products = [op for op in after.walk() if isinstance(op, WarpgroupMmaOp)]
+    assert products
+    assert all(op.reads_tf32 for op in products)

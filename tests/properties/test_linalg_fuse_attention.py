@@ -319,16 +319,43 @@ def test_fusion_keeps_meaning_and_fires() -> None:
     assert reach.changed == reach.examples
 
 
+# Rows and keys no power of two divides (3, 5, 7: ViT's 197 tokens) take
+# ragged tiles under `min-block=2`: the last tile of rows and of keys moves
+# back to end at the extent.
+RAGGED_OPTIONS = "block-rows=4 block-keys=4 threads=16 threads-x=4 min-block=2"
+RAGGED = LinalgFuseAttentionPass(
+    block_rows=4, block_keys=4, threads=16, threads_x=4, min_block=2
+)
+
+
+def ragged_attention_programs() -> st.SearchStrategy[str]:
+    return attention_programs(row_counts=(3, 5, 7), key_counts=(3, 5, 7, 9))
+
+
+def test_ragged_tiles_keep_meaning_and_fire() -> None:
+    """The moved-back key step masks the keys an earlier step took (else
+    they count twice), and the moved-back row tile writes only its own
+    rows; every draw is fused."""
+    reach = check_pass(
+        RAGGED, ragged_attention_programs().map(_bufferized), rtol=RTOL, atol=ATOL
+    )
+    assert reach.changed == reach.examples
+
+
 def test_fused_attention_keeps_meaning_on_the_grid_emulator() -> None:
+    """Divisible and ragged tiles through the whole GPU lowering: the
+    emulator also checks that no two threads write one element of the
+    output (a moved-back row tile writing rows its neighbour wrote)."""
     pipeline = (
-        f"linalg-generalize-named-ops,bufferize,linalg-fuse-attention{{{OPTIONS}}},"
+        f"linalg-generalize-named-ops,bufferize,linalg-fuse-attention{{{RAGGED_OPTIONS}}},"
         "linalg-tile-for-gpu{elementwise-block=16},gpu-promote-shared,"
         "convert-linalg-to-loops,fold-memref-alias-ops,convert-parallel-loops-to-gpu,"
         # The output rows in registers across the key loop, beside the
         # products' thread tiles; the emulator checks the block's races.
         "gpu-promote-accumulators"
     )
-    check_pass(pipeline, attention_programs().map(parse_module), rtol=RTOL, atol=ATOL)
+    programs = attention_programs(row_counts=(2, 3, 4, 5), key_counts=(2, 4, 5, 7))
+    check_pass(pipeline, programs.map(parse_module), rtol=RTOL, atol=ATOL)
 
 
 def test_diagonal_masks_keep_meaning_key_by_key() -> None:
@@ -372,6 +399,24 @@ def test_one_block_forall_replaces_the_chain(text: str) -> None:
     assert names.count("scf.for") == 1
 
 
+@given(ragged_attention_programs())
+def test_ragged_tiles_move_back_mask_and_write_their_own_rows(text: str) -> None:
+    """Every draw is ragged in rows and keys: the row origin and the key
+    step's origin are `affine.min`s, the seen keys are masked, and the last
+    row tile writes its rows under an `scf.if` (the tests above check the
+    semantics)."""
+    module = _bufferized(text)
+    RAGGED.apply(make_context(), module)
+    hints = {result.name_hint for op in module.walk() for result in op.results}
+    assert {"key_origin", "seen"} <= hints
+    names = [op.name for op in module.walk()]
+    assert names.count("scf.if") == 1
+    minima = [
+        op.results[0].name_hint for op in module.walk() if op.name == "affine.min"
+    ]
+    assert {"row", "key_origin"} <= set(minima)
+
+
 # The C target's lowering with the fused attention (`linalg-fuse-attention
 # {cpu}`) on tiles small enough for these programs; AVX-512's facts, so that
 # the 16 x 32 score tiles take the packed micro-kernels inside the loop.
@@ -385,8 +430,9 @@ C_PIPELINE = (
 @given(
     attention_programs(
         modifiers=("none", "scale", "causal", "diagonal"),
-        row_counts=(4, 16),
-        key_counts=(4, 8, 32),
+        # Ragged rows and keys too (5, 7: tiles moved back to the end).
+        row_counts=(4, 5, 16),
+        key_counts=(4, 7, 8, 32),
         # `lower-to-c` drops loops of extent 1: a head of 1 leaves the
         # scores no reduction, and no chain to fuse.
         min_head=2,

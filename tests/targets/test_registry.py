@@ -150,12 +150,19 @@ func.func @main(%a: tensor<128x64xf32>, %b: tensor<64x128xf32>) -> tensor<128x12
 
 
 def _tf32_products(allow_tf32: bool) -> int:
-    from irkit.dialects.mma import SyncOp
+    """TF32 products of `F32_MATMUL` lowered for the CUDA target: warp-level
+    (`mma.sync {tf32}`) or, on the H100 the target assumes without a
+    device, warpgroup products (`mma.warpgroup_mma {tf32}`)."""
+    from irkit.dialects.mma import SyncOp, WarpgroupMmaOp
     from irkit.runtime import lower
 
     module = irkit.parse(F32_MATMUL)
     lower(module, None, "cuda", allow_tf32=allow_tf32)
-    return sum(isinstance(op, SyncOp) and op.rounds_to_tf32 for op in module.walk())
+    return sum(
+        (isinstance(op, SyncOp) and op.rounds_to_tf32)
+        or (isinstance(op, WarpgroupMmaOp) and op.reads_tf32)
+        for op in module.walk()
+    )
 
 
 def test_allow_tf32_turns_on_the_targets_tf32_option() -> None:

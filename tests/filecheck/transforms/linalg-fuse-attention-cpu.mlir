@@ -110,13 +110,21 @@ func.func @causal(%q: tensor<2x4x4xf32>, %k: tensor<2x8x4xf32>, %v: tensor<2x8x2
 
 // -----
 
-// Rows that no tile of at least min-block divides (6 query rows: tiles of
-// 2) stay unfused, as on the GPU: the program still lowers.
+// Rows that no tile of at least min-block divides (6 query rows in tiles
+// of 4) are fused as on the GPU: the last row tile moves back to end at the
+// row extent and writes only its own rows, under an scf.if; on the stack
+// like the others.
 
 // CHECK-LABEL:    func.func @ragged_rows
-// CHECK-NOT:        scf.forall
+// CHECK:            scf.forall (%{{.*}}) in (4) {
+// CHECK:              affine.min
+// CHECK:              memref.alloca() {alignment = 64 : i64} : memref<4x8xf32>
+// CHECK:              scf.if
+// CHECK:            }{{$}}
 // PIPELINE-LABEL: func.func @ragged_rows
-// PIPELINE-NOT:     memref.alloca() {alignment = 64 : i64} : memref<2x8xf32>
+// PIPELINE:         scf.forall
+// PIPELINE-NOT:     memref.alloc()
+// PIPELINE:         scf.if
 
 func.func @ragged_rows(%q: tensor<2x6x4xf32>, %k: tensor<2x8x4xf32>, %v: tensor<2x8x2xf32>) -> tensor<2x6x2xf32> {
   %zero = arith.constant 0.0 : f32
@@ -177,4 +185,75 @@ func.func @ragged_rows(%q: tensor<2x6x4xf32>, %k: tensor<2x8x4xf32>, %v: tensor<
       linalg.yield %t : f32
     } -> tensor<2x6x2xf32>
   return %out : tensor<2x6x2xf32>
+}
+
+// -----
+
+// Two query rows, under min-block (4): the chain stays as it is, and
+// lower-to-c runs it unfused.
+
+// CHECK-LABEL:    func.func @two_rows
+// CHECK-NOT:        scf.forall
+// PIPELINE-LABEL: func.func @two_rows
+// PIPELINE-NOT:     scf.forall
+
+func.func @two_rows(%q: tensor<2x2x4xf32>, %k: tensor<2x8x4xf32>, %v: tensor<2x8x2xf32>) -> tensor<2x2x2xf32> {
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %se = tensor.empty() : tensor<2x2x8xf32>
+  %s0 = linalg.fill ins(%zero : f32) outs(%se : tensor<2x2x8xf32>) -> tensor<2x2x8xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%q, %k : tensor<2x2x4xf32>, tensor<2x8x4xf32>) outs(%s0 : tensor<2x2x8xf32>) {
+    ^bb0(%a: f32, %b: f32, %c: f32):
+      %p = arith.mulf %a, %b : f32
+      %t = arith.addf %c, %p : f32
+      linalg.yield %t : f32
+    } -> tensor<2x2x8xf32>
+  %xe = tensor.empty() : tensor<2x2x8xf32>
+  %x = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%s : tensor<2x2x8xf32>) outs(%xe : tensor<2x2x8xf32>) {
+    ^bb0(%in: f32, %o: f32):
+      %i = linalg.index 1 : index
+      %j = linalg.index 2 : index
+      %later = arith.cmpi ugt, %j, %i : index
+      %ninf2 = arith.constant 0xFF800000 : f32
+      %z = arith.select %later, %ninf2, %in : f32
+      linalg.yield %z : f32
+    } -> tensor<2x2x8xf32>
+  %xr = tensor.collapse_shape %x [[0, 1], [2]] : tensor<2x2x8xf32> into tensor<4x8xf32>
+  %me = tensor.empty() : tensor<4xf32>
+  %m0 = linalg.fill ins(%ninf : f32) outs(%me : tensor<4xf32>) -> tensor<4xf32>
+  %m = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%xr : tensor<4x8xf32>) outs(%m0 : tensor<4xf32>) {
+    ^bb0(%in: f32, %acc: f32):
+      %y = arith.maximumf %in, %acc : f32
+      linalg.yield %y : f32
+    } -> tensor<4xf32>
+  %ee = tensor.empty() : tensor<4x8xf32>
+  %e = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%xr, %m : tensor<4x8xf32>, tensor<4xf32>) outs(%ee : tensor<4x8xf32>) {
+    ^bb0(%in: f32, %mx: f32, %o: f32):
+      %d = arith.subf %in, %mx : f32
+      %y = math.exp %d : f32
+      linalg.yield %y : f32
+    } -> tensor<4x8xf32>
+  %le = tensor.empty() : tensor<4xf32>
+  %l0 = linalg.fill ins(%zero : f32) outs(%le : tensor<4xf32>) -> tensor<4xf32>
+  %l = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%e : tensor<4x8xf32>) outs(%l0 : tensor<4xf32>) {
+    ^bb0(%in: f32, %acc: f32):
+      %y = arith.addf %in, %acc : f32
+      linalg.yield %y : f32
+    } -> tensor<4xf32>
+  %pe = tensor.empty() : tensor<4x8xf32>
+  %p = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%e, %l : tensor<4x8xf32>, tensor<4xf32>) outs(%pe : tensor<4x8xf32>) {
+    ^bb0(%in: f32, %sum: f32, %o: f32):
+      %y = arith.divf %in, %sum : f32
+      linalg.yield %y : f32
+    } -> tensor<4x8xf32>
+  %pr = tensor.expand_shape %p [[0, 1], [2]] output_shape [2, 2, 8] : tensor<4x8xf32> into tensor<2x2x8xf32>
+  %oe = tensor.empty() : tensor<2x2x2xf32>
+  %o0 = linalg.fill ins(%zero : f32) outs(%oe : tensor<2x2x2xf32>) -> tensor<2x2x2xf32>
+  %out = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%pr, %v : tensor<2x2x8xf32>, tensor<2x8x2xf32>) outs(%o0 : tensor<2x2x2xf32>) {
+    ^bb0(%a: f32, %b: f32, %c: f32):
+      %pv = arith.mulf %a, %b : f32
+      %t = arith.addf %c, %pv : f32
+      linalg.yield %t : f32
+    } -> tensor<2x2x2xf32>
+  return %out : tensor<2x2x2xf32>
 }

@@ -115,20 +115,22 @@ func.func @narrow(%a: memref<6x3xf32>, %b: memref<3x3xf32>, %c: memref<6x3xf32> 
 // -----
 
 // Operands allocated in the function are padded in place when only their
-// leading dimension grows: the allocation becomes a zero-filled padded one,
-// and every reader and writer (the negation producing A, the bias reading
+// leading dimension grows: the allocation becomes a padded one whose margin
+// (the rows past the corner, alone) is zero-filled before the matmul and its
+// prologue (the margin's only reader), and every reader and writer (the negation producing A, the bias reading
 // the product) uses its leading corner; no copy in or out. The product's
 // fill is the fill of the whole padded product, next to the matmul; the
 // deallocation frees the padded buffer. B needs no padding.
 
 // CHECK-LABEL: func.func @allocated_operands
 // CHECK:         %[[PA:.*]] = memref.alloc() : memref<8x4xf32>
-// CHECK-NEXT:    %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
-// CHECK-NEXT:    linalg.fill ins(%[[ZERO]] : f32) outs(%[[PA]] : memref<8x4xf32>)
 // CHECK-NEXT:    %[[A:.*]] = memref.subview %[[PA]][0, 0] [5, 4] [1, 1]
 // CHECK:         linalg.generic {{.*}} ins(%x : memref<5x4xf32>) outs(%[[A]] :
 // CHECK:         %[[PC:.*]] = memref.alloc() : memref<8x8xf32>
 // CHECK-NEXT:    %[[C:.*]] = memref.subview %[[PC]][0, 0] [5, 8] [1, 1]
+// CHECK-NEXT:    %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK-NEXT:    %[[MARGIN:.*]] = memref.subview %[[PA]][5, 0] [3, 4] [1, 1] : memref<8x4xf32> to memref<3x4xf32, strided<[4, 1], offset: 20>>
+// CHECK-NEXT:    linalg.fill ins(%[[ZERO]] : f32) outs(%[[MARGIN]] : memref<3x4xf32, strided<[4, 1], offset: 20>>)
 // CHECK-NEXT:    linalg.generic {{.*}} ins(%one : f32) outs(%[[PC]] : memref<8x8xf32>)
 // CHECK:         linalg.generic {{.*}} ins(%[[PA]], %{{.*}} : memref<8x4xf32>, memref<4x8xf32>) outs(%[[PC]] : memref<8x8xf32>)
 // CHECK-NOT:     memref.copy

@@ -90,6 +90,19 @@ func.func @copy_into_global(%g: memref<64xf16>, %h: memref<64xf16>) {
 
 // -----
 
+func.func @copy_of_two_bytes(%g: memref<64xf16>) {
+  %c1 = arith.constant 1 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) workgroup(%h : memref<64xf16, #gpu.address_space<workgroup>>) {
+    %c0 = arith.constant 0 : index
+    // expected-error @+1 {{bytes must be 4, 8 or 16 (PTX's cp.async sizes), got 2}}
+    mma.cp_async %g[%c0], %h[%c0] {bytes = 2 : i64} : memref<64xf16>, memref<64xf16, #gpu.address_space<workgroup>>
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
 func.func @wait_too_many() {
   %c1 = arith.constant 1 : index
   gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {

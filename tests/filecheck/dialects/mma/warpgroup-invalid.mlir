@@ -114,3 +114,45 @@ func.func @fence_outside_a_kernel() {
   mma.warpgroup_fence
   return
 }
+
+// -----
+
+// PTX transposes only 16-bit operands: a TF32 B must be K-major.
+func.func @tf32_transposed_b() {
+  %c1 = arith.constant 1 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) workgroup(%a : memref<64x32xf32, #gpu.address_space<workgroup>>, %b : memref<2x32x32xf32, #gpu.address_space<workgroup>>) private(%acc : memref<32xf32, #gpu.address_space<private>>) {
+    %c0 = arith.constant 0 : index
+    // expected-error @+1 {{a tf32 product takes no transpose_b: PTX transposes only 16-bit operands, so B must be K-major}}
+    mma.warpgroup_mma %a[%c0, %c0], %b[%c0, %c0, %c0], %acc[%c0] {n = 64 : i64, transpose_b, tf32} : memref<64x32xf32, #gpu.address_space<workgroup>>, memref<2x32x32xf32, #gpu.address_space<workgroup>>, memref<32xf32, #gpu.address_space<private>>
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+// f32 operands are multiplied only as TF32, which the op must say.
+func.func @f32_without_tf32() {
+  %c1 = arith.constant 1 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) workgroup(%a : memref<64x32xf32, #gpu.address_space<workgroup>>) private(%acc : memref<32xf32, #gpu.address_space<private>>) {
+    %c0 = arith.constant 0 : index
+    // expected-error @+1 {{a must hold f16 or bf16, got memref<64x32xf32, #gpu.address_space<workgroup>> (f32 operands take tf32)}}
+    mma.warpgroup_mma %a[%c0, %c0], %a[%c0, %c0], %acc[%c0] {n = 64 : i64} : memref<64x32xf32, #gpu.address_space<workgroup>>, memref<64x32xf32, #gpu.address_space<workgroup>>, memref<32xf32, #gpu.address_space<private>>
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+// A TF32 product takes f32 tiles.
+func.func @tf32_of_halves() {
+  %c1 = arith.constant 1 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) workgroup(%a : memref<64x64xf16, #gpu.address_space<workgroup>>) private(%acc : memref<32xf32, #gpu.address_space<private>>) {
+    %c0 = arith.constant 0 : index
+    // expected-error @+1 {{a of a tf32 product must hold f32, got memref<64x64xf16, #gpu.address_space<workgroup>>}}
+    mma.warpgroup_mma %a[%c0, %c0], %a[%c0, %c0], %acc[%c0] {n = 64 : i64, tf32} : memref<64x64xf16, #gpu.address_space<workgroup>>, memref<64x64xf16, #gpu.address_space<workgroup>>, memref<32xf32, #gpu.address_space<private>>
+    gpu.terminator
+  }
+  return
+}
