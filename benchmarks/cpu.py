@@ -24,7 +24,12 @@ user's call beside the same module in PyTorch CPU eager (`torch.no_grad()`,
 float64 first (relative L2 error <= 1e-4). `--size small` takes the CI twins
 (`tests/corpus/models`: d 32, a few rows; mostly call overhead), `--size real`
 the exported sizes (`benchmarks/models`); `--only-models a,b` picks some
-(default: every f32 model but the ones too slow for two cores, `SLOW_MODELS`).
+(default: every f32 model but the ones too slow for two cores, `SLOW_MODELS`);
+`--pipeline` compiles them with another lowering, and `--compare-pipelines
+'P1;P2'` times more lowerings beside it, interleaved round by round with
+PyTorch (as many rounds as lowerings, the fastest median of each kept), e.g.
+`--compare-pipelines 'lower-to-c{fuse-attention=false}'` for the fused
+attention's before and after.
 NumPy has no such modules: no NumPy column. `--json FILE` writes the numbers
 (the shape `benchmarks/gpu.py --json` writes), `--plot FILE.svg` the chart of
 `benchmarks/plot.py`.
@@ -42,7 +47,7 @@ import platform
 import sys
 import time
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -164,9 +169,13 @@ def relative_error(result: np.ndarray, expected: np.ndarray) -> float:
     return float(np.linalg.norm(difference) / np.linalg.norm(expected))
 
 
-def run_model(name: str, size: str, repeats: int) -> ModelResult:
+def run_model(
+    name: str, size: str, repeats: int, pipelines: Sequence[str] = ("lower-to-c",)
+) -> ModelResult:
     """One model of the corpus: irkit's C target through the user's call (and
-    the C function alone) beside PyTorch CPU eager, on the same inputs."""
+    the C function alone) beside PyTorch CPU eager, on the same inputs; with
+    several `pipelines`, each in turn, the rounds interleaved (a noisy host
+    moves all of them alike), the fastest of the rounds' medians kept."""
     import copy
 
     import torch
@@ -197,15 +206,28 @@ def run_model(name: str, size: str, repeats: int) -> ModelResult:
 
     arrays = [argument.numpy() for argument in arguments]
     program = (MODEL_DIRECTORIES[size] / f"{name}.mlir").read_text()
-    start = time.perf_counter()
-    compiled: Any = irkit.compile(program, target="c")
-    result.notes.append(f"irkit compile {time.perf_counter() - start:.1f} s")
-    (output,) = compiled(*arrays)
-    error = relative_error(output, expected)
-    if not error <= MODEL_RTOL:
-        raise AssertionError(f"{name}: irkit relative L2 error {error:.3g}")
-    result.ms["irkit"] = median_seconds(lambda: compiled(*arrays), repeats) * 1e3
-    result.ms["irkit C alone"] = compiled.time(*arrays, runs=repeats).median_ms
+    functions: list[tuple[str, Any]] = []
+    for index, pipeline in enumerate(pipelines):
+        start = time.perf_counter()
+        compiled: Any = irkit.compile(program, target="c", pipeline=pipeline)
+        label = "irkit" if index == 0 else f"irkit {pipeline}"
+        result.notes.append(f"{label} compile {time.perf_counter() - start:.1f} s")
+        (output,) = compiled(*arrays)
+        error = relative_error(output, expected)
+        if not error <= MODEL_RTOL:
+            raise AssertionError(f"{name}: {label} relative L2 error {error:.3g}")
+        functions.append((label, compiled))
+    for round_ in range(len(pipelines) if len(pipelines) > 1 else 1):
+        if round_:
+            torch_ms = median_seconds(eager, repeats) * 1e3
+            result.ms["torch"] = min(result.ms["torch"], torch_ms)
+            time.sleep(1.0)
+        for label, compiled in functions:
+            call_ms = median_seconds(lambda c=compiled: c(*arrays), repeats) * 1e3
+            alone_ms = compiled.time(*arrays, runs=repeats).median_ms
+            result.ms[label] = min(result.ms.get(label, call_ms), call_ms)
+            alone = f"{label} C alone"
+            result.ms[alone] = min(result.ms.get(alone, alone_ms), alone_ms)
     return result
 
 
@@ -234,10 +256,13 @@ def run_models(args: argparse.Namespace) -> None:
     names = [n for n in args.only_models.split(",") if n] or [
         n for n in WORKLOADS if args.size == "small" or n not in SLOW_MODELS
     ]
+    extra = [p for p in args.compare_pipelines.split(";") if p]
     results: list[ModelResult] = []
     for name in names:
         try:
-            results.append(run_model(name, args.size, args.repeats))
+            results.append(
+                run_model(name, args.size, args.repeats, [args.pipeline, *extra])
+            )
         except Exception as error:
             traceback.print_exc()
             failed = ModelResult(name, "")
@@ -265,6 +290,19 @@ def run_models(args: argparse.Namespace) -> None:
             f"| {result.name} | {text(ours)} | {text(alone)} | {text(theirs)} | "
             f"{speed} |"
         )
+    for pipeline in extra:
+        print(f"\n{pipeline}, interleaved with the above:\n")
+        print("| model | irkit call (ms) | C alone (ms) | irkit / PyTorch speed |")
+        print("|---|---|---|---|")
+        for result in results:
+            ours = result.ms.get(f"irkit {pipeline}")
+            alone = result.ms.get(f"irkit {pipeline} C alone")
+            theirs = result.ms.get("torch")
+            speed = "-" if ours is None or theirs is None else f"{theirs / ours:.2f}x"
+            print(
+                f"| {result.name} | {'-' if ours is None else f'{ours:.2f}'} | "
+                f"{'-' if alone is None else f'{alone:.2f}'} | {speed} |"
+            )
     print()
     for result in results:
         for note in result.notes:
@@ -346,6 +384,12 @@ def main() -> None:
         "--matmul-sizes",
         default="1024",
         help="the SGEMM sizes n (n x n x n), comma-separated (default 1024)",
+    )
+    parser.add_argument(
+        "--compare-pipelines",
+        default="",
+        help="--models: more pipelines (';'-separated), timed interleaved with "
+        "--pipeline, e.g. 'lower-to-c{fuse-attention=false}'",
     )
     parser.add_argument("--json", help="--models: write the numbers to this file")
     parser.add_argument("--plot", help="--models: write an SVG chart to this file")

@@ -45,6 +45,19 @@ row whose keys so far are all masked (`-inf`) at zero instead of
 `exp(-inf + inf) = NaN`; a row masked everywhere still ends `0 / 0`, as the
 unfused softmax does.
 
+On the CPU (`cpu`, which `lower-to-c` sets) the same derivation builds the
+kernel for OpenMP: the forall has no GPU mapping (the C target runs it as
+`#pragma omp parallel for` over (batch x heads x row tiles)), every buffer
+above is an unpadded, cache-line aligned `memref.alloca` of the iteration
+(a thread's stack), sized together within `max-shared-bytes` (`lower-to-c`:
+half the L2 cache) and each within `MAX_STACK_BYTES`, and the row max and
+sum reduce into one vector of `vector-bits` partials per row, partial `p`
+taking keys `p, p + P, ...`, so the loop over the partials is innermost,
+reads consecutive keys and vectorises. The block-level ops are then the C
+pipeline's: the two products take `linalg-pack-operands`' micro-kernels
+where their tiles are large enough (packed into stack buffers of the
+iteration), the rest become loops the C compiler vectorises.
+
 Contract
 --------
 Input: linalg on memrefs with static shapes (after `bufferize`). Each chain
@@ -79,9 +92,10 @@ Preserves: every output element up to floating-point reassociation: the
 sums over keys run per tile and are rescaled (`exp(a - b) = exp(a - c)
 exp(c - b)`), and the division by the row sum moves after the product with
 `v` (`sum_j (e_j / l) v_j = (sum_j e_j v_j) / l`). Maxima are exact.
-`block-rows`, `block-keys`, `threads`, `threads-x`, `min-block` and
-`max-shared-bytes` must be positive and `max-keys`, `multiprocessors` and
-`max-ragged-waste-percent` not negative, or the pass fails.
+`block-rows`, `block-keys`, `threads`, `threads-x`, `min-block`,
+`vector-bits` and `max-shared-bytes` must be positive and `max-keys`,
+`multiprocessors` and `max-ragged-waste-percent` not negative, or the pass
+fails.
 """
 
 from __future__ import annotations
@@ -130,6 +144,7 @@ from irkit.analysis.gpu_mapping import BLOCK_THREADS_ATTRIBUTE
 from irkit.analysis.masks import masked_beyond_diagonal
 from irkit.analysis.memory import (
     DEFAULT_MAX_SHARED_BYTES,
+    MAX_STACK_BYTES,
     element_bytes,
     memref_strides,
 )
@@ -250,8 +265,13 @@ def choose_tiles(
     max_shared_bytes: int,
     x_threads: int = 16,
     min_block: int = 1,
+    cpu: bool = False,
+    reduction_parts: int = 0,
 ) -> AttentionTiles | None:
-    """`BR` and `BC` (see the module doc), or None when nothing fits."""
+    """`BR` and `BC` (see the module doc), or None when nothing fits. With
+    `cpu`, the buffers are unpadded stack arrays, each also within
+    `MAX_STACK_BYTES`. `reduction_parts`: the row reductions' partials per
+    row (0: `ROW_REDUCTION_PARTS`)."""
     inner = 0
     inner_extents = set()
     for op in chain.ops:
@@ -277,23 +297,34 @@ def choose_tiles(
     head = _block_shape(chain, chain.scores, q_index, 1)[-1]  # q's per row
     out_bytes = _element_bytes(chain.values.outputs[0])
 
-    def budget(tiles: AttentionTiles) -> int:
-        """This pass's workgroup buffers, padded as `_build` pads them."""
+    pad = 0 if cpu else 1
+    if cpu:
+        x_threads = 32  # no bank padding (`conflict_free_row`)
+
+    def buffers(tiles: AttentionTiles) -> list[int]:
+        """The bytes of each buffer `_build` allocates, padded as it pads."""
         q_shape = _block_shape(chain, chain.scores, q_index, tiles.rows)
         out_shape = _block_shape(chain, chain.values, out_index, tiles.rows)
-        staged = 2 * q_bytes * tiles.keys * (head + 1)
-        parts = min(tiles.keys, ROW_REDUCTION_PARTS)
-        return (
-            q_bytes * prod(_padded(q_shape, q_shape[-1] + 1))
-            + score_bytes * tiles.rows * conflict_free_row(tiles.keys, x_threads)
-            + (4 + parts) * row_bytes * tiles.rows
-            + out_bytes
-            * prod(_padded(out_shape, conflict_free_row(out_shape[-1], x_threads)))
-            + staged
+        parts = min(tiles.keys, reduction_parts or ROW_REDUCTION_PARTS)
+        return [
+            q_bytes * prod(_padded(q_shape, q_shape[-1] + pad)),
+            score_bytes * tiles.rows * conflict_free_row(tiles.keys, x_threads),
+            4 * row_bytes * tiles.rows,
+            parts * row_bytes * tiles.rows,
+            out_bytes
+            * prod(_padded(out_shape, conflict_free_row(out_shape[-1], x_threads))),
+            q_bytes * tiles.keys * (head + pad),
+            q_bytes * tiles.keys * (head + pad),
+        ]
+
+    def fits(tiles: AttentionTiles) -> bool:
+        sizes = buffers(tiles)
+        return sum(sizes) <= max_shared_bytes and (
+            not cpu or max(sizes) <= MAX_STACK_BYTES
         )
 
     tiles = AttentionTiles(rows, keys, run, chain.keys)
-    while budget(tiles) > max_shared_bytes:
+    while not fits(tiles):
         if tiles.rows > 1 and tiles.rows >= tiles.keys:
             tiles = replace(tiles, rows=tiles.rows // 2)
         elif tiles.keys > 1:
@@ -326,6 +357,8 @@ class _Kernel:
     tiles: AttentionTiles
     tile: SSAValue  # the block forall's induction variable
     body: InsertPoint  # the block forall's body, before its terminator
+    # The CPU's kernel: buffers are unpadded stack arrays of each iteration.
+    cpu: bool = False
     workgroup: list[SSAValue] = field(default_factory=list)
     _applies: dict[tuple[int, int], SSAValue] = field(default_factory=dict)
 
@@ -334,6 +367,13 @@ class _Kernel:
     def alloc(
         self, element_type: Attribute, shape: Sequence[int], hint: str
     ) -> SSAValue:
+        if self.cpu:
+            alloca = memref.AllocaOp.get(
+                element_type, alignment=CPU_ALIGNMENT, shape=list(shape)
+            )
+            alloca.memref.name_hint = hint
+            Rewriter.insert_op(alloca, self.body)
+            return alloca.memref
         buffer = workgroup_alloc(element_type, shape, hint, self.body)
         self.workgroup.append(buffer)
         return buffer
@@ -343,7 +383,7 @@ class _Kernel:
     ) -> SSAValue:
         """A workgroup buffer of `shape` whose innermost rows hold `row`
         elements (padding against bank conflicts); its `shape` view."""
-        if row == shape[-1]:
+        if row == shape[-1] or self.cpu:
             return self.alloc(element_type, shape, hint)
         buffer = self.alloc(element_type, _padded(shape, row), hint)
         rank = len(shape)
@@ -589,6 +629,8 @@ def _op_views(
 # the partials of each row: short chains of dependent steps, not one of
 # `BC` per row.
 ROW_REDUCTION_PARTS = 16
+# On the CPU, stack tiles start on a cache line (whole vectors per row).
+CPU_ALIGNMENT = 64
 
 
 def _row_reduction(
@@ -597,14 +639,20 @@ def _row_reduction(
     partials: SSAValue,
     result: SSAValue,
     at: InsertPoint,
+    lanes: bool = False,
 ) -> None:
     """`op` (a row max or sum: `combine(in, out)`) over `scores` (BR x BC)
     into `result` (BR), through `partials` (BR x P): the partials start at
     the combiner's identity and each reduces BC / P consecutive keys with
-    `op`'s body, then `op`'s body folds them into `result`."""
+    `op`'s body, then `op`'s body folds them into `result`. With `lanes`
+    (the CPU), partial `p` reduces keys `p, p + P, ...` instead: the loop
+    over the partials is innermost and reads consecutive keys, one vector."""
     rows, keys = _memref_type(scores).get_shape()
     parts = _memref_type(partials).get_shape()[1]
-    chunks = _view_split(scores, rows, parts, keys // parts, at)
+    if lanes:
+        chunks = _view_split(scores, rows, keys // parts, parts, at)
+    else:
+        chunks = _view_split(scores, rows, parts, keys // parts, at)
     element = _memref_type(partials).get_element_type()
     combiner = next(iter(op.body.block.ops))
     identity = float("-inf") if isinstance(combiner, _MAXIMA) else -0.0
@@ -618,15 +666,20 @@ def _row_reduction(
     d0, d1 = AffineExpr.dimension(0), AffineExpr.dimension(1)
     reduction = IteratorTypeAttr(IteratorType.REDUCTION)
     parallel = IteratorTypeAttr(IteratorType.PARALLEL)
+    d2 = AffineExpr.dimension(2)
     partial = GenericOp(
         [chunks],
         [partials],
         op.body.clone(),
         [
             AffineMapAttr(AffineMap.identity(3)),
-            AffineMapAttr(AffineMap(3, 0, (d0, d1))),
+            AffineMapAttr(AffineMap(3, 0, (d0, d2 if lanes else d1))),
         ],
-        ArrayAttr([parallel, parallel, reduction]),
+        ArrayAttr(
+            [parallel, reduction, parallel]
+            if lanes
+            else [parallel, parallel, reduction]
+        ),
     )
     Rewriter.insert_op(partial, at)
     final = GenericOp(
@@ -745,9 +798,14 @@ def _if_last_row_tile(
 
 
 def _build(
-    chain: AttentionChain, tiles: AttentionTiles, threads: tuple[int, int]
+    chain: AttentionChain,
+    tiles: AttentionTiles,
+    threads: tuple[int, int],
+    cpu_lanes: int = 0,
 ) -> ForallOp:
-    """The block forall of the module doc, inserted before `chain.values`."""
+    """The block forall of the module doc, inserted before `chain.values`;
+    with `cpu_lanes` (the vector's elements), the CPU's (see `cpu`)."""
+    cpu = cpu_lanes > 0
     host = InsertPoint.before(chain.values)
     grid_block = Block(arg_types=[IndexType()])
     grid_block.args[0].name_hint = "tile"
@@ -760,13 +818,17 @@ def _build(
         [1],
         Region(grid_block),
         (),
-        ArrayAttr([BlockMappingAttr(DimensionEnum("x"))]),
+        None if cpu else ArrayAttr([BlockMappingAttr(DimensionEnum("x"))]),
     )
-    grid.attributes[BLOCK_THREADS_ATTRIBUTE] = ArrayAttr(
-        [IntegerAttr(threads[0], IndexType()), IntegerAttr(threads[1], IndexType())]
-    )
+    if not cpu:
+        grid.attributes[BLOCK_THREADS_ATTRIBUTE] = ArrayAttr(
+            [
+                IntegerAttr(threads[0], IndexType()),
+                IntegerAttr(threads[1], IndexType()),
+            ]
+        )
     body = InsertPoint.before(terminator)
-    kernel = _Kernel(chain, tiles, grid_block.args[0], body)
+    kernel = _Kernel(chain, tiles, grid_block.args[0], body, cpu)
     # Every row origin first, where each op's tiles, also those built in
     # the key loop, can see them.
     for op in chain.ops:
@@ -804,7 +866,7 @@ def _build(
     l_shared = kernel.alloc(l_type, [tiles.rows], "sum")
     alpha = kernel.alloc(m_type, [tiles.rows], "alpha")
     safe = kernel.alloc(m_type, [tiles.rows], "safe_max")
-    parts = min(tiles.keys, ROW_REDUCTION_PARTS)
+    parts = min(tiles.keys, cpu_lanes or ROW_REDUCTION_PARTS)
     partials = kernel.alloc(m_type, [tiles.rows, parts], "partials")
     _copy(q_box, q_shared, body)
 
@@ -907,7 +969,7 @@ def _build(
         _mask_seen_keys(s_shared, seen, step)
     # The running max, and each row's rescaling.
     _copy(m_shared, alpha, step)
-    _row_reduction(chain.row_max, s_shared, partials, m_shared, step)
+    _row_reduction(chain.row_max, s_shared, partials, m_shared, step, cpu)
 
     def rescale(block: Block) -> list[SSAValue]:
         new_max, _, old_max, old_sum = block.args
@@ -938,7 +1000,7 @@ def _build(
         Rewriter.insert_op(product, InsertPoint.at_end(block))
         return [product.result]
 
-    _row_reduction(chain.row_sum, s_shared, partials, l_shared, step)
+    _row_reduction(chain.row_sum, s_shared, partials, l_shared, step, cpu)
     _generic([alpha], [accumulated], [per_row, identity], output_rank, scale, step)
     p_in = index_of(values, chain.normalize.outputs[0])
     on_tiles(values, {p_in: s_shared, v_index: v_staged, output_index: accumulated})
@@ -1051,6 +1113,10 @@ class FusionOptions:
     max_shared_bytes: int = DEFAULT_MAX_SHARED_BYTES
     multiprocessors: int = 0
     max_ragged_waste_percent: int = 15
+    # The CPU's kernel (`cpu`): a parallel loop of stack tiles, its row
+    # reductions in partials of `vector-bits` (one vector per row).
+    cpu: bool = False
+    vector_bits: int = 256
 
 
 def _ragged_waste_percent(extent: int, limit: int, min_block: int) -> int:
@@ -1119,6 +1185,12 @@ def fill_the_grid(chain: AttentionChain, options: FusionOptions) -> FusionOption
     return options
 
 
+def _vector_lanes(chain: AttentionChain, options: FusionOptions) -> int:
+    """The row max's elements in one vector of `vector-bits` (at least 1)."""
+    row_bits = 8 * _element_bytes(chain.row_max.outputs[0])
+    return max(options.vector_bits // row_bits, 1)
+
+
 def fuse_attention(module: ModuleOp, options: FusionOptions) -> int:
     """Rewrite every attention chain of `module` worth it; return how many."""
     fused = 0
@@ -1134,8 +1206,13 @@ def fuse_attention(module: ModuleOp, options: FusionOptions) -> int:
                 continue
             if options.max_keys and chain.keys > options.max_keys:
                 continue
-            sized = fit_ragged_tiles(chain, fill_the_grid(chain, options))
+            sized = fill_the_grid(chain, options)
+            if not options.cpu:
+                # Measured on the H100 only (ViT's 197 tokens); the CPU's
+                # tiles stay as asked.
+                sized = fit_ragged_tiles(chain, sized)
             x_threads = min(sized.threads_x, sized.threads)
+            lanes = _vector_lanes(chain, options) if options.cpu else 0
             tiles = choose_tiles(
                 chain,
                 sized.block_rows,
@@ -1143,11 +1220,13 @@ def fuse_attention(module: ModuleOp, options: FusionOptions) -> int:
                 sized.max_shared_bytes,
                 x_threads,
                 sized.min_block,
+                options.cpu,
+                lanes,
             )
             if tiles is None or min(tiles.rows, tiles.keys) < sized.min_block:
                 continue
             freed = _deallocations_within(chain)
-            grid = _build(chain, tiles, (sized.threads // x_threads, x_threads))
+            grid = _build(chain, tiles, (sized.threads // x_threads, x_threads), lanes)
             _erase_chain(chain)
             # The kernel runs where the last op was: what the chain read
             # and was freed after an earlier op is freed after the kernel.
@@ -1165,7 +1244,8 @@ class LinalgFuseAttentionPass(ModulePass):
 
     Input: linalg on memrefs (after `bufferize`); see the module doc.
     Output: each chain as a block-mapped `scf.forall` of block-level linalg
-    ops, for `linalg-tile-for-gpu`. Preserves: every output element up to
+    ops, for `linalg-tile-for-gpu`; with `cpu`, a plain `scf.forall` (OpenMP)
+    of stack tiles for `lower-to-c`. Preserves: every output element up to
     floating-point reassociation.
     """
 
@@ -1180,6 +1260,8 @@ class LinalgFuseAttentionPass(ModulePass):
     max_shared_bytes: int = FusionOptions.max_shared_bytes
     multiprocessors: int = FusionOptions.multiprocessors
     max_ragged_waste_percent: int = FusionOptions.max_ragged_waste_percent
+    cpu: bool = FusionOptions.cpu
+    vector_bits: int = FusionOptions.vector_bits
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         sizes = (
@@ -1188,6 +1270,7 @@ class LinalgFuseAttentionPass(ModulePass):
             self.threads,
             self.threads_x,
             self.min_block,
+            self.vector_bits,
         )
         if (
             min(sizes) < 1
@@ -1198,9 +1281,9 @@ class LinalgFuseAttentionPass(ModulePass):
         ):
             raise PassFailedException(
                 f"{PASS_NAME}: block-rows, block-keys, threads, threads-x, "
-                "min-block and max-shared-bytes must be positive, max-keys and "
-                "multiprocessors 0 (off) or positive, max-ragged-waste-percent "
-                "not negative"
+                "min-block, vector-bits and max-shared-bytes must be positive, "
+                "max-keys and multiprocessors 0 (off) or positive, "
+                "max-ragged-waste-percent not negative"
             )
         fuse_attention(
             op,
@@ -1214,5 +1297,7 @@ class LinalgFuseAttentionPass(ModulePass):
                 self.max_shared_bytes,
                 self.multiprocessors,
                 self.max_ragged_waste_percent,
+                self.cpu,
+                self.vector_bits,
             ),
         )

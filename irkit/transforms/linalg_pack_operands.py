@@ -52,6 +52,13 @@ for f32 on AVX2, 14 x 32 on AVX-512), the blocks from the caches
 in half of L3) unless `cache-tile-sizes` gives them, and the column chunks
 so that the parallel loop has `PARALLEL_ITERATIONS` iterations.
 
+A matmul inside a parallel loop (`scf.parallel`, `scf.forall`: the tile
+products of `linalg-fuse-attention{cpu}`) runs on that loop's thread: its
+loops are sequential and its buffer is a `memref.alloca` of the iteration
+(a heap buffer's failure return would keep the C target from running the
+enclosing loop in parallel); one whose buffer would pass `MAX_STACK_BYTES`
+is left alone.
+
 A batch matmul (the output's loops before its last two, each read by an
 input or by none, as a convolution's shared weights) runs its matrices one
 per parallel iteration (at least `PARALLEL_ITERATIONS / 2` of them: each
@@ -117,6 +124,7 @@ from xdsl.utils.exceptions import PassFailedException
 from irkit.analysis.aliasing import may_alias
 from irkit.analysis.memory import (
     DEFAULT_CACHE_BYTES,
+    MAX_STACK_BYTES,
     element_bytes,
     memref_strides,
 )
@@ -126,7 +134,7 @@ from irkit.analysis.structured import (
     require_buffers,
 )
 from irkit.dialects import memref
-from irkit.dialects.scf import ForOp, ParallelOp, ReduceOp
+from irkit.dialects.scf import ForallOp, ForOp, ParallelOp, ReduceOp
 from irkit.transforms.utils.builders import index_constant, strided_view
 from irkit.transforms.utils.tiling import (
     cache_tile_shape,
@@ -888,7 +896,8 @@ def pack_matmul(
     vector_bits: int,
     vector_registers: int,
 ) -> bool:
-    """Rewrite one matched matmul (see the module doc); False if too small."""
+    """Rewrite one matched matmul (see the module doc); False if too small
+    (or, inside a parallel loop, its buffer too large for the stack)."""
     generic = matmul.generic
     out_type = generic.outputs[0].type
     assert isinstance(out_type, MemRefType)
@@ -925,15 +934,31 @@ def pack_matmul(
         <= PER_MATRIX_BUFFER_BYTES
     )
     copies = matrices if per_matrix else 1
+    elements = copies * (lhs_elements + rhs_elements)
+    # A matmul inside a parallel loop (the tile products of a fused
+    # attention) runs on that iteration's thread: its loops are sequential
+    # and its buffer is on that iteration's stack. A heap buffer would keep
+    # the parallel loop serial (`malloc` may fail there): a matmul whose
+    # buffer does not fit the stack is left to `linalg-tile-contractions`.
+    nested = _in_parallel_loop(generic)
+    if nested and elements * element > MAX_STACK_BYTES:
+        return False
     at = InsertPoint.before(generic)
-    packed = memref.AllocOp.get(
-        packed_type,
-        alignment=PACK_ALIGNMENT,
-        shape=[copies * (lhs_elements + rhs_elements)],
-    )
+    packed: memref.AllocaOp | memref.AllocOp
+    if nested:
+        packed = memref.AllocaOp.get(
+            packed_type, alignment=PACK_ALIGNMENT, shape=[elements]
+        )
+        Rewriter.insert_op(packed, at)
+    else:
+        packed = memref.AllocOp.get(
+            packed_type, alignment=PACK_ALIGNMENT, shape=[elements]
+        )
+        Rewriter.insert_op(packed, at)
+        Rewriter.insert_op(
+            memref.DeallocOp.get(packed.memref), InsertPoint.after(generic)
+        )
     packed.memref.name_hint = "packed"
-    Rewriter.insert_op(packed, at)
-    Rewriter.insert_op(memref.DeallocOp.get(packed.memref), InsertPoint.after(generic))
     batch: list[SSAValue] = []
     base: SSAValue | int = 0
     if matmul.batch_loops:
@@ -952,11 +977,25 @@ def pack_matmul(
         rhs_buffer = strided_view(packed.memref, [rhs_base], [rhs_elements], [1], at)
     matrix = _per_matrix(matmul, batch, at) if matmul.batch_loops else matmul
     pack_matmul_2d(
-        matrix, blocking, (lhs_buffer, rhs_buffer), not per_matrix, (vector_bits, bits)
+        matrix,
+        blocking,
+        (lhs_buffer, rhs_buffer),
+        not per_matrix and not nested,
+        (vector_bits, bits),
     )
     if matrix is not matmul:
         Rewriter.erase_op(generic)
     return True
+
+
+def _in_parallel_loop(op: GenericOp) -> bool:
+    """Whether `op` runs inside an `scf.parallel` or `scf.forall`."""
+    parent = op.parent_op()
+    while parent is not None:
+        if isinstance(parent, (ParallelOp, ForallOp)):
+            return True
+        parent = parent.parent_op()
+    return False
 
 
 def _added(value: SSAValue, constant: int, at: InsertPoint) -> SSAValue:

@@ -40,9 +40,20 @@ target refuses larger stack buffers); its `memref.alloc`/`dealloc` go.
 Constants and allocations between the group's ops move before the loop,
 deallocations after it.
 
+With `vector-bits` (0, the default: off; `lower-to-c` passes the host's),
+a row reduction whose combiner gives the same result in any order
+(`maximumf`, `minimumf`, integer ones: `EXACT_IN_ANY_ORDER`) over rows of at
+least two vectors runs as one vector of partial results per row, partial `p`
+folding elements `p, p + lanes, ...`, then the partials folded into the
+row's result, then the last `N mod lanes` elements one at a time
+(`split_into_lanes`): the innermost loop reads consecutive elements into
+independent lanes, which the C compiler vectorises (the row max of a
+softmax ran one element at a time, a chain of dependent maxima).
+
 Preserves: every value, exactly: each op computes each row's elements with
-its own loops in their order (reductions are not reassociated).
-`max-stack-bytes < 0` fails the pass.
+its own loops in their order (reductions are not reassociated, but for
+those whose combiner is exact in any order). `max-stack-bytes` or
+`vector-bits` below 0 fail the pass.
 """
 
 from __future__ import annotations
@@ -57,7 +68,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import PassFailedException
 
-from irkit.analysis.memory import MAX_STACK_BYTES
+from irkit.analysis.memory import MAX_STACK_BYTES, element_bytes
 from irkit.analysis.row_groups import (
     RowGroup,
     is_row_operand,
@@ -67,13 +78,20 @@ from irkit.analysis.row_groups import (
 from irkit.dialects import memref
 from irkit.dialects.scf import ParallelOp, ReduceOp
 from irkit.transforms.utils.builders import index_constant, strided_view
-from irkit.transforms.utils.row_groups import finish_group, hoist_movable
+from irkit.transforms.utils.row_groups import (
+    finish_group,
+    hoist_movable,
+    split_into_lanes,
+)
 
 PASS_NAME = "linalg-tile-rows"
 
 
-def tile_row_group(group: RowGroup, max_stack_bytes: int) -> ParallelOp:
-    """Replace `group` by one parallel loop over its rows (see the module doc)."""
+def tile_row_group(
+    group: RowGroup, max_stack_bytes: int, vector_bits: int = 0
+) -> ParallelOp:
+    """Replace `group` by one parallel loop over its rows (see the module
+    doc); with `vector_bits`, its exact reductions in vectors of partials."""
     hoist_movable(group)
     private = private_buffers(group, max_stack_bytes)
     before_first = InsertPoint.before(group.ops[0].op)
@@ -121,19 +139,26 @@ def tile_row_group(group: RowGroup, max_stack_bytes: int) -> ParallelOp:
         tiled = row_op.op.clone()
         tiled.operands = operands
         Rewriter.insert_op(tiled, at)
+        if vector_bits and row_op.reduction is not None:
+            output_type = tiled.outputs[0].type
+            assert isinstance(output_type, MemRefType)
+            bits = 8 * (element_bytes(output_type.get_element_type()) or 8)
+            split_into_lanes(tiled, row_op.reduction, vector_bits // bits, at)
     finish_group(group, loop, private)
     return loop
 
 
-def tile_rows(module: ModuleOp, max_stack_bytes: int) -> None:
+def tile_rows(module: ModuleOp, max_stack_bytes: int, vector_bits: int = 0) -> None:
     """Tile every row group of two or more ops in `module`'s functions."""
-    if max_stack_bytes < 0:
-        raise PassFailedException(f"{PASS_NAME}: max-stack-bytes must be >= 0")
+    if max_stack_bytes < 0 or vector_bits < 0:
+        raise PassFailedException(
+            f"{PASS_NAME}: max-stack-bytes and vector-bits must be >= 0"
+        )
     for function in [op for op in module.walk() if isinstance(op, func.FuncOp)]:
         for block in function.body.blocks:
             for group in row_groups(block):
                 if len(group.ops) >= 2:
-                    tile_row_group(group, max_stack_bytes)
+                    tile_row_group(group, max_stack_bytes, vector_bits)
 
 
 @dataclass(frozen=True)
@@ -145,6 +170,9 @@ class LinalgTileRowsPass(ModulePass):
     # Half of what the C target allows on the stack: each OpenMP thread runs
     # one row at a time, with room left for the register tiles' buffers.
     max_stack_bytes: int = MAX_STACK_BYTES // 2
+    # The vector unit's width (0: off): reductions exact in any order (a
+    # row max) run as one vector of partials per row (`split_into_lanes`).
+    vector_bits: int = 0
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        tile_rows(op, self.max_stack_bytes)
+        tile_rows(op, self.max_stack_bytes, self.vector_bits)

@@ -65,6 +65,10 @@ WGMMA_BLOCK: tuple[int, int] = (128, 256)
 # host (SGEMM 1024^3, 2 threads); not measured on an AVX2-only CPU yet.
 PACK_MIN_VECTOR_BITS = 512
 MMA_WARPS: tuple[int, int] = (2, 2)
+# `lower-to-c`'s fused attention tiles: query rows, keys per step.
+CPU_ATTENTION_BLOCK: tuple[int, int] = (128, 128)
+# Smaller tiles (a ViT's 197 tokens give tiles of 1) stay unfused.
+CPU_ATTENTION_MIN_BLOCK = 16
 
 
 def _stage(name: str, **options: object) -> ModulePass:
@@ -124,8 +128,14 @@ class LowerToCPipeline(NamedPipeline):
     else it stays a contiguous copy for the register tiles),
     `linalg-collapse-dims` and fusion again (unless
     `collapse=false`: rows of any rank become one row loop), `bufferize`;
+    `linalg-fuse-attention{cpu}` (unless `fuse-attention=false`:
+    softmax(q k^T) v as one OpenMP loop over tiles of at most
+    `attention-block` = rows, keys query rows, with an online softmax, its
+    tiles on each thread's stack within half of `l2-cache-bytes`; attention
+    whose tiles would be under `attention-min-block` stays unfused);
     `linalg-tile-rows` (unless `rows=false`: a softmax, layer_norm or reduction
-    with its neighbours runs row by row in one OpenMP loop); then, unless
+    with its neighbours runs row by row in one OpenMP loop; row maxima in
+    vectors of `vector-bits` partials); then, unless
     `tile=false`: `linalg-pack-operands` (unless `pack=false`: static
     matmuls and batch matmuls with both operands packed once, blocks from
     the caches (`l1-cache-bytes`, `l2-cache-bytes`, `l3-cache-bytes`) or
@@ -183,6 +193,13 @@ class LowerToCPipeline(NamedPipeline):
     l1_cache_bytes: int = DEFAULT_CACHE_BYTES[0]
     l2_cache_bytes: int = DEFAULT_CACHE_BYTES[1]
     l3_cache_bytes: int = DEFAULT_CACHE_BYTES[2]
+    # Attention as one loop over tiles of query rows with an online softmax
+    # (`linalg-fuse-attention{cpu}`): at most `attention-block` = (rows,
+    # keys) a tile, its stack tiles within half the L2 cache; attention
+    # whose tiles would be under `attention-min-block` stays unfused.
+    fuse_attention: bool = True
+    attention_block: tuple[int, ...] = CPU_ATTENTION_BLOCK
+    attention_min_block: int = CPU_ATTENTION_MIN_BLOCK
 
     def stages(self) -> list[ModulePass]:
         packing = self.tile and self.pack and self.vector_bits >= PACK_MIN_VECTOR_BITS
@@ -200,8 +217,25 @@ class LowerToCPipeline(NamedPipeline):
             recompute_broadcasts=False,
         )
         stages.append(_stage("bufferize"))
+        if self.fuse_attention:
+            if len(self.attention_block) != 2:
+                raise PassFailedException(
+                    f"{self.name}: attention-block takes 2 sizes (rows, keys)"
+                )
+            rows, keys = self.attention_block
+            stages.append(
+                _stage(
+                    "linalg-fuse-attention",
+                    cpu=True,
+                    vector_bits=self.vector_bits,
+                    block_rows=rows,
+                    block_keys=keys,
+                    min_block=self.attention_min_block,
+                    max_shared_bytes=self.l2_cache_bytes // 2,
+                )
+            )
         if self.rows:
-            stages.append(_stage("linalg-tile-rows"))
+            stages.append(_stage("linalg-tile-rows", vector_bits=self.vector_bits))
         if self.tile:
             if packing:
                 stages.append(

@@ -47,6 +47,8 @@ MMA_TF32_PROPERTY = (
     "::test_tf32_kernels_keep_meaning_and_fire"
 )
 TILE_FUSE = "irkit/transforms/linalg_tile_and_fuse.py"
+ROW_GROUPS = "irkit/transforms/utils/row_groups.py"
+ROW_LANES_PROPERTY = "tests/properties/test_linalg_tile_rows.py"
 HOIST = "irkit/transforms/scf_for_hoist_accumulators.py"
 HOIST_PROPERTY = (
     "tests/properties/test_scf_for_hoist_accumulators.py"
@@ -576,6 +578,46 @@ MUTANTS: tuple[Mutant, ...] = (
         "        chosen = arith.SelectOp(masked.result, new_max, new_max)",
         (ATTENTION_PROPERTY,),
         "a row whose keys so far are all masked gets exp(-inf + inf) = NaN",
+    ),
+    Mutant(
+        "cpu-attention-partials-wider-than-the-keys",
+        ATTENTION,
+        "    parts = min(tiles.keys, cpu_lanes or ROW_REDUCTION_PARTS)",
+        "    parts = cpu_lanes or min(tiles.keys, ROW_REDUCTION_PARTS)",
+        (
+            "tests/properties/test_linalg_fuse_attention.py"
+            "::test_fused_attention_in_c_matches_the_interpreter",
+        ),
+        "on the CPU, key steps shorter than a vector get a vector of partials: "
+        "the row max and sum read past the step's scores",
+    ),
+    Mutant(
+        "nested-pack-on-the-heap",
+        "irkit/transforms/linalg_pack_operands.py",
+        "    if nested and elements * element > MAX_STACK_BYTES:\n        return False",
+        "    if False:\n        return False",
+        ("tests/filecheck/transforms/linalg-pack-operands-nested.mlir",),
+        "a matmul inside a parallel loop whose buffer passes the stack limit is "
+        "packed into a heap buffer: the loop's malloc keeps OpenMP off it",
+    ),
+    Mutant(
+        "row-lanes-drop-the-tail",
+        ROW_GROUPS,
+        "    if whole < length:\n        # The row's last",
+        "    if False:\n        # The row's last",
+        (ROW_LANES_PROPERTY,),
+        "a row that the lanes do not divide loses its last elements: they fall "
+        "outside the lanes' view and out of the row's max",
+    ),
+    Mutant(
+        "row-lanes-for-float-sums",
+        ROW_GROUPS,
+        '        "arith.maximumf",\n        "arith.minimumf",\n        "arith.addi",',
+        '        "arith.maximumf",\n        "arith.minimumf",\n        "arith.addf",\n'
+        '        "arith.addi",',
+        (ROW_LANES_PROPERTY,),
+        "float row sums are split into lanes as if exact: the unfused "
+        "softmax's and layer norm's sums round differently from the program's",
     ),
     Mutant(
         "attention-sum-from-any-value",

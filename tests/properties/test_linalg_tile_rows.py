@@ -5,7 +5,9 @@ any arithmetic), and through the whole `lower-to-c` pipeline."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
+from hypothesis import example, given
 from test_linalg_tile_rows_for_gpu import (
     ADJACENT_LAYER_NORMS,
     FRONT_END,
@@ -13,14 +15,23 @@ from test_linalg_tile_rows_for_gpu import (
     SOFTMAX,
     row_programs,
 )
+from xdsl.dialects.builtin import MemRefType, ModuleOp
+from xdsl.dialects.linalg.ops import GenericOp
 
 from irkit.context import make_context
+from irkit.dialects.memref import ExpandShapeOp
 from irkit.parsing import parse_module
 from irkit.pass_manager import Pipeline
 from irkit.testing import assert_pass_preserves_semantics, check_pass, nn_programs
 from irkit.testing.strategies import lowered
 from irkit.transforms.linalg_tile_rows import LinalgTileRowsPass
-from tests.properties.row_reductions import REFUSED_COMBINERS, row_reductions
+from irkit.transforms.utils.row_groups import EXACT_IN_ANY_ORDER
+from tests.properties.row_reductions import (
+    REFUSED_COMBINERS,
+    ROW_COMBINERS,
+    row_reduction_text,
+    row_reductions,
+)
 
 PASS = LinalgTileRowsPass()
 
@@ -105,3 +116,74 @@ def test_ops_reading_other_rows_results_stay_out_of_the_group(pass_: str) -> Non
     block = next(op for op in after.walk() if op.name == "func.func").regions[0]
     top = [op.name for op in block.block.ops]
     assert top[-2] == "linalg.generic", top
+
+
+# Two lanes of f32 or i32: rows of 4 or more elements take the lanes.
+LANES = LinalgTileRowsPass(vector_bits=64)
+# The combiners `split_into_lanes` takes (`EXACT_IN_ANY_ORDER`), per type.
+EXACT_COMBINERS = {
+    element: tuple(c for c in combiners if c in EXACT_IN_ANY_ORDER)
+    for element, combiners in ROW_COMBINERS.items()
+}
+
+
+def test_reductions_in_lanes_keep_meaning_exactly() -> None:
+    # Every combiner: the exact ones in lanes, compared bit for bit; the
+    # others (float sums, maxnumf) left one element at a time.
+    check_pass(LANES, row_reductions(max_cols=12, epilogue=True), rtol=0, atol=0)
+
+
+def _bufferized_row_max(columns: int) -> ModuleOp:
+    text = row_reduction_text("arith.maximumf", "f32", (3, columns), epilogue=True)
+    module = parse_module(text, make_context())
+    Pipeline.parse("bufferize").run(make_context(), module)
+    return module
+
+
+@given(row_reductions(EXACT_COMBINERS, max_cols=12, epilogue=True))
+@example(_bufferized_row_max(8))  # reaches the split whatever is drawn
+@example(_bufferized_row_max(7))  # 7 columns: 6 in 2 lanes, then a tail
+def test_exact_reductions_of_whole_vectors_take_the_lanes(module: ModuleOp) -> None:
+    """The split fires exactly on rows of one reduced dimension (no
+    keepdims) of at least two vectors (odd ones with a one-element tail)."""
+    (reduction,) = [
+        op
+        for op in module.walk()
+        if isinstance(op, GenericOp) and "reduction" in str(op.iterator_types)
+    ]
+    source = reduction.inputs[0].type
+    output = reduction.outputs[0].type
+    assert isinstance(source, MemRefType)
+    assert isinstance(output, MemRefType)
+    shape = source.get_shape()
+    expected = len(shape) == 2 and output.get_num_dims() == 1 and shape[1] >= 4
+    LANES.apply(make_context(), module)
+    split = any(isinstance(op, ExpandShapeOp) for op in module.walk())
+    assert split == expected
+
+
+def test_float_sums_keep_their_order() -> None:
+    # f32: 1e8 + 1 is 1e8, so the row [1e8, 1, -1e8, 1] sums to 1 in order
+    # and to 2 in two lanes ((1e8 - 1e8) + (1 + 1)): sums are never split.
+    text = row_reduction_text("arith.addf", "f32", (1, 4), epilogue=True)
+    row = np.array([[1e8, 1.0, -1e8, 1.0]], dtype=np.float32)
+    assert_pass_preserves_semantics(
+        "bufferize,linalg-tile-rows{vector-bits=64}",
+        text,
+        inputs=[[row]],
+        rtol=0,
+        atol=0,
+    )
+
+
+@pytest.mark.parametrize(
+    ("element", "combiner"),
+    [(e, c) for e, combiners in EXACT_COMBINERS.items() for c in combiners],
+)
+def test_every_exact_combiner_in_lanes_and_a_tail(element: str, combiner: str) -> None:
+    # 9 elements in two lanes: 8 through the lanes, the last one after.
+    text = row_reduction_text(combiner, element, (3, 9), init=None, epilogue=True)
+    lowered = assert_pass_preserves_semantics(
+        "bufferize,linalg-tile-rows{vector-bits=64}", text, rtol=0, atol=0
+    )
+    assert any(isinstance(op, ExpandShapeOp) for op in lowered.walk())
