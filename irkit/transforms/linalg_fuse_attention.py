@@ -730,6 +730,58 @@ def _keys_upper_bound(kernel: _Kernel, at: InsertPoint) -> SSAValue:
     return bound.result
 
 
+def _constant_scale(chain: AttentionChain, q_element: Attribute) -> FloatAttr | None:
+    """The constant `c` when the modifier is `s * c` alone (a scale of the
+    scores, as torch-mlir writes `q k^T * head_dim ** -0.5`: one input, no
+    `linalg.index`, `c` an `arith.constant` of the scores' type, in the body
+    or outside it) and q has the scores' element type; else None."""
+    modifier = chain.modifier
+    if modifier is None or len(modifier.inputs) != 1:
+        return None
+    ops = [op for op in modifier.body.block.ops if not isinstance(op, arith.ConstantOp)]
+    if len(ops) != 2 or not isinstance(ops[0], arith.MulfOp):
+        return None
+    product, terminator = ops
+    assert isinstance(product, arith.MulfOp)
+    if list(terminator.operands) != [product.result]:
+        return None
+    score = modifier.body.block.args[0]
+    operands = [product.lhs, product.rhs]
+    if operands.count(score) != 1:
+        return None
+    constant = operands[1 - operands.index(score)].owner
+    if not isinstance(constant, arith.ConstantOp):
+        return None
+    value = constant.value
+    s_element = _memref_type(chain.scores.outputs[0]).get_element_type()
+    if not isinstance(value, FloatAttr) or value.type != s_element:
+        return None
+    return value if q_element == s_element else None
+
+
+def _stage_queries(
+    q_box: SSAValue, q_shared: SSAValue, scale: FloatAttr | None, at: InsertPoint
+) -> None:
+    """Copy the block's rows of q into workgroup memory, times `scale` when
+    the modifier is a constant scale: `s * c` is `(q * c) k`, so q is scaled
+    once, as it is staged, and every key step skips a pass over the score
+    tile (and its barrier)."""
+    if scale is None:
+        _copy(q_box, q_shared, at)
+        return
+    rank = len(_memref_type(q_box).get_shape())
+    identity = AffineMap.identity(rank)
+
+    def scaled(block: Block) -> list[SSAValue]:
+        assert scale is not None
+        factor = arith.ConstantOp(scale)
+        product = arith.MulfOp(block.args[0], factor.result)
+        Rewriter.insert_op([factor, product], InsertPoint.at_end(block))
+        return [product.result]
+
+    _generic([q_box], [q_shared], [identity] * 2, rank, scaled, at)
+
+
 def _key_origin(
     key: SSAValue, tiles: AttentionTiles, at: InsertPoint
 ) -> tuple[SSAValue, SSAValue | None]:
@@ -868,7 +920,8 @@ def _build(
     safe = kernel.alloc(m_type, [tiles.rows], "safe_max")
     parts = min(tiles.keys, cpu_lanes or ROW_REDUCTION_PARTS)
     partials = kernel.alloc(m_type, [tiles.rows, parts], "partials")
-    _copy(q_box, q_shared, body)
+    score_scale = _constant_scale(chain, q_element)
+    _stage_queries(q_box, q_shared, score_scale, body)
 
     value_tiles = kernel.op_tiles(values, None)
     output_index = len(values.inputs)
@@ -959,12 +1012,13 @@ def _build(
     s_value = scores.outputs[0]
     on_tiles(chain.score_fill, {1: s_shared})
     on_tiles(scores, {q_index: q_shared, k_index: k_staged, 2: s_shared})
-    x_value = s_value
-    if chain.modifier is not None:
-        modifier = chain.modifier
+    # What the softmax reads: the modifier's result, in the score tile (a
+    # constant scale was folded into q: the tile holds it already).
+    modifier = chain.modifier
+    x_value = s_value if modifier is None else modifier.outputs[0]
+    if modifier is not None and score_scale is None:
         s_in = index_of(modifier, s_value)
         on_tiles(modifier, {s_in: s_shared, len(modifier.inputs): s_shared})
-        x_value = modifier.outputs[0]
     if seen is not None:
         _mask_seen_keys(s_shared, seen, step)
     # The running max, and each row's rescaling.

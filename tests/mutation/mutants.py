@@ -546,6 +546,14 @@ MUTANTS: tuple[Mutant, ...] = (
         "the sum and the output keep earlier key steps' scale when the max grows",
     ),
     Mutant(
+        "attention-scale-applied-twice",
+        ATTENTION,
+        "    if modifier is not None and score_scale is None:",
+        "    if modifier is not None:",
+        (ATTENTION_PROPERTY,),
+        "a constant scale folded into q is applied to the scores again",
+    ),
+    Mutant(
         "ragged-keys-counted-twice",
         ATTENTION,
         "    if seen is not None:\n        _mask_seen_keys(s_shared, seen, step)",

@@ -443,3 +443,79 @@ func.func @causal_past_one(%q: tensor<2x4x4xf32>, %k: tensor<2x8x4xf32>, %v: ten
     } -> tensor<2x4x2xf32>
   return %out : tensor<2x4x2xf32>
 }
+
+// -----
+
+// A constant scale of the scores (`s * 0.5`, torch-mlir's `q k^T * d^-0.5`)
+// moves onto q as it is staged: `(q * c) k` is `(q k) * c` up to rounding,
+// and the key loop keeps no pass over the score tile for it.
+
+// CHECK-LABEL: func.func @scaled
+// CHECK:         scf.forall
+// CHECK:           linalg.generic {{.*}} ins(%{{.*}} : memref<1x4x2xf32, strided<[8, 2, 1], offset: ?>>) outs(%{{.*}} : memref<1x4x2xf32, strided<[12, 3, 1]>, #gpu.address_space<workgroup>>) {
+// CHECK-NEXT:      ^{{.*}}(%[[Q:.*]]: f32, %{{.*}}: f32):
+// CHECK-NEXT:        %[[C:.*]] = arith.constant 5.000000e-01 : f32
+// CHECK-NEXT:        %[[QC:.*]] = arith.mulf %[[Q]], %[[C]] : f32
+// CHECK-NEXT:        linalg.yield %[[QC]] : f32
+// CHECK:           scf.for
+// CHECK-NOT:         arith.constant 5.000000e-01
+// CHECK:         } {irkit.block_threads
+// LONG-LABEL:  func.func @scaled
+// SMALL-LABEL: func.func @scaled
+
+func.func @scaled(%q: tensor<1x4x2xf32>, %k: tensor<1x8x2xf32>, %v: tensor<1x8x3xf32>) -> tensor<1x4x3xf32> {
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %se = tensor.empty() : tensor<1x4x8xf32>
+  %s0 = linalg.fill ins(%zero : f32) outs(%se : tensor<1x4x8xf32>) -> tensor<1x4x8xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%q, %k : tensor<1x4x2xf32>, tensor<1x8x2xf32>) outs(%s0 : tensor<1x4x8xf32>) {
+    ^bb0(%a: f32, %b: f32, %c: f32):
+      %p = arith.mulf %a, %b : f32
+      %t = arith.addf %c, %p : f32
+      linalg.yield %t : f32
+    } -> tensor<1x4x8xf32>
+  %xe = tensor.empty() : tensor<1x4x8xf32>
+  %x = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%s : tensor<1x4x8xf32>) outs(%xe : tensor<1x4x8xf32>) {
+    ^bb0(%in: f32, %o: f32):
+      %half = arith.constant 0.5 : f32
+      %z = arith.mulf %in, %half : f32
+      linalg.yield %z : f32
+    } -> tensor<1x4x8xf32>
+  %me = tensor.empty() : tensor<1x4xf32>
+  %m0 = linalg.fill ins(%ninf : f32) outs(%me : tensor<1x4xf32>) -> tensor<1x4xf32>
+  %m = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x : tensor<1x4x8xf32>) outs(%m0 : tensor<1x4xf32>) {
+    ^bb0(%in: f32, %acc: f32):
+      %y = arith.maximumf %in, %acc : f32
+      linalg.yield %y : f32
+    } -> tensor<1x4xf32>
+  %ee = tensor.empty() : tensor<1x4x8xf32>
+  %e = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%x, %m : tensor<1x4x8xf32>, tensor<1x4xf32>) outs(%ee : tensor<1x4x8xf32>) {
+    ^bb0(%in: f32, %mx: f32, %o: f32):
+      %d = arith.subf %in, %mx : f32
+      %y = math.exp %d : f32
+      linalg.yield %y : f32
+    } -> tensor<1x4x8xf32>
+  %le = tensor.empty() : tensor<1x4xf32>
+  %l0 = linalg.fill ins(%zero : f32) outs(%le : tensor<1x4xf32>) -> tensor<1x4xf32>
+  %l = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%e : tensor<1x4x8xf32>) outs(%l0 : tensor<1x4xf32>) {
+    ^bb0(%in: f32, %acc: f32):
+      %y = arith.addf %in, %acc : f32
+      linalg.yield %y : f32
+    } -> tensor<1x4xf32>
+  %pe = tensor.empty() : tensor<1x4x8xf32>
+  %p = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%e, %l : tensor<1x4x8xf32>, tensor<1x4xf32>) outs(%pe : tensor<1x4x8xf32>) {
+    ^bb0(%in: f32, %sum: f32, %o: f32):
+      %y = arith.divf %in, %sum : f32
+      linalg.yield %y : f32
+    } -> tensor<1x4x8xf32>
+  %oe = tensor.empty() : tensor<1x4x3xf32>
+  %o0 = linalg.fill ins(%zero : f32) outs(%oe : tensor<1x4x3xf32>) -> tensor<1x4x3xf32>
+  %out = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%p, %v : tensor<1x4x8xf32>, tensor<1x8x3xf32>) outs(%o0 : tensor<1x4x3xf32>) {
+    ^bb0(%a: f32, %b: f32, %c: f32):
+      %pv = arith.mulf %a, %b : f32
+      %t = arith.addf %c, %pv : f32
+      linalg.yield %t : f32
+    } -> tensor<1x4x3xf32>
+  return %out : tensor<1x4x3xf32>
+}
+
