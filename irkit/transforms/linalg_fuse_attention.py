@@ -16,18 +16,18 @@ body, and only the rescaling is new.
 ```mlir
 scf.forall (%tile) in (R / BR) {                       // a block per BR rows
   workgroup buffers: %q (the block's rows of q), %s (BR x BC scores), %out
-  (the block's rows of o), %k and %v (one step's keys and values), %m, %l,
-  %alpha, %safe (BR), %partials (BR x 16); rows padded against bank
+  (the block's rows of o), %k and %v (one step's keys and values), %m,
+  %prev, %l, %alpha, %safe (BR), %partials (BR x 16); rows padded against bank
   conflicts (q, k, v by one element; scores and output to a length
   `threads-x` banks apart from the next row)
   copy the block's rows of q into %q
-  max fill (%m), sum fill (%l), output fill (%out): the chain's fills
+  max fill (%m, %prev), sum fill (%l), output fill (%out): the chain's fills
   scf.for %j = %c0 to %cKeys step %cBC {
     copy keys and values %j..%j+BC into %k, %v (one op when their tiles match)
     score fill, scores (%q, %k), modifier (indices + the block's origins)
-    %alpha = %m; row max of %s into %m                  // the running max
-    %safe = (%m == -inf ? 0 : %m); %alpha = exp(%alpha - %safe);
-    %l = %l * %alpha                                     // one op
+    row max of %s into %m                                // the running max
+    %safe = (%m == -inf ? 0 : %m); %alpha = exp(%prev - %safe);
+    %l = %l * %alpha; %prev = %m                         // one op
     exp(%s - %safe) into %s                              // the chain's body
     row sum of %s into %l
     %out = %out * %alpha; %out += %s %v
@@ -309,7 +309,7 @@ def choose_tiles(
         return [
             q_bytes * prod(_padded(q_shape, q_shape[-1] + pad)),
             score_bytes * tiles.rows * conflict_free_row(tiles.keys, x_threads),
-            4 * row_bytes * tiles.rows,
+            5 * row_bytes * tiles.rows,  # max, previous max, sum, alpha, safe
             parts * row_bytes * tiles.rows,
             out_bytes
             * prod(_padded(out_shape, conflict_free_row(out_shape[-1], x_threads))),
@@ -917,6 +917,9 @@ def _build(
     m_shared = kernel.alloc(m_type, [tiles.rows], "max")
     l_shared = kernel.alloc(l_type, [tiles.rows], "sum")
     alpha = kernel.alloc(m_type, [tiles.rows], "alpha")
+    # Each step's row max before the step's keys: the rescaling writes it
+    # for the next step, so no copy of `max` (and its barrier) opens a step.
+    previous = kernel.alloc(m_type, [tiles.rows], "previous_max")
     safe = kernel.alloc(m_type, [tiles.rows], "safe_max")
     parts = min(tiles.keys, cpu_lanes or ROW_REDUCTION_PARTS)
     partials = kernel.alloc(m_type, [tiles.rows, parts], "partials")
@@ -955,6 +958,7 @@ def _build(
 
     for fill, buffer in (
         (chain.max_fill, m_shared),
+        (chain.max_fill, previous),
         (chain.sum_fill, l_shared),
     ):
         fill_tiles = kernel.op_tiles(fill, None)
@@ -1022,11 +1026,10 @@ def _build(
     if seen is not None:
         _mask_seen_keys(s_shared, seen, step)
     # The running max, and each row's rescaling.
-    _copy(m_shared, alpha, step)
     _row_reduction(chain.row_max, s_shared, partials, m_shared, step, cpu)
 
     def rescale(block: Block) -> list[SSAValue]:
-        new_max, _, old_max, old_sum = block.args
+        new_max, _, _, old_sum, old_max = block.args
         at = InsertPoint.at_end(block)
         float_type = cast(AnyFloat, m_type)
         minus_infinity = arith.ConstantOp(FloatAttr(float("-inf"), float_type))
@@ -1038,11 +1041,13 @@ def _build(
         factor = math.ExpOp(difference.result)
         rescaled = arith.MulfOp(old_sum, factor.results[0])
         Rewriter.insert_op([masked, chosen, difference, factor, rescaled], at)
-        return [chosen.result, factor.result, rescaled.result]
+        return [chosen.result, factor.result, rescaled.result, new_max]
 
-    # Each row's safe max, its factor and its rescaled sum, in one op.
+    # Each row's safe max, its factor, its rescaled sum and the max the next
+    # step starts from, in one op.
     one_d = AffineMap.identity(1)
-    _generic([m_shared], [safe, alpha, l_shared], [one_d] * 4, 1, rescale, step)
+    outputs = [safe, alpha, l_shared, previous]
+    _generic([m_shared], outputs, [one_d] * 5, 1, rescale, step)
     exp = chain.exp
     x_in = index_of(exp, x_value)
     m_in = 1 - x_in

@@ -546,6 +546,14 @@ MUTANTS: tuple[Mutant, ...] = (
         "the sum and the output keep earlier key steps' scale when the max grows",
     ),
     Mutant(
+        "online-softmax-previous-max-kept",
+        ATTENTION,
+        "        return [chosen.result, factor.result, rescaled.result, new_max]",
+        "        return [chosen.result, factor.result, rescaled.result, old_max]",
+        (ATTENTION_PROPERTY,),
+        "each step rescales from the first step's max, not the step before's",
+    ),
+    Mutant(
         "attention-scale-applied-twice",
         ATTENTION,
         "    if modifier is not None and score_scale is None:",

@@ -30,6 +30,7 @@
 // CHECK:           %[[MAX:.*]] = memref.alloc() : memref<4xf32, #gpu.address_space<workgroup>>
 // CHECK:           %[[SUM:.*]] = memref.alloc() : memref<4xf32, #gpu.address_space<workgroup>>
 // CHECK:           %[[ALPHA:.*]] = memref.alloc() : memref<4xf32, #gpu.address_space<workgroup>>
+// CHECK:           %[[PREVIOUS:.*]] = memref.alloc() : memref<4xf32, #gpu.address_space<workgroup>>
 // CHECK:           %[[SAFE:.*]] = memref.alloc() : memref<4xf32, #gpu.address_space<workgroup>>
 // CHECK:           %[[OUT:.*]] = memref.subview %out[%[[BATCH]], %[[ROW]], 0] [1, 4, 2] [1, 1, 1]
 // CHECK:           %[[ACC_BUFFER:.*]] = memref.alloc() : memref<1x4x16xf32, #gpu.address_space<workgroup>>
@@ -44,15 +45,17 @@
 // CHECK-NEXT:        arith.addi %[[I]], %[[ROW]] : index
 // CHECK:             %[[J:.*]] = linalg.index 2 : index
 // CHECK-NEXT:        arith.addi %[[J]], %[[KEY]] : index
-// CHECK:             ins(%[[MAX]] : {{.*}}) outs(%[[ALPHA]] : {{.*}})
+// CHECK-NOT:         outs(%[[ALPHA]] : {{.*}})
 // CHECK:             arith.maximumf
 // CHECK:             arith.maximumf
-// CHECK:             ins(%[[MAX]] : {{.*}}) outs(%[[SAFE]], %[[ALPHA]], %[[SUM]] : {{.*}})
-// CHECK:               arith.cmpf oeq
-// CHECK-NEXT:          arith.select
-// CHECK-NEXT:          arith.subf
-// CHECK-NEXT:          math.exp
-// CHECK-NEXT:          arith.mulf
+// CHECK:             ins(%[[MAX]] : {{.*}}) outs(%[[SAFE]], %[[ALPHA]], %[[SUM]], %[[PREVIOUS]] : {{.*}})
+// CHECK-NEXT:        ^{{.*}}(%[[NEW_MAX:.*]]: f32, %{{.*}}: f32, %{{.*}}: f32, %[[OLD_SUM:.*]]: f32, %[[OLD_MAX:.*]]: f32):
+// CHECK:               arith.cmpf oeq, %[[NEW_MAX]]
+// CHECK-NEXT:          %[[CHOSEN:.*]] = arith.select
+// CHECK-NEXT:          %[[DIFFERENCE:.*]] = arith.subf %[[OLD_MAX]], %[[CHOSEN]]
+// CHECK-NEXT:          %[[FACTOR:.*]] = math.exp %[[DIFFERENCE]]
+// CHECK-NEXT:          %[[RESCALED:.*]] = arith.mulf %[[OLD_SUM]], %[[FACTOR]]
+// CHECK-NEXT:          linalg.yield %[[CHOSEN]], %[[FACTOR]], %[[RESCALED]], %[[NEW_MAX]]
 // CHECK:             ins(%[[SCORES]], %[[SAFE]] : {{.*}}) outs(%[[SCORES]] : {{.*}})
 // CHECK:               arith.subf
 // CHECK-NEXT:          math.exp
