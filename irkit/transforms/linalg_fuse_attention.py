@@ -640,13 +640,16 @@ def _row_reduction(
     result: SSAValue,
     at: InsertPoint,
     lanes: bool = False,
+    spread: int = 0,
 ) -> None:
     """`op` (a row max or sum: `combine(in, out)`) over `scores` (BR x BC)
     into `result` (BR), through `partials` (BR x P): the partials start at
     the combiner's identity and each reduces BC / P consecutive keys with
     `op`'s body, then `op`'s body folds them into `result`. With `lanes`
     (the CPU), partial `p` reduces keys `p, p + P, ...` instead: the loop
-    over the partials is innermost and reads consecutive keys, one vector."""
+    over the partials is innermost and reads consecutive keys, one vector.
+    With `spread`, the final step sees the rows as (BR / spread) x spread
+    (`_spread_rows`)."""
     rows, keys = _memref_type(scores).get_shape()
     parts = _memref_type(partials).get_shape()[1]
     if lanes:
@@ -682,14 +685,71 @@ def _row_reduction(
         ),
     )
     Rewriter.insert_op(partial, at)
-    final = GenericOp(
-        [partials],
-        [result],
-        op.body.clone(),
-        [AffineMapAttr(AffineMap.identity(2)), AffineMapAttr(AffineMap(2, 0, (d0,)))],
-        ArrayAttr([parallel, reduction]),
-    )
+    if spread:
+        final = GenericOp(
+            [_spread_rows(partials, spread, at)],
+            [_spread_rows(result, spread, at)],
+            op.body.clone(),
+            [
+                AffineMapAttr(AffineMap.identity(3)),
+                AffineMapAttr(AffineMap(3, 0, (d0, d1))),
+            ],
+            ArrayAttr([parallel, parallel, reduction]),
+        )
+    else:
+        final = GenericOp(
+            [partials],
+            [result],
+            op.body.clone(),
+            [
+                AffineMapAttr(AffineMap.identity(2)),
+                AffineMapAttr(AffineMap(2, 0, (d0,))),
+            ],
+            ArrayAttr([parallel, reduction]),
+        )
     Rewriter.insert_op(final, at)
+
+
+def _row_spread(rows: int, x_threads: int) -> int:
+    """How a row-wise step spreads BR rows over the block (see
+    `_spread_rows`): `x_threads` rows along x when it divides BR and is
+    less; 0 (one row per thread x) otherwise."""
+    return x_threads if rows > x_threads and rows % x_threads == 0 else 0
+
+
+def _row_wise(
+    inputs: Sequence[SSAValue],
+    outputs: Sequence[SSAValue],
+    spread: int,
+    build: object,
+    at: InsertPoint,
+) -> None:
+    """An elementwise op over BR-long row buffers (`build` makes its body),
+    its rows spread over the block's threads y and x when `spread` is set."""
+    buffers = [*inputs, *outputs]
+    if spread:
+        buffers = [_spread_rows(buffer, spread, at) for buffer in buffers]
+    rank = 2 if spread else 1
+    maps = [AffineMap.identity(rank)] * len(buffers)
+    count = len(inputs)
+    _generic(buffers[:count], buffers[count:], maps, rank, build, at)
+
+
+def _spread_rows(buffer: SSAValue, spread: int, at: InsertPoint) -> SSAValue:
+    """`buffer` (BR or BR x P) seen with its rows as (BR / spread) x spread:
+    an op over it then has two concurrent loops, which `linalg-tile-for-gpu`
+    maps on threads y and x, not one on threads x alone (16 of a block's 256
+    threads running a row-wise step while the others wait at its barrier)."""
+    source = _memref_type(buffer)
+    shape = list(source.get_shape())
+    strides = _static_strides(source)
+    result_type = _view_type(
+        source,
+        [shape[0] // spread, spread, *shape[1:]],
+        [strides[0] * spread, *strides],
+    )
+    groups = [[0, 1]] + [[i + 1] for i in range(1, len(shape))]
+    return _expand(buffer, groups, result_type, at)
 
 
 def _view_split(
@@ -1026,7 +1086,8 @@ def _build(
     if seen is not None:
         _mask_seen_keys(s_shared, seen, step)
     # The running max, and each row's rescaling.
-    _row_reduction(chain.row_max, s_shared, partials, m_shared, step, cpu)
+    spread = 0 if cpu else _row_spread(tiles.rows, threads[1])
+    _row_reduction(chain.row_max, s_shared, partials, m_shared, step, cpu, spread)
 
     def rescale(block: Block) -> list[SSAValue]:
         new_max, _, _, old_sum, old_max = block.args
@@ -1045,9 +1106,8 @@ def _build(
 
     # Each row's safe max, its factor, its rescaled sum and the max the next
     # step starts from, in one op.
-    one_d = AffineMap.identity(1)
     outputs = [safe, alpha, l_shared, previous]
-    _generic([m_shared], outputs, [one_d] * 5, 1, rescale, step)
+    _row_wise([m_shared], outputs, spread, rescale, step)
     exp = chain.exp
     x_in = index_of(exp, x_value)
     m_in = 1 - x_in
@@ -1059,7 +1119,7 @@ def _build(
         Rewriter.insert_op(product, InsertPoint.at_end(block))
         return [product.result]
 
-    _row_reduction(chain.row_sum, s_shared, partials, l_shared, step, cpu)
+    _row_reduction(chain.row_sum, s_shared, partials, l_shared, step, cpu, spread)
     _generic([alpha], [accumulated], [per_row, identity], output_rank, scale, step)
     p_in = index_of(values, chain.normalize.outputs[0])
     on_tiles(values, {p_in: s_shared, v_index: v_staged, output_index: accumulated})

@@ -546,6 +546,14 @@ MUTANTS: tuple[Mutant, ...] = (
         "the sum and the output keep earlier key steps' scale when the max grows",
     ),
     Mutant(
+        "attention-rows-spread-with-the-wrong-stride",
+        ATTENTION,
+        "        [strides[0] * spread, *strides],",
+        "        [strides[0], *strides],",
+        (ATTENTION_PROPERTY,),
+        "the row-wise steps' (BR / x) x x view of the rows overlaps itself",
+    ),
+    Mutant(
         "online-softmax-previous-max-kept",
         ATTENTION,
         "        return [chosen.result, factor.result, rescaled.result, new_max]",

@@ -323,6 +323,9 @@ def test_fusion_keeps_meaning_and_fires() -> None:
 # ragged tiles under `min-block=2`: the last tile of rows and of keys moves
 # back to end at the extent.
 RAGGED_OPTIONS = "block-rows=4 block-keys=4 threads=16 threads-x=4 min-block=2"
+# Blocks of 8 rows over 4 threads x: the row-wise steps (the reductions'
+# last step, the rescaling) see the rows as 2 x 4, on threads y and x.
+SPREAD_OPTIONS = "block-rows=8 block-keys=4 threads=16 threads-x=4 min-block=2"
 RAGGED = LinalgFuseAttentionPass(
     block_rows=4, block_keys=4, threads=16, threads_x=4, min_block=2
 )
@@ -356,6 +359,20 @@ def test_fused_attention_keeps_meaning_on_the_grid_emulator() -> None:
     )
     programs = attention_programs(row_counts=(2, 3, 4, 5), key_counts=(2, 4, 5, 7))
     check_pass(pipeline, programs.map(parse_module), rtol=RTOL, atol=ATOL)
+
+
+def test_rows_spread_over_the_block_keep_meaning_on_the_grid_emulator() -> None:
+    """Rows of 8 in blocks of 16 threads, 4 along x: the row-wise steps run
+    on 2 x 4 threads (`_spread_rows`); the emulator checks values and races."""
+    pipeline = (
+        f"linalg-generalize-named-ops,bufferize,linalg-fuse-attention{{{SPREAD_OPTIONS}}},"
+        "linalg-tile-for-gpu{elementwise-block=16},gpu-promote-shared,"
+        "convert-linalg-to-loops,fold-memref-alias-ops,convert-parallel-loops-to-gpu,"
+        "gpu-promote-accumulators"
+    )
+    programs = attention_programs(batches=(1,), row_counts=(8,), key_counts=(4, 8))
+    reach = check_pass(pipeline, programs.map(parse_module), rtol=RTOL, atol=ATOL)
+    assert reach.changed == reach.examples
 
 
 def test_diagonal_masks_keep_meaning_key_by_key() -> None:
