@@ -35,7 +35,7 @@ from irkit.testing.inputs import random_arguments
 
 PassLike = ModulePass | Sequence[ModulePass] | str
 # A module's runs by (function, input set): the inputs and what it returned.
-Runs = MutableMapping[tuple[str, int], tuple[list[Any], list[Any]]]
+Runs = MutableMapping[tuple[str, int], tuple[list[Any], tuple[np.ndarray, ...]]]
 
 
 class SemanticsMismatch(AssertionError):
