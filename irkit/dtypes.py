@@ -133,12 +133,31 @@ def element_bytes(element_type: Attribute) -> int | None:
     return max(1, -(-width // 8))
 
 
+_SIMPLE_DTYPES: dict[type[Attribute], np.dtype[Any]] = {
+    Float32Type: np.dtype(np.float32),
+    Float64Type: np.dtype(np.float64),
+    Float16Type: np.dtype(np.float16),
+    BFloat16Type: BFLOAT16,
+    IndexType: np.dtype(np.int64),
+}
+_INT_NUMPY_DTYPES = {width: np.dtype(kind) for width, kind in _INT_DTYPES.items()}
+
+
 def numpy_dtype(element_type: Attribute) -> np.dtype[Any]:
     """The NumPy dtype that holds values of the MLIR scalar type `element_type`.
 
     Integers are signless in MLIR; irkit stores them as signed two's complement
     (`i1` as bool) and unsigned ops reinterpret the bits.
     """
+    # The interpreter asks this for every scalar op it runs: the exact
+    # parameterless types by one dict probe, then the general checks.
+    simple = _SIMPLE_DTYPES.get(type(element_type))
+    if simple is not None:
+        return simple
+    if type(element_type) is IntegerType:
+        integer = _INT_NUMPY_DTYPES.get(element_type.width.data)
+        if integer is not None:
+            return integer
     if isinstance(element_type, Float32Type):
         return np.dtype(np.float32)
     if isinstance(element_type, Float64Type):

@@ -73,14 +73,15 @@ def build_argument_parser() -> argparse.ArgumentParser:
 
 def load_program(path: str) -> Any:
     """`torch.export.load(path)`, with its failures as usage errors."""
+    # A missing file is said before PyTorch is imported (seconds).
+    if not Path(path).is_file():
+        raise UsageError(f"cannot read '{path}': no such file")
     try:
         import torch
     except ImportError:
         raise UsageError(
             "irkit-import needs PyTorch: pip install 'irkit[torch]'"
         ) from None
-    if not Path(path).is_file():
-        raise UsageError(f"cannot read '{path}': no such file")
     # PyTorch logs a traceback of its own before raising: the error is ours
     # to report, once.
     logger = logging.getLogger("torch.export")

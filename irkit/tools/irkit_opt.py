@@ -36,7 +36,6 @@ from irkit.pass_manager import (
 from irkit.targets.registry import TARGETS as REGISTERED_TARGETS
 from irkit.targets.registry import get_target
 from irkit.targets.target import Target
-from irkit.testing.checker import SemanticsMismatch, check_semantics_between
 from irkit.tools.common import (
     EXIT_OK,
     EXIT_USER_ERROR,
@@ -193,10 +192,23 @@ def _dump(title: str, op: Operation, generic: bool) -> None:
 
 def semantics_checker(trials: int) -> Callable[[ModulePass, ModuleOp, ModuleOp], None]:
     """A `Pipeline.check_pass` hook comparing results across each pass."""
+    # Imported here: irkit.testing brings Hypothesis, which every other
+    # irkit-opt run (hundreds per `make test`) would start for nothing.
+    from irkit.testing.checker import (
+        Runs,
+        SemanticsMismatch,
+        check_semantics_between,
+    )
+
+    # The module after one pass is the module before the next: its runs
+    # are kept for the next comparison rather than repeated.
+    runs: Runs = {}
 
     def check(pass_: ModulePass, before: ModuleOp, after: ModuleOp) -> None:
         try:
-            check_semantics_between(before, after, pass_.name, trials=trials)
+            check_semantics_between(
+                before, after, pass_.name, trials=trials, reuse=runs
+            )
         except SemanticsMismatch as mismatch:
             fd, name = tempfile.mkstemp(prefix="irkit-semantics-", suffix=".mlir")
             os.close(fd)

@@ -125,8 +125,11 @@ ROWS_UP_TO_PASS = (
 def row_programs(draw: st.DrawFn) -> ModuleOp:
     """A softmax, layer_norm or row reduction, whose per-thread partials are
     accumulated in workgroup memory (and read other workgroup buffers, such
-    as the row's max, inside the same loop)."""
-    rows, cols = draw(st.integers(1, 3)), draw(st.integers(1, 9))
+    as the row's max, inside the same loop). Partials are promoted where
+    the row is a multiple of the 4 threads' reduction block (4 or 8 here),
+    half of the draws; the others must be left meaning the same."""
+    rows = draw(st.integers(1, 3))
+    cols = draw(st.one_of(st.sampled_from([4, 8]), st.integers(1, 9)))
     t, v = f"tensor<{rows}x{cols}xf32>", f"tensor<{cols}xf32>"
     r = f"tensor<{rows}x1xf32>"
     op = draw(st.sampled_from(["softmax", "layer_norm", "reduce_max", "reduce_sum"]))
@@ -151,7 +154,10 @@ def test_row_partials_keep_meaning() -> None:
     # Workgroup-memory partials: the grid emulator runs every thread of a
     # block, so a promotion that let one thread's register copy hide another
     # thread's write (or miss a barrier) shows as a difference or a race.
-    check_pass(PASS, lowered(row_programs(), ROWS_UP_TO_PASS))
+    # (It reached the rewrite by luck when any row length was as likely:
+    # a derandomised seed of another source drew 25 it never fires on.)
+    reach = check_pass(PASS, lowered(row_programs(), ROWS_UP_TO_PASS))
+    assert reach.changed >= reach.examples // 4, reach.describe()
 
 
 def test_row_partials_are_promoted() -> None:

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -12,10 +14,15 @@ from xdsl.transforms.common_subexpression_elimination import (
     CommonSubexpressionElimination,
 )
 
+from irkit.interpreter import Interpreter, run_function
+from irkit.parsing import parse_module
 from irkit.testing import (
     SemanticsMismatch,
     assert_pass_preserves_semantics,
+    check_semantics_between,
+    checker,
     compare_arrays,
+    random_arguments,
 )
 from tests.testing.mutants import SwapSubOperandsPass
 
@@ -69,6 +76,53 @@ def test_wrong_pass_in_pipeline_is_blamed() -> None:
             PROGRAM,
         )
     assert caught.value.pass_name == "test-swap-sub-operands"
+
+
+def test_each_stage_of_a_pipeline_is_interpreted_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The module after one pass is the one before the next: two passes, two
+    # input sets, so 3 x 2 runs, not 2 x 2 x 2. A wrong last pass is still
+    # caught, compared with the kept runs of the pass before it.
+    calls: list[str] = []
+
+    def counted(interp: Interpreter, name: str, inputs: Sequence[Any]) -> Any:
+        calls.append(name)
+        return run_function(interp, name, inputs)
+
+    monkeypatch.setattr(checker, "run_function", counted)
+    assert_pass_preserves_semantics("canonicalize,cse", PROGRAM, trials=2)
+    assert len(calls) == 6
+    calls.clear()
+    with pytest.raises(SemanticsMismatch, match="test-swap-sub-operands"):
+        assert_pass_preserves_semantics(
+            [CommonSubexpressionElimination(), SwapSubOperandsPass()],
+            PROGRAM,
+            trials=2,
+        )
+    # cse: before and after it on both sets; the swap: after it, on the
+    # first set, which differs.
+    assert len(calls) == 5
+
+
+def test_kept_runs_of_other_inputs_are_not_taken() -> None:
+    before = parse_module(PROGRAM)
+    wrong: checker.Runs = {
+        ("main", 0): ([np.ones((4, 3), np.float32)] * 2, (np.zeros((4, 3)),))
+    }
+    # Were the kept zeros taken as @main's results on seed 0's inputs, the
+    # comparison with the real results after the (identity) pass would fail.
+    check_semantics_between(before, before.clone(), "identity", trials=1, reuse=wrong)
+    assert wrong[("main", 0)][0][0].sum() != 12  # replaced by seed 0's inputs
+    # On seed 0's very inputs they are taken: the zeros differ from @main's
+    # results after the pass.
+    func = Interpreter(before).function("main")
+    seed_0 = random_arguments(func, np.random.default_rng(0))
+    taken: checker.Runs = {("main", 0): (seed_0, (np.zeros((4, 3), np.float32),))}
+    with pytest.raises(SemanticsMismatch):
+        check_semantics_between(
+            before, before.clone(), "identity", trials=1, reuse=taken
+        )
 
 
 def test_explicit_inputs() -> None:
