@@ -100,7 +100,7 @@ fails.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from math import gcd, prod
 from typing import cast
@@ -1265,7 +1265,16 @@ def fit_ragged_tiles(chain: AttentionChain, options: FusionOptions) -> FusionOpt
             > sized.max_ragged_waste_percent
         )
 
-    while wasteful(options):
+    return _halve_while(options, wasteful)
+
+
+def _halve_while(
+    options: FusionOptions, condition: Callable[[FusionOptions], bool]
+) -> FusionOptions:
+    """`options` with block rows, keys and threads halved together while
+    `condition` holds and the halves stay at least `min-block` (threads at
+    least `threads-x`)."""
+    while condition(options):
         halved = replace(
             options,
             block_rows=options.block_rows // 2,
@@ -1286,22 +1295,12 @@ def fill_the_grid(chain: AttentionChain, options: FusionOptions) -> FusionOption
     grid of row tiles has fewer blocks than `multiprocessors` (see the
     module doc): a block per multiprocessor at least, before larger tiles."""
     rows = prod(chain.row_extents(chain.scores))
-    while options.multiprocessors and -(-rows // options.block_rows) < (
-        options.multiprocessors
-    ):
-        halved = replace(
-            options,
-            block_rows=options.block_rows // 2,
-            block_keys=options.block_keys // 2,
-            threads=options.threads // 2,
-        )
-        if (
-            min(halved.block_rows, halved.block_keys) < options.min_block
-            or halved.threads < options.threads_x
-        ):
-            break
-        options = halved
-    return options
+
+    def short(sized: FusionOptions) -> bool:
+        blocks = -(-rows // sized.block_rows)
+        return bool(sized.multiprocessors) and blocks < sized.multiprocessors
+
+    return _halve_while(options, short)
 
 
 def _vector_lanes(chain: AttentionChain, options: FusionOptions) -> int:
