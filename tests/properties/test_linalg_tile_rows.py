@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from hypothesis import example, given
+from hypothesis import strategies as st
 from test_linalg_tile_rows_for_gpu import (
     ADJACENT_LAYER_NORMS,
     FRONT_END,
@@ -37,8 +38,11 @@ PASS = LinalgTileRowsPass()
 
 
 def test_row_groups_keep_meaning() -> None:
+    # Random nn programs form a row group only now and then (a softmax over
+    # a row that is not innermost is none): 1 to 8 of 25 under the dev
+    # profile, 0 at times. Half the draws are row programs, which do.
     programs = nn_programs(max_ops=3, ops=ROW_OPS, max_dim=5)
-    check_pass(PASS, lowered(programs, FRONT_END))
+    check_pass(PASS, st.one_of(lowered(programs, FRONT_END), row_programs()))
 
 
 def test_row_reductions_keep_meaning() -> None:
