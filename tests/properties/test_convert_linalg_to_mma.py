@@ -432,15 +432,9 @@ def test_warpgroup_kernels_keep_meaning_and_fire() -> None:
     assert reach.changed == reach.examples
 
 
-@st.composite
-def unaligned_half_matmuls(draw: st.DrawFn) -> str:
-    """Tensor-level f16/bf16 matmuls of extents 64 does not divide (most
-    draws), close enough below a multiple that padding to 64 at most doubles
-    the iterations."""
-    element = draw(st.sampled_from(["f16", "bf16"]))
-    m, n = draw(st.integers(104, 128)), draw(st.integers(104, 128))
-    # Above 64: an extent within one multiple is not padded.
-    k = draw(st.integers(116, 128))
+def _matmul_into_f32(m: int, n: int, k: int, element: str) -> str:
+    """`@main`: a tensor-level `linalg.matmul` of `element` operands (m x k,
+    k x n) into a zero-filled f32 m x n."""
     a, b = f"tensor<{m}x{k}x{element}>", f"tensor<{k}x{n}x{element}>"
     c = f"tensor<{m}x{n}xf32>"
     return (
@@ -451,6 +445,18 @@ def unaligned_half_matmuls(draw: st.DrawFn) -> str:
         f"  %r = linalg.matmul ins(%a, %b : {a}, {b}) outs(%init : {c}) -> {c}\n"
         f"  return %r : {c}\n}}\n"
     )
+
+
+@st.composite
+def unaligned_half_matmuls(draw: st.DrawFn) -> str:
+    """Tensor-level f16/bf16 matmuls of extents 64 does not divide (most
+    draws), close enough below a multiple that padding to 64 at most doubles
+    the iterations."""
+    element = draw(st.sampled_from(["f16", "bf16"]))
+    m, n = draw(st.integers(104, 128)), draw(st.integers(104, 128))
+    # Above 64: an extent within one multiple is not padded.
+    k = draw(st.integers(116, 128))
+    return _matmul_into_f32(m, n, k, element)
 
 
 # `lower-to-cuda` with warpgroup products, 64x64 blocks (one warpgroup of
@@ -550,15 +556,7 @@ def unaligned_tf32_matmuls(draw: st.DrawFn) -> str:
     most 1.5x, within the bound."""
     m, n = draw(st.integers(112, 128)), draw(st.integers(112, 128))
     k = draw(st.integers(57, 64))
-    a, b, c = f"tensor<{m}x{k}xf32>", f"tensor<{k}x{n}xf32>", f"tensor<{m}x{n}xf32>"
-    return (
-        f"func.func @main(%a: {a}, %b: {b}) -> {c} {{\n"
-        "  %zero = arith.constant 0.0 : f32\n"
-        f"  %e = tensor.empty() : {c}\n"
-        f"  %init = linalg.fill ins(%zero : f32) outs(%e : {c}) -> {c}\n"
-        f"  %r = linalg.matmul ins(%a, %b : {a}, {b}) outs(%init : {c}) -> {c}\n"
-        f"  return %r : {c}\n}}\n"
-    )
+    return _matmul_into_f32(m, n, k, "f32")
 
 
 @settings(max_examples=3)
