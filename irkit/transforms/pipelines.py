@@ -30,6 +30,9 @@ from irkit.transforms import get_irkit_passes
 GPU_MATMUL_BLOCK: tuple[int, int, int] = (128, 128, 16)
 GPU_MATMUL_THREAD: tuple[int, int] = (8, 8)
 GPU_MATMUL_CYCLIC = True
+# `gpu-promote-accumulators`'s budget of a thread's tile (its default).
+PROMOTED_ACCUMULATORS = 64
+UNROLLED_ITERATIONS = 1024
 # `linalg-fuse-attention`'s blocks: at most 128 query rows, 128 keys per
 # step, 256 threads, 16 of them along x, in the dynamic shared memory the
 # device allows (`max-dynamic-shared-bytes`: about 200 KB for these tiles),
@@ -528,7 +531,18 @@ class LowerToCudaPipeline(NamedPipeline):
         if self.shuffles:
             stages.append(_stage("gpu-shuffle-reductions", warp_size=self.warp_size))
         if self.promote_accumulators:
-            stages.append(_stage("gpu-promote-accumulators"))
+            # A matmul's whole thread tile, and its K step's nest unrolled,
+            # however large the tiles chosen.
+            thread_tile = math.prod(self.matmul_thread)
+            stages.append(
+                _stage(
+                    "gpu-promote-accumulators",
+                    max_elements=max(PROMOTED_ACCUMULATORS, thread_tile),
+                    max_unroll=max(
+                        UNROLLED_ITERATIONS, thread_tile * self.matmul_block[-1]
+                    ),
+                )
+            )
         if self.relayout_shared:
             stages.append(
                 _stage(

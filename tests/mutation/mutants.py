@@ -779,6 +779,18 @@ MUTANTS: tuple[Mutant, ...] = (
         "temporary and is copied back (two copies where one is needed)",
     ),
     Mutant(
+        "scratch-read-after-its-launch-promoted",
+        "irkit/transforms/gpu_promote_accumulators.py",
+        "                or isinstance(use.operation, DeallocOp)",
+        "                or True",
+        (
+            "tests/properties/test_gpu_promote_accumulators.py",
+            "tests/filecheck/transforms/gpu-promote-accumulators.mlir",
+        ),
+        "a buffer a later launch reads is promoted across the launch that "
+        "writes it: its stores are dropped and the later launch reads nothing",
+    ),
+    Mutant(
         "accumulator-tile-past-max-elements",
         "irkit/transforms/gpu_promote_accumulators.py",
         "        if prod(shape) > self.max_elements:",
