@@ -1,4 +1,4 @@
-// RUN: irkit-opt %s -p 'lower-to-cuda{wgmma=true allow-tf32=true max-dynamic-shared-bytes=232448 multiprocessors=132}' -t cuda -o %t.cu
+// RUN: irkit-opt %s -p 'lower-to-cuda{wgmma=true allow-tf32=true tf32-transpose-b=false max-dynamic-shared-bytes=232448 multiprocessors=132}' -t cuda -o %t.cu
 // RUN: nvcc -arch=sm_90a -cubin -Werror all-warnings -Xptxas -warn-spills -o %t.sm90a.cubin %t.cu
 // REQUIRES: nvcc
 

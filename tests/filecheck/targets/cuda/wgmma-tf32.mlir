@@ -1,4 +1,4 @@
-// RUN: irkit-opt %s -p 'lower-to-cuda{wgmma=true allow-tf32=true wgmma-block=128,128 mma-stages=2 max-dynamic-shared-bytes=232448}' -t cuda | filecheck %s
+// RUN: irkit-opt %s -p 'lower-to-cuda{wgmma=true allow-tf32=true tf32-transpose-b=false wgmma-block=128,128 mma-stages=2 max-dynamic-shared-bytes=232448}' -t cuda | filecheck %s
 // RUN: irkit-opt %s -p 'lower-to-cuda{wgmma=true wgmma-block=128,128 mma-stages=2 max-dynamic-shared-bytes=232448}' -t cuda | filecheck %s --check-prefix=EXACT
 
 // A TF32 warpgroup product prints as wgmma.mma_async m64nNk8 .tf32.tf32 on
