@@ -336,8 +336,14 @@ class _TransposeKernel:
             for element in [_element_type(plan.op.inputs[position])]
         }
         loop_values = self._batch_values(builder, batch_index)
-        self._read_phase(builder, tiles, loop_values, i0, j0)
-        self._write_phase(builder, tiles, loop_values, i0, j0)
+        # Two thread foralls: convert-parallel-loops-to-gpu puts the barrier
+        # between them (every tile element written before any is read).
+        reading = _thread_forall(self.tile, self.rows)
+        writing = _thread_forall(self.tile, self.rows)
+        builder.add(reading[0])
+        builder.add(writing[0])
+        self._read_phase(reading, tiles, loop_values, i0, j0)
+        self._write_phase(writing, tiles, loop_values, i0, j0)
         return grid
 
     def _batch_values(
@@ -399,7 +405,7 @@ class _TransposeKernel:
 
     def _read_phase(
         self,
-        builder: _Builder,
+        threads_forall: tuple[ForallOp, InsertPoint],
         tiles: dict[int, SSAValue],
         batch_values: dict[int, SSAValue],
         i0: SSAValue,
@@ -408,8 +414,7 @@ class _TransposeKernel:
         """Threads x along the staged inputs' rows (loop j): `tile[r, tx] =
         in[i0 + r, j0 + tx]`, r = ty + R k."""
         plan = self.plan
-        forall, at = _thread_forall(self.tile, self.rows)
-        builder.add(forall)
+        forall, at = threads_forall
         ty, tx = forall.body.block.args
         threads = _Builder(at)
         j = threads.offset(j0, tx)
@@ -429,7 +434,7 @@ class _TransposeKernel:
 
     def _write_phase(
         self,
-        builder: _Builder,
+        threads_forall: tuple[ForallOp, InsertPoint],
         tiles: dict[int, SSAValue],
         batch_values: dict[int, SSAValue],
         i0: SSAValue,
@@ -439,8 +444,7 @@ class _TransposeKernel:
         `tile[tx, r]` (and the other operands), stored to `out[j0 + r, i0 +
         tx]`."""
         plan = self.plan
-        forall, at = _thread_forall(self.tile, self.rows)
-        builder.add(forall)
+        forall, at = threads_forall
         ty, tx = forall.body.block.args
         threads = _Builder(at)
         i = threads.offset(i0, tx)
@@ -551,7 +555,7 @@ class LinalgTileTransposesForGpuPass(ModulePass):
                 f"than {MAX_THREADS_PER_BLOCK}"
             )
         if self.max_shared_bytes < 0:
-            raise PassFailedException(f"{PASS_NAME}: max-shared-bytes is negative")
+            raise PassFailedException(f"{PASS_NAME}: max-shared-bytes must be >= 0")
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         self._check_options()

@@ -1,0 +1,14 @@
+// RUN: not irkit-opt %s -p 'linalg-tile-transposes-for-gpu{tile=32 rows=5}' 2>&1 | filecheck %s --check-prefix=ROWS
+// RUN: not irkit-opt %s -p 'linalg-tile-transposes-for-gpu{tile=0 rows=1}' 2>&1 | filecheck %s --check-prefix=ROWS0
+// RUN: not irkit-opt %s -p 'linalg-tile-transposes-for-gpu{tile=64 rows=32}' 2>&1 | filecheck %s --check-prefix=THREADS
+// RUN: not irkit-opt %s -p 'linalg-tile-transposes-for-gpu{max-shared-bytes=-1}' 2>&1 | filecheck %s --check-prefix=SHARED
+
+// Options out of range fail the pass with one line naming it.
+
+// ROWS: error: linalg-tile-transposes-for-gpu: rows (5) must be positive and divide tile (32)
+// ROWS0: error: linalg-tile-transposes-for-gpu: rows (1) must be positive and divide tile (0)
+// THREADS: error: linalg-tile-transposes-for-gpu: tile x rows = 2048 threads, more than 1024
+// SHARED: error: linalg-tile-transposes-for-gpu: max-shared-bytes must be >= 0
+func.func @f() {
+  return
+}
