@@ -214,10 +214,10 @@ def match_transpose(
     shared = 0
     for position in staged:
         element = _element_type(op.inputs[position])
-        size = element_bytes(element)
-        if size is None:
+        element_size = element_bytes(element)
+        if element_size is None:
             return None
-        shared += tile * (tile + row_padding(element)) * size
+        shared += tile * (tile + row_padding(element)) * element_size
     return plan if shared <= max_shared_bytes else None
 
 
@@ -231,7 +231,9 @@ def fused_elsewhere(module: ModuleOp) -> set[Operation]:
         epilogue = fusable_epilogue(op)
         if epilogue is not None:
             fused.add(epilogue)
-        fused.update(staged.producer for staged in fusable_staged_producers(op).values())
+        fused.update(
+            staged.producer for staged in fusable_staged_producers(op).values()
+        )
     return fused
 
 
@@ -285,7 +287,12 @@ def _forall(
     terminator = InParallelOp()
     block.add_op(terminator)
     forall = ForallOp(
-        [0] * len(uppers), list(uppers), list(steps), Region(block), (), ArrayAttr(mapping)
+        [0] * len(uppers),
+        list(uppers),
+        list(steps),
+        Region(block),
+        (),
+        ArrayAttr(mapping),
     )
     return forall, InsertPoint.before(terminator)
 

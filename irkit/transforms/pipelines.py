@@ -432,6 +432,25 @@ class LowerToCudaPipeline(NamedPipeline):
             return 0
         return math.lcm(self.matmul_block[2], SWIZZLE_ROW_BYTES // 2)
 
+    def _transpose_stages(self) -> list[ModulePass]:
+        """`linalg-tile-transposes-for-gpu` with `transpose-block`, unless
+        `transposes=false`."""
+        if not self.transposes:
+            return []
+        if len(self.transpose_block) != 2:
+            raise PassFailedException(
+                f"{self.name}: transpose-block takes 2 sizes (side, threads y)"
+            )
+        side, rows = self.transpose_block
+        return [
+            _stage(
+                "linalg-tile-transposes-for-gpu",
+                tile=side,
+                rows=rows,
+                max_shared_bytes=self.max_shared_bytes,
+            )
+        ]
+
     def stages(self) -> list[ModulePass]:
         stages = [_stage("convert-nn-to-linalg")]
         if self.im2col:
@@ -523,19 +542,7 @@ class LowerToCudaPipeline(NamedPipeline):
                     tf32_transpose_b=self.tf32_transpose_b,
                 )
             )
-        if self.transposes:
-            if len(self.transpose_block) != 2:
-                raise PassFailedException(
-                    f"{self.name}: transpose-block takes 2 sizes (side, threads y)"
-                )
-            stages.append(
-                _stage(
-                    "linalg-tile-transposes-for-gpu",
-                    tile=self.transpose_block[0],
-                    rows=self.transpose_block[1],
-                    max_shared_bytes=self.max_shared_bytes,
-                )
-            )
+        stages += self._transpose_stages()
         stages += [
             _stage(
                 "linalg-tile-for-gpu",

@@ -279,18 +279,24 @@ func.func @main(%a: {a_type}, %b: {b_type}) -> {c_type} {{
 
 @pytest.mark.parametrize(
     ("shape", "perm"),
-    [((4096, 4096), (1, 0)), ((3000, 1000), (1, 0)), ((6, 37, 70), (0, 2, 1)),
-     ((5, 33, 65), (2, 0, 1))],
+    [
+        ((4096, 4096), (1, 0)),
+        ((3000, 1000), (1, 0)),
+        ((6, 37, 70), (0, 2, 1)),
+        ((5, 33, 65), (2, 0, 1)),
+    ],
     ids=lambda value: "x".join(map(str, value)),
 )
-def test_transposes_on_the_device(shape: tuple[int, ...], perm: tuple[int, ...]) -> None:
+def test_transposes_on_the_device(
+    shape: tuple[int, ...], perm: tuple[int, ...]
+) -> None:
     """Transposes as `linalg-tile-transposes-for-gpu` tiles them (ragged
     edges, batches on blocks z) against NumPy, with a scale fused."""
     source = f"tensor<{'x'.join(map(str, shape))}xf32>"
     result = f"tensor<{'x'.join(str(shape[p]) for p in perm)}xf32>"
     text = f"""
 func.func @main(%x: {source}) -> {result} {{
-  %t = nn.transpose %x perm [{', '.join(map(str, perm))}] : {source} -> {result}
+  %t = nn.transpose %x perm [{", ".join(map(str, perm))}] : {source} -> {result}
   %y = nn.add %t, %t : {result}, {result} -> {result}
   return %y : {result}
 }}"""

@@ -1496,7 +1496,7 @@ MUTANTS: tuple[Mutant, ...] = (
         "wrong batch elements where two batch loops differ in extent",
     ),
     Mutant(
-        "tf32-b-copied-untransposed",
+        "tf32-b-buffer-copied-untransposed",
         MMA,
         "    swap = [*range(rank - 2), rank - 1, rank - 2]",
         "    swap = list(range(rank))",

@@ -53,13 +53,15 @@ def transposes(draw: st.DrawFn) -> str:
     drawn from: a copy, a cast, a scale, a residual add, an index add."""
     rank = draw(st.integers(2, 3))
     shape = tuple(draw(st.integers(2, 19)) for _ in range(rank))
-    permutation = draw(
-        st.permutations(range(rank)).filter(lambda p: p[-1] != rank - 1)
-    )
+    permutation = draw(st.permutations(range(rank)).filter(lambda p: p[-1] != rank - 1))
     element = draw(st.sampled_from(["f32", "f16", "i32"]))
     kind = draw(st.sampled_from(["copy", "cast", "scale", "residual", "index"]))
     source_shape = tuple(shape[p] for p in permutation)
-    result = {"f32": "f16", "f16": "f32", "i32": "f32"}[element] if kind == "cast" else element
+    result = (
+        {"f32": "f16", "f16": "f32", "i32": "f32"}[element]
+        if kind == "cast"
+        else element
+    )
     inputs = [("%x", source_shape, element, list(permutation))]
     if kind == "residual":
         inputs.append(("%r", shape, element, list(range(rank))))
@@ -75,10 +77,14 @@ def transposes(draw: st.DrawFn) -> str:
             "linalg.yield %c : {r}",
         ],
         "scale": [
-            "%s = arith.constant 3 : {e}" if element == "i32"
+            "%s = arith.constant 3 : {e}"
+            if element == "i32"
             else "%s = arith.constant 2.5 : {e}",
-            ("%m = arith.muli %a, %s : {e}" if element == "i32"
-             else "%m = arith.mulf %a, %s : {e}"),
+            (
+                "%m = arith.muli %a, %s : {e}"
+                if element == "i32"
+                else "%m = arith.mulf %a, %s : {e}"
+            ),
             "linalg.yield %m : {e}",
         ],
         "residual": [f"%m = {add} %a, %b : {{e}}", "linalg.yield %m : {e}"],
