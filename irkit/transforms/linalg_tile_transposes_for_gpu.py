@@ -44,13 +44,15 @@ through a permutation of all loops whose innermost loop `j` is not the
 output's innermost loop `i` (a *staged* input; all of them share `j`). Every
 other input is a scalar or a memref read through a projected permutation
 that ends in `i` or does not use `i` (a residual, a per-row scale: read in
-the write phase, coalesced or broadcast). The body may be any scalar
-computation (a cast, a scale, `linalg.index`). Both extents `I` and `J` are
-at least 2. Left alone: anything else, an op inside a mapped forall, a
-contraction's fusable epilogue or staged producer (which
-`linalg-tile-for-gpu` runs inside the contraction's kernel), ops whose
-tiles would not fit `max-shared-bytes`, and grids past CUDA's limits (more
-than 65535 tiles along `j` or batch elements).
+the write phase, coalesced or broadcast). A staged input must not alias
+the output (`irkit.analysis.aliasing.may_alias`: one block's writes would
+reach another's reads). The body may be any scalar computation (a cast, a
+scale, `linalg.index`). Both extents `I` and `J` are at least 2. Left
+alone: anything else, an op inside a mapped forall, a contraction's
+fusable epilogue or staged producer (which `linalg-tile-for-gpu` runs
+inside the contraction's kernel), ops whose tiles would not fit
+`max-shared-bytes`, and grids past CUDA's limits (more than 65535 tiles
+along `j` or batch elements).
 
 Output: per transpose, one block forall over `ceil(J/T) x ceil(I/T)` tiles
 (blocks y, x) and the product of the other loops (blocks z, split back
@@ -93,6 +95,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import PassFailedException
 
+from irkit.analysis.aliasing import may_alias
 from irkit.analysis.contraction_fusion import (
     fusable_epilogue,
     fusable_staged_producers,
@@ -170,6 +173,40 @@ def _element_type(buffer: SSAValue) -> Attribute:
     return cast(MemRefType[Attribute], buffer.type).get_element_type()
 
 
+def _staged_inputs(op: GenericOp, inner: int) -> dict[int, int] | None:
+    """Per staged input position of `op`, its innermost loop (`inner`: the
+    output's); None when an input is neither staged, a scalar, nor read
+    along the output's rows or across them."""
+    maps = [attr.data for attr in op.indexing_maps]
+    count = len(op.iterator_types)
+    staged: dict[int, int] = {}
+    for position, operand in enumerate(op.inputs):
+        if not isinstance(operand.type, MemRefType):
+            continue  # a scalar
+        loops = _loops_of(maps[position])
+        if _static_buffer(operand) is None or loops is None:
+            return None
+        if len(loops) == count and loops[-1] != inner:
+            if may_alias(operand, op.outputs[0]):
+                return None  # other blocks' tiles may overwrite what it reads
+            staged[position] = loops[-1]
+        elif loops and inner in loops and loops[-1] != inner:
+            return None  # read strided along the written rows
+    return staged
+
+
+def _tile_bytes(op: GenericOp, staged: Sequence[int], tile: int) -> int | None:
+    """The workgroup bytes of the staged inputs' padded tiles."""
+    total = 0
+    for position in staged:
+        element = _element_type(op.inputs[position])
+        size = element_bytes(element)
+        if size is None:
+            return None
+        total += tile * (tile + row_padding(element)) * size
+    return total
+
+
 def match_transpose(
     op: GenericOp, tile: int, max_shared_bytes: int
 ) -> TransposePlan | None:
@@ -180,45 +217,26 @@ def match_transpose(
         return None
     if any(kind.data != IteratorType.PARALLEL for kind in op.get_iterator_types()):
         return None
-    maps = [attr.data for attr in op.indexing_maps]
     output_type = _static_buffer(op.outputs[0])
-    output_loops = _loops_of(maps[-1])
+    output_loops = _loops_of(op.indexing_maps.data[-1].data)
     if output_type is None or output_loops is None or len(output_loops) != count:
         return None
     extents = [0] * count
-    for loop, size in zip(output_loops, output_type.get_shape(), strict=True):
-        extents[loop] = size
+    for loop, extent in zip(output_loops, output_type.get_shape(), strict=True):
+        extents[loop] = extent
     inner = output_loops[-1]
-    staged: list[int] = []
-    staged_inner: set[int] = set()
-    for position, operand in enumerate(op.inputs):
-        if not isinstance(operand.type, MemRefType):
-            continue  # a scalar
-        loops = _loops_of(maps[position])
-        if _static_buffer(operand) is None or loops is None:
-            return None
-        if len(loops) == count and loops[-1] != inner:
-            staged.append(position)
-            staged_inner.add(loops[-1])
-        elif loops and inner in loops and loops[-1] != inner:
-            return None  # read strided along the written rows
-    if len(staged_inner) != 1:
+    staged = _staged_inputs(op, inner)
+    if staged is None or len(set(staged.values())) != 1:
         return None
-    (j,) = staged_inner
+    j = next(iter(staged.values()))
     if extents[inner] < 2 or extents[j] < 2:
         return None
     batch = tuple(loop for loop in range(count) if loop not in (inner, j))
     plan = TransposePlan(op, tuple(extents), inner, j, tuple(staged), batch)
     if -(-extents[j] // tile) > MAX_GRID_YZ or plan.batch_count > MAX_GRID_YZ:
         return None
-    shared = 0
-    for position in staged:
-        element = _element_type(op.inputs[position])
-        element_size = element_bytes(element)
-        if element_size is None:
-            return None
-        shared += tile * (tile + row_padding(element)) * element_size
-    return plan if shared <= max_shared_bytes else None
+    shared = _tile_bytes(op, plan.staged, tile)
+    return plan if shared is not None and shared <= max_shared_bytes else None
 
 
 def fused_elsewhere(module: ModuleOp) -> set[Operation]:
