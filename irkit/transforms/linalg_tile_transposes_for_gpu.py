@@ -65,7 +65,8 @@ Preserves: the value of every output element (each is computed once, by
 the op's own body, from the same operand elements); no element outside the
 output is written. Options: `tile` (T, 32: a warp's width) and `rows` (R, 8)
 must be positive, `rows` must divide `tile` and `tile x rows` threads fit
-1024; `max-shared-bytes` non-negative; else the pass fails.
+`max-threads-per-block` (1024); `max-shared-bytes` non-negative; else the
+pass fails.
 """
 
 from __future__ import annotations
@@ -111,10 +112,12 @@ from irkit.transforms.utils.generalization import generalize_named_op
 
 PASS_NAME = "linalg-tile-transposes-for-gpu"
 
-# CUDA's limits: grid y and z, threads per block.
+# CUDA's limit on grid y and z.
 MAX_GRID_YZ = 65535
+# Every NVIDIA GPU since Kepler: a block's default limit, which
+# `lower-to-cuda` replaces by the device's (`max-threads-per-block`).
 MAX_THREADS_PER_BLOCK = 1024
-# Shared memory banks are 4 bytes wide.
+# Shared memory banks are 4 bytes wide (every NVIDIA GPU since Maxwell).
 BANK_BYTES = 4
 
 
@@ -560,13 +563,15 @@ def _transpose_candidates(
 class LinalgTileTransposesForGpuPass(ModulePass):
     """Transposes as coalesced tiled kernels through workgroup memory (see
     the module docstring). Options: `tile` (T: a tile's side and threads x,
-    32), `rows` (R: threads y, 8), `max-shared-bytes` (48 KiB)."""
+    32), `rows` (R: threads y, 8), `max-shared-bytes` (48 KiB) and
+    `max-threads-per-block` (1024), the device's facts."""
 
     name = "linalg-tile-transposes-for-gpu"
 
     tile: int = 32
     rows: int = 8
     max_shared_bytes: int = DEFAULT_MAX_SHARED_BYTES
+    max_threads_per_block: int = MAX_THREADS_PER_BLOCK
 
     def _check_options(self) -> None:
         if self.tile < 1 or self.rows < 1 or self.tile % self.rows:
@@ -574,10 +579,10 @@ class LinalgTileTransposesForGpuPass(ModulePass):
                 f"{PASS_NAME}: rows ({self.rows}) must be positive and divide "
                 f"tile ({self.tile})"
             )
-        if self.tile * self.rows > MAX_THREADS_PER_BLOCK:
+        if self.tile * self.rows > self.max_threads_per_block:
             raise PassFailedException(
                 f"{PASS_NAME}: tile x rows = {self.tile * self.rows} threads, more "
-                f"than {MAX_THREADS_PER_BLOCK}"
+                f"than {self.max_threads_per_block}"
             )
         if self.max_shared_bytes < 0:
             raise PassFailedException(f"{PASS_NAME}: max-shared-bytes must be >= 0")

@@ -448,6 +448,7 @@ class LowerToCudaPipeline(NamedPipeline):
                 tile=side,
                 rows=rows,
                 max_shared_bytes=self.max_shared_bytes,
+                max_threads_per_block=self.max_threads_per_block,
             )
         ]
 
