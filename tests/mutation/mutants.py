@@ -32,6 +32,15 @@ ATTENTION = "irkit/transforms/linalg_fuse_attention.py"
 ATTENTION_CHAIN = "irkit/analysis/attention.py"
 ATTENTION_PROPERTY = "tests/properties/test_linalg_fuse_attention.py"
 MMA = "irkit/transforms/convert_linalg_to_mma.py"
+TRANSPOSE = "irkit/transforms/linalg_tile_transposes_for_gpu.py"
+TRANSPOSE_PROPERTY = (
+    "tests/properties/test_linalg_tile_transposes_for_gpu.py"
+    "::test_transposes_keep_meaning_on_the_grid_emulator"
+)
+TRANSPOSE_TF32_PROPERTY = (
+    "tests/properties/test_linalg_tile_transposes_for_gpu.py"
+    "::test_tf32_warpgroup_products_read_b_transposed_once"
+)
 MMA_PROPERTY = "tests/properties/test_convert_linalg_to_mma.py"
 MMA_WGMMA_PROPERTY = (
     "tests/properties/test_convert_linalg_to_mma.py"
@@ -1452,5 +1461,59 @@ MUTANTS: tuple[Mutant, ...] = (
         ("tests/filecheck/transforms/linalg-conv-to-im2col.mlir",),
         "an f16 convolution's K is padded to the SIMT step only, and its "
         "warpgroup matmul then needs padded copies of the columns",
+    ),
+    Mutant(
+        "transpose-tile-read-along-its-rows",
+        TRANSPOSE,
+        "            self._body(inner, tiles, values, [tx, r])",
+        "            self._body(inner, tiles, values, [r, tx])",
+        (TRANSPOSE_PROPERTY,),
+        "the write phase reads the workgroup tile at [r, tx] (the element its "
+        "thread wrote) instead of [tx, r]: the output is the input untransposed",
+    ),
+    Mutant(
+        "transpose-phases-without-barrier",
+        TRANSPOSE,
+        "        self._write_phase(writing, tiles, loop_values, i0, j0)",
+        "        self._write_phase(reading, tiles, loop_values, i0, j0)",
+        (TRANSPOSE_PROPERTY,),
+        "the write phase runs in the read phase's thread forall: no barrier "
+        "between a thread's store to the tile and another thread's load of it",
+    ),
+    Mutant(
+        "transpose-ragged-edges-unguarded",
+        TRANSPOSE,
+        "        return None if bound % self.tile == 0 else builder.below(value, bound)",
+        "        return None",
+        (TRANSPOSE_PROPERTY,),
+        "edge tiles of extents the tile does not divide load and store past "
+        "the buffers' ends",
+    ),
+    Mutant(
+        "transpose-rows-unpadded",
+        TRANSPOSE,
+        "    return max(1, BANK_BYTES // size)",
+        "    return 0",
+        ("tests/filecheck/transforms/linalg-tile-transposes-for-gpu.mlir",),
+        "tile rows of 32 f32 start in the same bank: the write phase's column "
+        "reads are 32-way bank conflicts",
+    ),
+    Mutant(
+        "transpose-batch-split-outermost-first",
+        TRANSPOSE,
+        "        for position, loop in enumerate(reversed(self.plan.batch)):",
+        "        for position, loop in enumerate(self.plan.batch):",
+        ("tests/filecheck/transforms/linalg-tile-transposes-for-gpu.mlir",),
+        "the linear block index z is split with the outer batch loop fastest: "
+        "wrong batch elements where two batch loops differ in extent",
+    ),
+    Mutant(
+        "tf32-b-buffer-copied-untransposed",
+        MMA,
+        "    swap = [*range(rank - 2), rank - 1, rank - 2]",
+        "    swap = list(range(rank))",
+        (TRANSPOSE_TF32_PROPERTY,),
+        "the N x K buffer the TF32 warpgroup products read is B copied as it "
+        "is, not transposed",
     ),
 )
