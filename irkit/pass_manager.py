@@ -351,8 +351,15 @@ def build_pipeline(
                 f"invalid options for pass '{pass_spec.name}': "
                 f"{type(error).__name__}: {error}"
             ) from None
-        # A named pipeline runs as its stages, so hooks see every level.
-        stages = pass_.stages() if isinstance(pass_, NamedPipeline) else [pass_]
+        # A named pipeline runs as its stages, so hooks see every level; its
+        # option checks run as it chooses them.
+        try:
+            stages = pass_.stages() if isinstance(pass_, NamedPipeline) else [pass_]
+        except PassFailedException as error:
+            message = str(error).removeprefix(f"{pass_spec.name}: ")
+            raise PipelineError(
+                f"invalid options for pass '{pass_spec.name}': {message}"
+            ) from None
         anchors = item.anchors
         if anchors[:1] and anchors[0] in _ROOT_ANCHORS:
             anchors = anchors[1:]

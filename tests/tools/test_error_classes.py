@@ -123,6 +123,11 @@ def test_pass_failure_names_the_pass(tmp_path: Path) -> None:
     [
         ("lower-to-c{nope=1}", "invalid options for pass 'lower-to-c'"),
         ("lower-to-c{fuse=maybe}", "invalid options for pass 'lower-to-c'"),
+        # Checked as the named pipeline chooses its stages (it was exit 70).
+        (
+            "lower-to-cuda{transpose-block=64}",
+            "invalid options for pass 'lower-to-cuda': transpose-block takes 2 sizes",
+        ),
     ],
 )
 def test_malformed_pass_options(tmp_path: Path, pipeline: str, message: str) -> None:
