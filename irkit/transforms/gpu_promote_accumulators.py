@@ -311,9 +311,7 @@ class _Planner:
             base.append(rest)
         return base, loops, strides
 
-    def plan(
-        self, loop: ForOp | gpu.LaunchOp, memref: SSAValue
-    ) -> _Promotion | None:
+    def plan(self, loop: ForOp | gpu.LaunchOp, memref: SSAValue) -> _Promotion | None:
         accesses = self._accesses(loop, memref)
         memref_type = memref.type
         assert isinstance(memref_type, MemRefType)
@@ -495,15 +493,7 @@ class _Rewriter:
 def _promote(
     kernel: KernelIndices, loop: ForOp, promotion: _Promotion, max_unroll: int
 ) -> None:
-    memref_type = promotion.memref.type
-    assert isinstance(memref_type, MemRefType)
-    element_type: Attribute = memref_type.get_element_type()
-    private_type = MemRefType(
-        element_type, promotion.shape, memory_space=gpu.private_memory_space()
-    )
-    block = kernel.launch.entry_block
-    accumulator = block.insert_arg(private_type, len(block.args))
-    accumulator.name_hint = "acc"
+    accumulator = _private_tile(kernel, promotion)
 
     rewriter = _Rewriter(kernel, loop)
     base = [rewriter.linear_value(form) for form in promotion.base]
@@ -555,7 +545,35 @@ def _promote(
         # a barrier runs in every thread of the block: so does this one).
         Rewriter.insert_op(gpu.BarrierOp(), InsertPoint.before(following))
     zero = rewriter.constant(0)
+    _redirect(promotion, accumulator, zero, loop, max_unroll, whole_nest=True)
 
+
+def _private_tile(kernel: KernelIndices, promotion: _Promotion) -> SSAValue:
+    """A new `private` attribution of the launch holding the tile."""
+    memref_type = promotion.memref.type
+    assert isinstance(memref_type, MemRefType)
+    element_type: Attribute = memref_type.get_element_type()
+    private_type = MemRefType(
+        element_type, promotion.shape, memory_space=gpu.private_memory_space()
+    )
+    block = kernel.launch.entry_block
+    accumulator = block.insert_arg(private_type, len(block.args))
+    accumulator.name_hint = "acc"
+    return accumulator
+
+
+def _redirect(
+    promotion: _Promotion,
+    accumulator: SSAValue,
+    zero: SSAValue,
+    scope: ForOp | gpu.LaunchOp,
+    max_unroll: int,
+    whole_nest: bool,
+) -> None:
+    """Every access of the promotion goes to `accumulator`; the loops around
+    each (below `scope`: all of them when `whole_nest`, else from the
+    outermost one indexing the tile inwards) are marked for unrolling when
+    they run at most `max_unroll` iterations together."""
     stale: list[SSAValue] = []
     for access in promotion.accesses:
         indices = [
@@ -569,7 +587,10 @@ def _promote(
         else:
             new = StoreOp.get(access.op.value, accumulator, indices)
         Rewriter.replace_op(access.op, new)
-        nest = _nest(new, loop) or []
+        nest = _nest(new, scope) or []
+        if not whole_nest:
+            indexing = [nest.index(c) for c in access.loops if c is not None]
+            nest = nest[min(indexing, default=len(nest)) :]
         if prod(_trip_count(counter) for counter in nest) <= max_unroll:
             for counter in nest:
                 counter.attributes[UNROLL_ATTRIBUTE] = UnitAttr()
@@ -583,41 +604,12 @@ def _promote_scratch(
     no copies: nothing before the launch is read, nothing after it reads.
     The buffer's allocation goes once nothing else uses it."""
     launch = kernel.launch
-    memref_type = promotion.memref.type
-    assert isinstance(memref_type, MemRefType)
-    private_type = MemRefType(
-        memref_type.get_element_type(),
-        promotion.shape,
-        memory_space=gpu.private_memory_space(),
-    )
-    block = launch.entry_block
-    accumulator = block.insert_arg(private_type, len(block.args))
-    accumulator.name_hint = "acc"
+    accumulator = _private_tile(kernel, promotion)
     zero = arith.ConstantOp(IntegerAttr(0, IndexType()))
-    Rewriter.insert_op(zero, InsertPoint.at_start(block))
-    stale: list[SSAValue] = []
-    for access in promotion.accesses:
-        indices = [
-            zero.result if counter is None else counter.body.block.args[0]
-            for counter in access.loops
-        ]
-        stale += list(access.op.indices)
-        new: LoadOp | StoreOp
-        if isinstance(access.op, LoadOp):
-            new = LoadOp.get(accumulator, indices)
-        else:
-            new = StoreOp.get(access.op.value, accumulator, indices)
-        Rewriter.replace_op(access.op, new)
-        # The loops from the outermost one indexing the tile inwards (a K
-        # loop around a matmul's accumulation stays rolled).
-        nest = _nest(new, launch) or []
-        indexing = [counter for counter in access.loops if counter is not None]
-        first = min((nest.index(counter) for counter in indexing), default=len(nest))
-        unrolled = nest[first:]
-        if prod(_trip_count(counter) for counter in unrolled) <= max_unroll:
-            for counter in unrolled:
-                counter.attributes[UNROLL_ATTRIBUTE] = UnitAttr()
-    erase_dead_values(stale)
+    Rewriter.insert_op(zero, InsertPoint.at_start(launch.entry_block))
+    # The loops from the outermost one indexing the tile inwards: a K loop
+    # around a matmul's accumulation stays rolled.
+    _redirect(promotion, accumulator, zero.result, launch, max_unroll, whole_nest=False)
     allocation = promotion.memref.owner
     if all(isinstance(use.operation, DeallocOp) for use in promotion.memref.uses):
         for use in list(promotion.memref.uses):
