@@ -125,7 +125,7 @@ from xdsl.dialects.linalg.attrs import IteratorType, IteratorTypeAttr
 from xdsl.dialects.linalg.ops import GenericOp, IndexOp
 from xdsl.dialects.linalg.ops import YieldOp as LinalgYieldOp
 from xdsl.dialects.scf import YieldOp as ScfYieldOp
-from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -272,27 +272,31 @@ def choose_tiles(
     `cpu`, the buffers are unpadded stack arrays, each also within
     `MAX_STACK_BYTES`. `reduction_parts`: the row reductions' partials per
     row (0: `ROW_REDUCTION_PARTS`)."""
+    inner_extents = chain.innermost_row_extents
     inner = 0
-    inner_extents = set()
-    for op in chain.ops:
-        if op is chain.output_fill:
-            continue
-        inner = gcd(inner, chain.row_extents(op)[-1])
-        inner_extents.add(chain.row_extents(op)[-1])
+    for extent in inner_extents:
+        inner = gcd(inner, extent)
     # Ragged row tiles stay in runs of the shortest innermost row loop
     # (`E`): every op's innermost row loop must be whole runs (collapsed
     # rows, `heads * E`, beside `E`).
-    run = min(inner_extents)
+    run = chain.shortest_innermost_rows
     whole_runs = all(extent % run == 0 for extent in inner_extents)
     rows = _tile_size(inner, block_rows, min_block, whole_runs)
     keys = _tile_size(chain.keys, block_keys, min_block, True)
     if rows >= min_block and inner % rows == 0:
         run = inner
-    score_bytes = _element_bytes(chain.scores.outputs[0])
-    q_bytes = _element_bytes(chain.scores.inputs[_query_index(chain)])
+    # One score-shaped tile per element type (f32 scores and a half tile
+    # for the rounded scores and probabilities: `tile_element_types`).
+    tile_bytes = sum(
+        element_bytes(element) or 8 for element in chain.tile_element_types
+    )
     row_bytes = _element_bytes(chain.row_max.outputs[0])
 
     q_index = _query_index(chain)
+    q_bytes = _element_bytes(chain.scores.inputs[q_index])
+    k_bytes = _element_bytes(chain.scores.inputs[1 - q_index])
+    v_index = 1 - chain.operand_of(chain.values, chain.normalize.outputs[0])
+    v_bytes = _element_bytes(chain.values.inputs[v_index])
     out_index = len(chain.values.inputs)
     head = _block_shape(chain, chain.scores, q_index, 1)[-1]  # q's per row
     out_bytes = _element_bytes(chain.values.outputs[0])
@@ -308,13 +312,13 @@ def choose_tiles(
         parts = min(tiles.keys, reduction_parts or ROW_REDUCTION_PARTS)
         return [
             q_bytes * prod(_padded(q_shape, q_shape[-1] + pad)),
-            score_bytes * tiles.rows * conflict_free_row(tiles.keys, x_threads),
+            tile_bytes * tiles.rows * conflict_free_row(tiles.keys, x_threads),
             5 * row_bytes * tiles.rows,  # max, previous max, sum, alpha, safe
             parts * row_bytes * tiles.rows,
             out_bytes
             * prod(_padded(out_shape, conflict_free_row(out_shape[-1], x_threads))),
-            q_bytes * tiles.keys * (head + pad),
-            q_bytes * tiles.keys * (head + pad),
+            k_bytes * tiles.keys * (head + pad),
+            v_bytes * tiles.keys * (head + pad),
         ]
 
     def fits(tiles: AttentionTiles) -> bool:
@@ -798,6 +802,9 @@ def _constant_scale(chain: AttentionChain, q_element: Attribute) -> FloatAttr | 
     modifier = chain.modifier
     if modifier is None or len(modifier.inputs) != 1:
         return None
+    if chain.score_rounding is not None:
+        # `round(s) * c` is not `round(q c) k`.
+        return None
     ops = [op for op in modifier.body.block.ops if not isinstance(op, arith.ConstantOp)]
     if len(ops) != 2 or not isinstance(ops[0], arith.MulfOp):
         return None
@@ -918,7 +925,7 @@ def _build(
     """The block forall of the module doc, inserted before `chain.values`;
     with `cpu_lanes` (the vector's elements), the CPU's (see `cpu`)."""
     cpu = cpu_lanes > 0
-    host = InsertPoint.before(chain.values)
+    host = InsertPoint.before(chain.last)
     grid_block = Block(arg_types=[IndexType()])
     grid_block.args[0].name_hint = "tile"
     terminator = InParallelOp()
@@ -943,12 +950,10 @@ def _build(
     kernel = _Kernel(chain, tiles, grid_block.args[0], body, cpu)
     # Every row origin first, where each op's tiles, also those built in
     # the key loop, can see them.
-    for op in chain.ops:
-        if op is not chain.output_fill:
-            kernel.op_tiles(op, None)
+    for op in chain.row_ops:
+        kernel.op_tiles(op, None)
 
     scores, values = chain.scores, chain.values
-    s_type = _memref_type(scores.outputs[0]).get_element_type()
     m_type = _memref_type(chain.row_max.outputs[0]).get_element_type()
     l_type = _memref_type(chain.row_sum.outputs[0]).get_element_type()
     q_index = _query_index(chain)
@@ -968,12 +973,22 @@ def _build(
     x_threads = threads[1]
     q_element = _memref_type(q_box).get_element_type()
     q_shared = kernel.padded(q_element, q_shape, q_shape[-1] + 1, "q")
-    s_shared = kernel.padded(
-        s_type,
-        [tiles.rows, tiles.keys],
-        conflict_free_row(tiles.keys, x_threads),
-        "scores",
-    )
+    # A score-shaped tile per element type: each op of the chain on score
+    # tiles reads the tile of its input's type and writes the one of its
+    # output's (in place when they agree).
+    score_tiles = {
+        element: kernel.padded(
+            element,
+            [tiles.rows, tiles.keys],
+            conflict_free_row(tiles.keys, x_threads),
+            "scores",
+        )
+        for element in chain.tile_element_types
+    }
+
+    def tile_of(value: SSAValue) -> SSAValue:
+        return score_tiles[_memref_type(value).get_element_type()]
+
     m_shared = kernel.alloc(m_type, [tiles.rows], "max")
     l_shared = kernel.alloc(l_type, [tiles.rows], "sum")
     alpha = kernel.alloc(m_type, [tiles.rows], "alpha")
@@ -988,8 +1003,10 @@ def _build(
 
     value_tiles = kernel.op_tiles(values, None)
     output_index = len(values.inputs)
+    # The chain's output: the values' or, when it rounds them to half, the
+    # rounding's (the same shape, read element for element).
     o_box = box_subview(
-        values.outputs[0],
+        chain.output,
         values.indexing_maps.data[output_index].data,
         value_tiles,
         body,
@@ -1001,11 +1018,11 @@ def _build(
     row_position = [e.used_dims() for e in output_map.results].index({inner_row})
     per_row = AffineMap(output_rank, 0, (AffineExpr.dimension(row_position),))
     identity = AffineMap.identity(output_rank)
-    # The output's rows accumulate in workgroup memory, written out once.
-    o_type = _memref_type(o_box)
-    o_shape = o_type.get_shape()
+    # The output's rows accumulate in workgroup memory, written out once,
+    # in the values' element type (f32 for half operands).
+    o_shape = _memref_type(o_box).get_shape()
     accumulated = kernel.padded(
-        o_type.get_element_type(),
+        _memref_type(values.outputs[0]).get_element_type(),
         o_shape,
         conflict_free_row(o_shape[-1], x_threads),
         "out",
@@ -1074,15 +1091,26 @@ def _build(
         _copy(k_box, k_staged, step)
         _copy(v_box, v_staged, step)
     s_value = scores.outputs[0]
-    on_tiles(chain.score_fill, {1: s_shared})
-    on_tiles(scores, {q_index: q_shared, k_index: k_staged, 2: s_shared})
-    # What the softmax reads: the modifier's result, in the score tile (a
+    on_tiles(chain.score_fill, {1: tile_of(s_value)})
+    on_tiles(scores, {q_index: q_shared, k_index: k_staged, 2: tile_of(s_value)})
+    rounding = chain.score_rounding
+    if rounding is not None:
+        # The f32 scores rounded to half, element by element as the program
+        # rounds them.
+        s_value = rounding.outputs[0]
+        rounded = {0: tile_of(rounding.inputs[0]), 1: tile_of(s_value)}
+        on_tiles(rounding, rounded)
+    # What the softmax reads: the modifier's result, in its score tile (a
     # constant scale was folded into q: the tile holds it already).
     modifier = chain.modifier
     x_value = s_value if modifier is None else modifier.outputs[0]
     if modifier is not None and score_scale is None:
         s_in = index_of(modifier, s_value)
-        on_tiles(modifier, {s_in: s_shared, len(modifier.inputs): s_shared})
+        on_tiles(
+            modifier,
+            {s_in: tile_of(s_value), len(modifier.inputs): tile_of(x_value)},
+        )
+    s_shared = tile_of(x_value)
     if seen is not None:
         _mask_seen_keys(s_shared, seen, step)
     # The running max, and each row's rescaling.
@@ -1121,12 +1149,22 @@ def _build(
 
     _row_reduction(chain.row_sum, s_shared, partials, l_shared, step, cpu, spread)
     _generic([alpha], [accumulated], [per_row, identity], output_rank, scale, step)
+    p_tile = s_shared
+    if chain.probability_type is not None:
+        # The program rounds the probabilities `e / l` to half before the
+        # product with v; `l` is known only after the last step, so the
+        # numerators are rounded instead (`e / l` after the product): the
+        # product reads half operands, as the program's does.
+        p_tile = score_tiles[chain.probability_type]
+        _round_tile(s_shared, p_tile, step)
     p_in = index_of(values, chain.normalize.outputs[0])
-    on_tiles(values, {p_in: s_shared, v_index: v_staged, output_index: accumulated})
+    on_tiles(values, {p_in: p_tile, v_index: v_staged, output_index: accumulated})
 
-    # o = o / l, with the division's own body.
+    # o = o / l, with the division's own body (its quotient; the rounding
+    # of the output to half after it, when the chain has one).
     normalize = chain.normalize
     e_in = index_of(normalize, exp.outputs[0])
+    o_element = _memref_type(chain.output).get_element_type()
 
     def divide(out: SSAValue, sums: SSAValue, o: SSAValue, at: InsertPoint) -> None:
         inputs = [out, sums] if e_in == 0 else [sums, out]
@@ -1134,7 +1172,7 @@ def _build(
         division = GenericOp(
             inputs,
             [o],
-            normalize.body.clone(),
+            _division_body(chain, inputs, o_element),
             [AffineMapAttr(m) for m in (*maps, identity)],
             _parallel(output_rank),
         )
@@ -1164,12 +1202,51 @@ def _build(
         )
         Rewriter.insert_op(tail_origin, last)
         tail_tiles[inner_row] = Tile(tail_origin.result, rem)
-        tail_o = box_subview(values.outputs[0], output_map, tail_tiles, last)
+        tail_o = box_subview(chain.output, output_map, tail_tiles, last)
         divide(tail_out, tail_sums, tail_o, last)
     for buffer in kernel.workgroup:
         Rewriter.insert_op(memref.DeallocOp.get(buffer), body)
     Rewriter.insert_op(grid, host)
     return grid
+
+
+def _round_tile(source: SSAValue, target: SSAValue, at: InsertPoint) -> None:
+    """`target = truncf(source)` over a score tile (BR x BC)."""
+    element = _memref_type(target).get_element_type()
+
+    def rounded(block: Block) -> list[SSAValue]:
+        truncation = arith.TruncFOp(block.args[0], element)
+        Rewriter.insert_op(truncation, InsertPoint.at_end(block))
+        return [truncation.result]
+
+    _generic([source], [target], [AffineMap.identity(2)] * 2, 2, rounded, at)
+
+
+def _division_body(
+    chain: AttentionChain, inputs: Sequence[SSAValue], o_element: Attribute
+) -> Region:
+    """`yield(a / b)` with the chain's division (its operand order and
+    flags), then its output's rounding when it has one; not the division's
+    own rounding of the probabilities (the product rounded them)."""
+    types = [_memref_type(v).get_element_type() for v in inputs]
+    block = Block(arg_types=[*types, o_element])
+    division = next(iter(chain.normalize.body.block.ops))
+    quotient = division.clone()
+    # The inputs keep the division's positions (the numerator is `a` of `a
+    # / b`, wherever it is).
+    quotient.operands = [
+        block.args[cast(BlockArgument, operand).index]
+        for operand in division.operands
+    ]
+    block.add_op(quotient)
+    result = quotient.results[0]
+    if chain.output_rounding is not None:
+        rounding = next(iter(chain.output_rounding.body.block.ops)).clone()
+        rounding.operands = [result]
+        block.add_op(rounding)
+        result = rounding.results[0]
+    block.add_op(LinalgYieldOp(result))
+    return Region(block)
 
 
 def _deallocations_within(chain: AttentionChain) -> list[Operation]:
@@ -1179,7 +1256,7 @@ def _deallocations_within(chain: AttentionChain) -> list[Operation]:
     first = min(chain.ops, key=block.get_operation_index)
     found: list[Operation] = []
     current = first.next_op
-    while current is not None and current is not chain.values:
+    while current is not None and current is not chain.last:
         if current.name == "memref.dealloc":
             found.append(current)
         current = current.next_op
@@ -1206,11 +1283,14 @@ def _erase_users(value: SSAValue) -> None:
 
 
 def _same_element_types(chain: AttentionChain) -> bool:
-    """Scores, modifier and numerators share one element type, and so do
-    the row max and sum (rescaled together)."""
-    buffers = [chain.scores.outputs[0], chain.exp.outputs[0]]
-    if chain.modifier is not None:
-        buffers.append(chain.modifier.outputs[0])
+    """What the softmax reads (the modifier's result, else the rounded or
+    plain scores) and the numerators share one element type, and so do the
+    row max and sum (rescaled together)."""
+    softmax_input = chain.scores
+    for op in (chain.score_rounding, chain.modifier):
+        if op is not None:
+            softmax_input = op
+    buffers = [softmax_input.outputs[0], chain.exp.outputs[0]]
     types = {_memref_type(b).get_element_type() for b in buffers}
     rows = {
         _memref_type(op.outputs[0]).get_element_type()
@@ -1252,9 +1332,7 @@ def fit_ragged_tiles(chain: AttentionChain, options: FusionOptions) -> FusionOpt
     keys past the extent (ViT's 197 tokens: 256 in tiles of 128 or 64, 30%
     more; 224 in tiles of 32, 13%), as long as the halves stay at least
     `min-block` (threads at least `threads-x`)."""
-    rows = min(
-        chain.row_extents(op)[-1] for op in chain.ops if op is not chain.output_fill
-    )
+    rows = chain.shortest_innermost_rows
 
     def wasteful(sized: FusionOptions) -> bool:
         return (

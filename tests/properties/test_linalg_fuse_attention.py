@@ -26,6 +26,7 @@ from irkit.dialects.scf import ForallOp
 from irkit.parsing import parse_module
 from irkit.pass_manager import Pipeline
 from irkit.testing import check_pass, compare_arrays, random_arguments
+from irkit.testing.compare import TOLERANCES
 from irkit.transforms.bufferize import BufferizePass
 from irkit.transforms.linalg_fuse_attention import LinalgFuseAttentionPass
 from irkit.transforms.linalg_generalize_named_ops import (
@@ -475,3 +476,224 @@ def test_fused_attention_in_c_matches_the_interpreter(text: str) -> None:
     for g, want in zip(got, expected, strict=True):
         difference = compare_arrays(want, g, rtol=RTOL, atol=ATOL)
         assert difference is None, difference.describe()
+
+
+# --------------------------------------------------------------------------
+# Half precision, as torch-mlir writes it
+# --------------------------------------------------------------------------
+
+HALF_TYPES = ("f16", "bf16")
+# The fused kernel rounds the numerators `exp(s - running max)` to half
+# where the program rounds the probabilities `e / l` (the row sum is known
+# only after the last step): each term of `p v` differs by up to a half
+# ulp of its own, which the half types' tolerances cover.
+HALF_TOLERANCES = {"f16": TOLERANCES["float16"], "bf16": TOLERANCES["bfloat16"]}
+HALF_MINUS_INFINITY = {"f16": "0xFC00", "bf16": "0xFF80"}
+
+
+@st.composite
+def half_attention_programs(
+    draw: st.DrawFn,
+    half: str | None = None,
+    row_counts: tuple[int, ...] = (2, 4, 8),
+    key_counts: tuple[int, ...] = (2, 4, 8, 12),
+) -> tuple[str, str]:
+    """Attention in `half` (drawn from f16 and bf16 when None) as torch-mlir
+    exports it after fusion (`benchmarks/models/attention_s128_causal_f16.mlir`
+    through `lower-to-cuda`'s tensor stages): half q, k, v; products in f32
+    (`extf` in their bodies); the scores rounded to half by an op of their
+    own or at the top of the modifier's body (LLaMA's block); a modifier in
+    half (a scale, a causal mask, or nothing) widened to f32; the softmax in
+    f32, its probabilities rounded to half or kept in f32 (irkit's own
+    frontend); the output rounded to half or kept in f32. The program's
+    text and its half type."""
+    half = half or draw(st.sampled_from(HALF_TYPES))
+    batch = draw(st.sampled_from((1, 2)))
+    rows = draw(st.sampled_from(row_counts))
+    keys = draw(st.sampled_from(key_counts))
+    head = draw(st.integers(1, 4))
+    value_head = draw(st.integers(1, 4))
+    modifier = draw(st.sampled_from(("none", "scale", "causal")))
+    rounding_op = draw(st.booleans())  # else rounded in the modifier's body
+    round_probabilities = draw(st.booleans())
+    round_output = draw(st.booleans())
+    s32 = f"tensor<{batch}x{rows}x{keys}xf32>"
+    s16 = f"tensor<{batch}x{rows}x{keys}x{half}>"
+    v32 = f"tensor<{batch}x{rows}xf32>"
+    p_type = s16 if round_probabilities else s32
+    p_element = half if round_probabilities else "f32"
+    o32 = f"tensor<{batch}x{rows}x{value_head}xf32>"
+    o16 = f"tensor<{batch}x{rows}x{value_head}x{half}>"
+    q_type = f"tensor<{batch}x{rows}x{head}x{half}>"
+    k_type = f"tensor<{batch}x{keys}x{head}x{half}>"
+    v_type = f"tensor<{batch}x{keys}x{value_head}x{half}>"
+    product = [
+        "affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>",
+        "affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>",
+        "affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>",
+    ]
+    kinds = ["parallel", "parallel", "parallel", "reduction"]
+    lines = [
+        "%zero = arith.constant 0.0 : f32",
+        "%ninf = arith.constant 0xFF800000 : f32",
+        f"%se = tensor.empty() : {s32}",
+        f"%s0 = linalg.fill ins(%zero : f32) outs(%se : {s32}) -> {s32}",
+        _generic(
+            product,
+            kinds,
+            [("%q", q_type), ("%k", k_type)],
+            ("%s0", s32),
+            "%s",
+            [f"%a: {half}", f"%b: {half}", "%c: f32"],
+            [
+                "%a32 = arith.extf %a : " + half + " to f32",
+                "%b32 = arith.extf %b : " + half + " to f32",
+                "%p = arith.mulf %a32, %b32 : f32",
+                "%t = arith.addf %c, %p : f32",
+                "linalg.yield %t : f32",
+            ],
+        ),
+    ]
+    scores, score_type, score_element = "%s", s32, "f32"
+    if rounding_op:
+        lines += [
+            f"%re = tensor.empty() : {s16}",
+            _generic(
+                [_ROW3, _ROW3],
+                ["parallel"] * 3,
+                [("%s", s32)],
+                ("%re", s16),
+                "%r",
+                ["%in: f32", f"%o: {half}"],
+                [f"%y = arith.truncf %in : f32 to {half}", f"linalg.yield %y : {half}"],
+            ),
+        ]
+        scores, score_type, score_element = "%r", s16, half
+    body = [] if rounding_op else [f"%h = arith.truncf %in : f32 to {half}"]
+    value = "%in" if rounding_op else "%h"
+    if modifier == "scale":
+        body += [
+            f"%c8 = arith.constant 0.125 : {half}",
+            f"%z = arith.mulf {value}, %c8 : {half}",
+        ]
+        value = "%z"
+    elif modifier == "causal":
+        body += [
+            "%i = linalg.index 1 : index",
+            "%j = linalg.index 2 : index",
+            "%later = arith.cmpi ugt, %j, %i : index",
+            f"%ninf16 = arith.constant {HALF_MINUS_INFINITY[half]} : {half}",
+            f"%z = arith.select %later, %ninf16, {value} : {half}",
+        ]
+        value = "%z"
+    body += [f"%x32 = arith.extf {value} : {half} to f32", "linalg.yield %x32 : f32"]
+    lines += [
+        f"%xe = tensor.empty() : {s32}",
+        _generic(
+            [_ROW3, _ROW3],
+            ["parallel"] * 3,
+            [(scores, score_type)],
+            ("%xe", s32),
+            "%x",
+            [f"%in: {score_element}", "%o: f32"],
+            body,
+        ),
+        f"%me = tensor.empty() : {v32}",
+        f"%m0 = linalg.fill ins(%ninf : f32) outs(%me : {v32}) -> {v32}",
+        _generic(
+            [_ROW3, _ROWS3],
+            ["parallel", "parallel", "reduction"],
+            [("%x", s32)],
+            ("%m0", v32),
+            "%m",
+            ["%in: f32", "%acc: f32"],
+            ["%y = arith.maximumf %in, %acc : f32", "linalg.yield %y : f32"],
+        ),
+        f"%ee = tensor.empty() : {s32}",
+        _generic(
+            [_ROW3, _ROWS3, _ROW3],
+            ["parallel"] * 3,
+            [("%x", s32), ("%m", v32)],
+            ("%ee", s32),
+            "%e",
+            ["%in: f32", "%mx: f32", "%o: f32"],
+            [
+                "%d = arith.subf %in, %mx : f32",
+                "%y = math.exp %d : f32",
+                "linalg.yield %y : f32",
+            ],
+        ),
+        f"%le = tensor.empty() : {v32}",
+        f"%l0 = linalg.fill ins(%zero : f32) outs(%le : {v32}) -> {v32}",
+        _generic(
+            [_ROW3, _ROWS3],
+            ["parallel", "parallel", "reduction"],
+            [("%e", s32)],
+            ("%l0", v32),
+            "%l",
+            ["%in: f32", "%acc: f32"],
+            ["%y = arith.addf %in, %acc : f32", "linalg.yield %y : f32"],
+        ),
+        f"%pe = tensor.empty() : {p_type}",
+        _generic(
+            [_ROW3, _ROWS3, _ROW3],
+            ["parallel"] * 3,
+            [("%e", s32), ("%l", v32)],
+            ("%pe", p_type),
+            "%pr",
+            ["%in: f32", "%sum: f32", f"%o: {p_element}"],
+            ["%y = arith.divf %in, %sum : f32"]
+            + (
+                [f"%y16 = arith.truncf %y : f32 to {half}", f"linalg.yield %y16 : {half}"]
+                if round_probabilities
+                else ["linalg.yield %y : f32"]
+            ),
+        ),
+        f"%oe = tensor.empty() : {o32}",
+        f"%o0 = linalg.fill ins(%zero : f32) outs(%oe : {o32}) -> {o32}",
+        _generic(
+            [
+                "affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>",
+                "affine_map<(d0, d1, d2, d3) -> (d0, d3, d2)>",
+                "affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>",
+            ],
+            kinds,
+            [("%pr", p_type), ("%v", v_type)],
+            ("%o0", o32),
+            "%out",
+            [f"%a: {p_element}", f"%b: {half}", "%c: f32"],
+            (
+                [f"%a32 = arith.extf %a : {half} to f32"]
+                if round_probabilities
+                else []
+            )
+            + [
+                f"%b32 = arith.extf %b : {half} to f32",
+                f"%pv = arith.mulf {'%a32' if round_probabilities else '%a'}, %b32 : f32",
+                "%t = arith.addf %c, %pv : f32",
+                "linalg.yield %t : f32",
+            ],
+        ),
+    ]
+    result, result_type = "%out", o32
+    if round_output:
+        lines += [
+            f"%he = tensor.empty() : {o16}",
+            _generic(
+                [_ROW3, _ROW3],
+                ["parallel"] * 3,
+                [("%out", o32)],
+                ("%he", o16),
+                "%half",
+                ["%in: f32", f"%o: {half}"],
+                [f"%y = arith.truncf %in : f32 to {half}", f"linalg.yield %y : {half}"],
+            ),
+        ]
+        result, result_type = "%half", o16
+    args = [f"%q: {q_type}", f"%k: {k_type}", f"%v: {v_type}"]
+    text = "\n  ".join(line.replace("\n", "\n  ") for line in lines)
+    program = (
+        f"func.func @main({', '.join(args)}) -> {result_type} {{\n  {text}\n"
+        f"  return {result} : {result_type}\n}}\n"
+    )
+    return program, half
