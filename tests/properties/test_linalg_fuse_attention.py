@@ -14,6 +14,7 @@ whole GPU lowering runs on the grid emulator too.
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from xdsl.dialects.builtin import ModuleOp
@@ -25,7 +26,12 @@ from irkit.context import make_context
 from irkit.dialects.scf import ForallOp
 from irkit.parsing import parse_module
 from irkit.pass_manager import Pipeline
-from irkit.testing import check_pass, compare_arrays, random_arguments
+from irkit.testing import (
+    assert_pass_preserves_semantics,
+    check_pass,
+    compare_arrays,
+    random_arguments,
+)
 from irkit.testing.compare import TOLERANCES
 from irkit.transforms.bufferize import BufferizePass
 from irkit.transforms.linalg_fuse_attention import LinalgFuseAttentionPass
@@ -497,6 +503,8 @@ def half_attention_programs(
     half: str | None = None,
     row_counts: tuple[int, ...] = (2, 4, 8),
     key_counts: tuple[int, ...] = (2, 4, 8, 12),
+    exact: bool = False,
+    min_head: int = 1,
 ) -> tuple[str, str]:
     """Attention in `half` (drawn from f16 and bf16 when None) as torch-mlir
     exports it after fusion (`benchmarks/models/attention_s128_causal_f16.mlir`
@@ -505,18 +513,20 @@ def half_attention_programs(
     own or at the top of the modifier's body (LLaMA's block); a modifier in
     half (a scale, a causal mask, or nothing) widened to f32; the softmax in
     f32, its probabilities rounded to half or kept in f32 (irkit's own
-    frontend); the output rounded to half or kept in f32. The program's
-    text and its half type."""
+    frontend); the output rounded to half or kept in f32. With `exact`,
+    the probabilities and the output stay f32 and the head is one element
+    (see `test_half_rounding_points_are_the_programs`). The program's text
+    and its half type."""
     half = half or draw(st.sampled_from(HALF_TYPES))
     batch = draw(st.sampled_from((1, 2)))
     rows = draw(st.sampled_from(row_counts))
     keys = draw(st.sampled_from(key_counts))
-    head = draw(st.integers(1, 4))
-    value_head = draw(st.integers(1, 4))
+    head = 1 if exact else draw(st.integers(min_head, 4))
+    value_head = draw(st.integers(min_head, 4))
     modifier = draw(st.sampled_from(("none", "scale", "causal")))
     rounding_op = draw(st.booleans())  # else rounded in the modifier's body
-    round_probabilities = draw(st.booleans())
-    round_output = draw(st.booleans())
+    round_probabilities = not exact and draw(st.booleans())
+    round_output = not exact and draw(st.booleans())
     s32 = f"tensor<{batch}x{rows}x{keys}xf32>"
     s16 = f"tensor<{batch}x{rows}x{keys}x{half}>"
     v32 = f"tensor<{batch}x{rows}xf32>"
@@ -697,3 +707,80 @@ def half_attention_programs(
         f"  return {result} : {result_type}\n}}\n"
     )
     return program, half
+
+
+def test_half_attention_keeps_meaning_and_fires() -> None:
+    """Every drawn f16 attention is fused and matches the program within
+    f16's tolerance (the numerators rounded where the program rounds the
+    probabilities: see `HALF_TOLERANCES`); bf16's draws are the tests
+    below."""
+    rtol, atol = HALF_TOLERANCES["f16"]
+    programs = half_attention_programs(half="f16").map(
+        lambda pair: _bufferized(pair[0])
+    )
+    reach = check_pass(PASS, programs, rtol=rtol, atol=atol)
+    assert reach.changed == reach.examples
+
+
+def test_half_rounding_points_are_the_programs() -> None:
+    """With the probabilities and the output kept in f32, every rounding
+    the program does (the scores to half, in an op of their own or in the
+    modifier) the fused kernel does at the same point, element for element:
+    it matches at f32's tolerance. A kernel that skipped the scores'
+    rounding would differ by a half ulp of each score (about 1e-3 of the
+    output). One head element: the scores are exact products, so the order
+    of the products' sums cannot move a rounding."""
+    programs = half_attention_programs(exact=True).map(lambda pair: pair[0])
+    reach = check_pass(PASS, programs.map(_bufferized), rtol=RTOL, atol=ATOL)
+    assert reach.changed == reach.examples
+
+
+@settings(max_examples=6, deadline=None)
+@given(
+    half_attention_programs(row_counts=(2, 3, 4), key_counts=(2, 4, 5)),
+    st.integers(0, 2**16),
+)
+def test_half_attention_keeps_meaning_on_the_grid_emulator(
+    pair: tuple[str, str], seed: int
+) -> None:
+    """The half chain through the GPU lowering (ragged tiles too), each pass
+    checked on its own: half staging and score tiles in workgroup memory
+    beside the f32 ones."""
+    pipeline = (
+        f"linalg-generalize-named-ops,bufferize,linalg-fuse-attention{{{RAGGED_OPTIONS}}},"
+        "linalg-tile-for-gpu{elementwise-block=16},gpu-promote-shared,"
+        "convert-linalg-to-loops,fold-memref-alias-ops,convert-parallel-loops-to-gpu,"
+        "gpu-promote-accumulators"
+    )
+    rtol, atol = HALF_TOLERANCES[pair[1]]
+    after = assert_pass_preserves_semantics(
+        pipeline, pair[0], trials=1, seed=seed, rtol=rtol, atol=atol
+    )
+    assert any(op.name == "gpu.launch" for op in after.walk())
+
+
+@settings(max_examples=4)
+@given(
+    half_attention_programs(
+        row_counts=(4, 16), key_counts=(4, 32), min_head=2
+    )
+)
+def test_half_attention_in_c_matches_the_interpreter(pair: tuple[str, str]) -> None:
+    """Through `lower-to-c` and the C compiler: the half chain is one
+    parallel loop of stack tiles, its half tiles `_Float16` arrays."""
+    text, half = pair
+    lowered = parse_module(text)
+    Pipeline.parse(C_PIPELINE).run(make_context(), lowered)
+    kernels = [op for op in lowered.walk() if isinstance(op, ForallOp)]
+    assert len(kernels) == 1
+    compiled = irkit.compile(lowered, target="c")
+    module = parse_module(text)
+    main = module.body.block.first_op
+    assert isinstance(main, FuncOp)
+    arguments = random_arguments(main, np.random.default_rng(0))
+    got = compiled(*arguments)
+    expected = irkit.interpret(module, "main", *arguments)
+    rtol, atol = HALF_TOLERANCES[half]
+    for g, want in zip(got, expected, strict=True):
+        difference = compare_arrays(want, g, rtol=rtol, atol=atol)
+        assert difference is None, difference.describe()
