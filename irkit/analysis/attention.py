@@ -20,6 +20,17 @@ linalg.generic ins(%zero) outs(%o)                  // output fill (0)
 linalg.generic ins(%p, %v) outs(%o)                 // values: out + p * v
 ```
 
+In half precision (f16, bf16) torch-mlir's products take half operands
+into f32 sums (`extf` in their bodies) and the chain rounds at three more
+points, each optional: a *score rounding* (a parallel generic
+`yield(truncf(in))`, `rounded_type`) between the scores and the modifier
+(or the row max), whose result the modifier reads in half; the division's
+body `truncf(e / l)` (`probability_type`: the probabilities in half, read
+by the values' half product); and an *output rounding* of the values' f32
+output into a half buffer, read whole with identity maps right after the
+values. LLaMA's block rounds the scores at the top of the modifier's body
+instead: the modifier is any body.
+
 `attention_chains(block)` finds them. The softmax's operands are *row
 buffers*: each op reads and writes them through plain loops, its *row
 loops* (outer to inner) and, for the score-shaped ones (`s`, `x`, `e`,
@@ -37,10 +48,12 @@ What a fused kernel needs holds too (`linalg-fuse-attention`):
   the innermost row loop (a block's query rows share its key tiles);
 - the bodies are exactly `maximumf`/`maxnumf`, `exp(x - m)`, `addf` and
   `e / l`; only the modifier may use `linalg.index`;
-- the intermediate buffers (`s`, `x`, `m`, `e`, `l`, `p`) are allocations
-  that nothing but the chain, views and deallocations use; between the
-  chain's first op and its last only allocations, deallocations, views and
-  constants sit; the output `o` may alias nothing the chain reads.
+- the intermediate buffers (`s`, `x`, `m`, `e`, `l`, `p`, the rounded
+  scores, and the values' f32 output when the output rounding is the
+  chain's) are allocations that nothing but the chain, views and
+  deallocations use; between the chain's first op and its last only
+  allocations, deallocations, views, constants and ops that may run first
+  sit; the output (`chain.output`) may alias nothing the chain reads.
 """
 
 from __future__ import annotations
@@ -118,6 +131,19 @@ class AttentionChain:
             self.output_rounding,
         ]
         return [op for op in ops if op is not None]
+
+    @property
+    def score_modifiers(self) -> list[GenericOp]:
+        """The elementwise ops from the scores to what the softmax reads, in
+        order: the scores' rounding to half, the modifier."""
+        ops = [self.score_rounding, self.modifier]
+        return [op for op in ops if op is not None]
+
+    @property
+    def softmax_input(self) -> SSAValue:
+        """What the row max and the exp read (`x`)."""
+        ops = self.score_modifiers
+        return (ops[-1] if ops else self.scores).outputs[0]
 
     @property
     def last(self) -> GenericOp:

@@ -30,9 +30,9 @@ The proof evaluates the body on the region `j - i > t` for a threshold
 difference is `s (j - i) + c` as its value for all large enough `j - i`
 (with the threshold past which it holds), booleans combined by
 `andi`/`ori`/`xori` with thresholds joined by max, `select` of a known
-condition, and `extf` (a half modifier widened to f32 keeps its `-inf`). Anything else (another
-loop's index, unsigned comparisons, a mask read from an operand, a float
-computation of the mask) gives None.
+condition, and `extf` (a half modifier widened to f32 keeps its `-inf`).
+Anything else (another loop's index, unsigned comparisons, a mask read
+from an operand, a float computation of the mask) gives None.
 """
 
 from __future__ import annotations

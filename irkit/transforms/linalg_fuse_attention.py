@@ -61,9 +61,10 @@ iteration), the rest become loops the C compiler vectorises.
 Contract
 --------
 Input: linalg on memrefs with static shapes (after `bufferize`). Each chain
-`irkit.analysis.attention.attention_chains` finds is rewritten when its
-scores, modifier and numerators share one element type (and so do its
-row max and sum), it has at most
+`irkit.analysis.attention.attention_chains` finds is rewritten when what
+its softmax reads (the modifier's result, else the scores) and its
+numerators share one element type (and so do its row max and sum), it has
+at most
 `max-keys` keys (0: any), and the tiles fit: `BR` is the largest power of
 two up to `block-rows` that divides every op's innermost row loop, `BC` the
 largest up to `block-keys` that divides the keys, halved (`BR` first) until
@@ -84,14 +85,31 @@ while a ragged tile would compute over `max-ragged-waste-percent` (15)
 percent more rows or keys than there are. Anything else is left alone, so the
 unfused program still lowers.
 
-Output: as above; the chain's ops and its intermediate buffers are erased;
-deallocations between the chain's first and last ops move after the
-forall.
+Half precision (f16, bf16, as torch-mlir exports them: half operands,
+f32 products; `docs/passes/linalg-fuse-attention.md`): q, k and v are
+staged in their half type, the softmax's state and the output's
+accumulator stay in the program's f32, and each element type of the score
+tiles has a tile of its own (`AttentionChain.tile_element_types`: the f32
+scores and softmax, the half rounded scores and probabilities). The
+scores' rounding to half and the output's (`score_rounding`,
+`output_rounding`) run where the program runs them, with their own
+bodies; the output's follows the division in one op, into the half
+output. The program's rounding of the probabilities `e / l` to half
+cannot be kept (`l` is known after the last key step): the numerators
+`exp(x - running max)` are rounded to half instead, before the product
+with v, which reads them as the program reads `p`.
+
+Output: as above; the chain's ops and its intermediate buffers are erased
+(with an output rounding, the values' f32 buffer too); the kernel runs in
+the chain's last op's place, and deallocations between the chain's first
+and last ops move after the forall.
 
 Preserves: every output element up to floating-point reassociation: the
 sums over keys run per tile and are rescaled (`exp(a - b) = exp(a - c)
 exp(c - b)`), and the division by the row sum moves after the product with
-`v` (`sum_j (e_j / l) v_j = (sum_j e_j v_j) / l`). Maxima are exact.
+`v` (`sum_j (e_j / l) v_j = (sum_j e_j v_j) / l`). Maxima are exact. With
+rounded probabilities, up to the half type's rounding of each term of
+`p v` (the numerators rounded in their place).
 `block-rows`, `block-keys`, `threads`, `threads-x`, `min-block`,
 `vector-bits` and `max-shared-bytes` must be positive and `max-keys`,
 `multiprocessors` and `max-ragged-waste-percent` not negative, or the pass
@@ -976,7 +994,7 @@ def _build(
     # A score-shaped tile per element type: each op of the chain on score
     # tiles reads the tile of its input's type and writes the one of its
     # output's (in place when they agree).
-    score_tiles = {
+    tiles_by_type = {
         element: kernel.padded(
             element,
             [tiles.rows, tiles.keys],
@@ -987,7 +1005,7 @@ def _build(
     }
 
     def tile_of(value: SSAValue) -> SSAValue:
-        return score_tiles[_memref_type(value).get_element_type()]
+        return tiles_by_type[_memref_type(value).get_element_type()]
 
     m_shared = kernel.alloc(m_type, [tiles.rows], "max")
     l_shared = kernel.alloc(l_type, [tiles.rows], "sum")
@@ -1076,40 +1094,20 @@ def _build(
     # This step's keys and values, loaded together.
     k_box = kernel.box(scores, k_index, key_origin, step)
     v_box = kernel.box(values, v_index, key_origin, step)
-    if _memref_type(k_box).get_shape() == _memref_type(v_box).get_shape():
-        rank = len(_memref_type(k_box).get_shape())
-        same = AffineMap.identity(rank)
-        _generic(
-            [k_box, v_box],
-            [k_staged, v_staged],
-            [same] * 4,
-            rank,
-            lambda block: [block.args[0], block.args[1]],
-            step,
-        )
-    else:
-        _copy(k_box, k_staged, step)
-        _copy(v_box, v_staged, step)
+    _stage_keys_and_values(k_box, v_box, k_staged, v_staged, step)
     s_value = scores.outputs[0]
     on_tiles(chain.score_fill, {1: tile_of(s_value)})
     on_tiles(scores, {q_index: q_shared, k_index: k_staged, 2: tile_of(s_value)})
-    rounding = chain.score_rounding
-    if rounding is not None:
-        # The f32 scores rounded to half, element by element as the program
-        # rounds them.
-        s_value = rounding.outputs[0]
-        rounded = {0: tile_of(rounding.inputs[0]), 1: tile_of(s_value)}
-        on_tiles(rounding, rounded)
-    # What the softmax reads: the modifier's result, in its score tile (a
-    # constant scale was folded into q: the tile holds it already).
-    modifier = chain.modifier
-    x_value = s_value if modifier is None else modifier.outputs[0]
-    if modifier is not None and score_scale is None:
-        s_in = index_of(modifier, s_value)
-        on_tiles(
-            modifier,
-            {s_in: tile_of(s_value), len(modifier.inputs): tile_of(x_value)},
-        )
+    # The scores' rounding to half (element by element, as the program
+    # rounds them) and the modifier, each from its input's tile to its
+    # output's: what the softmax reads (a constant scale was folded into
+    # q: the tile holds it already).
+    for op in chain.score_modifiers:
+        if op is not chain.modifier or score_scale is None:
+            into = {index_of(op, s_value): tile_of(s_value)}
+            on_tiles(op, {**into, len(op.inputs): tile_of(op.outputs[0])})
+        s_value = op.outputs[0]
+    x_value = s_value
     s_shared = tile_of(x_value)
     if seen is not None:
         _mask_seen_keys(s_shared, seen, step)
@@ -1149,14 +1147,7 @@ def _build(
 
     _row_reduction(chain.row_sum, s_shared, partials, l_shared, step, cpu, spread)
     _generic([alpha], [accumulated], [per_row, identity], output_rank, scale, step)
-    p_tile = s_shared
-    if chain.probability_type is not None:
-        # The program rounds the probabilities `e / l` to half before the
-        # product with v; `l` is known only after the last step, so the
-        # numerators are rounded instead (`e / l` after the product): the
-        # product reads half operands, as the program's does.
-        p_tile = score_tiles[chain.probability_type]
-        _round_tile(s_shared, p_tile, step)
+    p_tile = _probabilities(chain, s_shared, tiles_by_type, step)
     p_in = index_of(values, chain.normalize.outputs[0])
     on_tiles(values, {p_in: p_tile, v_index: v_staged, output_index: accumulated})
 
@@ -1210,6 +1201,49 @@ def _build(
     return grid
 
 
+def _stage_keys_and_values(
+    k_box: SSAValue,
+    v_box: SSAValue,
+    k_staged: SSAValue,
+    v_staged: SSAValue,
+    at: InsertPoint,
+) -> None:
+    """Copy a key step's keys and values into their staging tiles: one op
+    when their tiles match (one loop nest, one barrier), else two."""
+    if _memref_type(k_box).get_shape() != _memref_type(v_box).get_shape():
+        _copy(k_box, k_staged, at)
+        _copy(v_box, v_staged, at)
+        return
+    rank = len(_memref_type(k_box).get_shape())
+    same = AffineMap.identity(rank)
+    _generic(
+        [k_box, v_box],
+        [k_staged, v_staged],
+        [same] * 4,
+        rank,
+        lambda block: [block.args[0], block.args[1]],
+        at,
+    )
+
+
+def _probabilities(
+    chain: AttentionChain,
+    numerators: SSAValue,
+    tiles_by_type: dict[Attribute, SSAValue],
+    at: InsertPoint,
+) -> SSAValue:
+    """The tile the product with v reads: the numerators' or, where the
+    program rounds the probabilities `e / l` to half before the product,
+    the numerators rounded to half (`l` is known only after the last key
+    step, so `e` is rounded and divided by `l` after the product: the
+    product reads half operands, as the program's does)."""
+    if chain.probability_type is None:
+        return numerators
+    rounded = tiles_by_type[chain.probability_type]
+    _round_tile(numerators, rounded, at)
+    return rounded
+
+
 def _round_tile(source: SSAValue, target: SSAValue, at: InsertPoint) -> None:
     """`target = truncf(source)` over a score tile (BR x BC)."""
     element = _memref_type(target).get_element_type()
@@ -1235,8 +1269,7 @@ def _division_body(
     # The inputs keep the division's positions (the numerator is `a` of `a
     # / b`, wherever it is).
     quotient.operands = [
-        block.args[cast(BlockArgument, operand).index]
-        for operand in division.operands
+        block.args[cast(BlockArgument, operand).index] for operand in division.operands
     ]
     block.add_op(quotient)
     result = quotient.results[0]
@@ -1286,11 +1319,7 @@ def _same_element_types(chain: AttentionChain) -> bool:
     """What the softmax reads (the modifier's result, else the rounded or
     plain scores) and the numerators share one element type, and so do the
     row max and sum (rescaled together)."""
-    softmax_input = chain.scores
-    for op in (chain.score_rounding, chain.modifier):
-        if op is not None:
-            softmax_input = op
-    buffers = [softmax_input.outputs[0], chain.exp.outputs[0]]
+    buffers = [chain.softmax_input, chain.exp.outputs[0]]
     types = {_memref_type(b).get_element_type() for b in buffers}
     rows = {
         _memref_type(op.outputs[0]).get_element_type()

@@ -6,7 +6,7 @@ causal mask, a LLaMA block; ResNet basic blocks at the four stages, ResNet-50
 and ResNeXt-50 (grouped) bottleneck blocks, the ResNet stem, a MobileNet-v2 block with its depthwise
 convolution, the whole ResNet-18 at two batch sizes), exported by `benchmarks/models/export.py` with
 its weights as function arguments, and stored with its inputs and PyTorch's
-outputs; five are there in float16 and bfloat16 too (`<name>_f16`,
+outputs; seven are there in float16 and bfloat16 too (`<name>_f16`,
 `<name>_bf16`: torch-mlir's half exports, half operands with f32
 accumulators). Every program is
 

@@ -1472,10 +1472,10 @@ MUTANTS: tuple[Mutant, ...] = (
         "half-attention-staged-in-f32",
         ATTENTION,
         "        element = _memref_type(op.operands[index]).get_element_type()\n"
-        "        return self.padded(element, shape, shape[-1] + 1, \"staged\")",
+        '        return self.padded(element, shape, shape[-1] + 1, "staged")',
         "        element = _memref_type(self.chain.row_max.outputs[0])"
         ".get_element_type()\n"
-        "        return self.padded(element, shape, shape[-1] + 1, \"staged\")",
+        '        return self.padded(element, shape, shape[-1] + 1, "staged")',
         (ATTENTION_HALF,),
         "half keys and values staged in f32 tiles: twice the shared memory and "
         "copies that convert (or do not verify)",

@@ -14,7 +14,6 @@ whole GPU lowering runs on the grid emulator too.
 from __future__ import annotations
 
 import numpy as np
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from xdsl.dialects.builtin import ModuleOp
@@ -654,7 +653,10 @@ def half_attention_programs(
             ["%in: f32", "%sum: f32", f"%o: {p_element}"],
             ["%y = arith.divf %in, %sum : f32"]
             + (
-                [f"%y16 = arith.truncf %y : f32 to {half}", f"linalg.yield %y16 : {half}"]
+                [
+                    f"%y16 = arith.truncf %y : f32 to {half}",
+                    f"linalg.yield %y16 : {half}",
+                ]
                 if round_probabilities
                 else ["linalg.yield %y : f32"]
             ),
@@ -672,11 +674,7 @@ def half_attention_programs(
             ("%o0", o32),
             "%out",
             [f"%a: {p_element}", f"%b: {half}", "%c: f32"],
-            (
-                [f"%a32 = arith.extf %a : {half} to f32"]
-                if round_probabilities
-                else []
-            )
+            ([f"%a32 = arith.extf %a : {half} to f32"] if round_probabilities else [])
             + [
                 f"%b32 = arith.extf %b : {half} to f32",
                 f"%pv = arith.mulf {'%a32' if round_probabilities else '%a'}, %b32 : f32",
@@ -760,11 +758,7 @@ def test_half_attention_keeps_meaning_on_the_grid_emulator(
 
 
 @settings(max_examples=4)
-@given(
-    half_attention_programs(
-        row_counts=(4, 16), key_counts=(4, 32), min_head=2
-    )
-)
+@given(half_attention_programs(row_counts=(4, 16), key_counts=(4, 32), min_head=2))
 def test_half_attention_in_c_matches_the_interpreter(pair: tuple[str, str]) -> None:
     """Through `lower-to-c` and the C compiler: the half chain is one
     parallel loop of stack tiles, its half tiles `_Float16` arrays."""
