@@ -1264,6 +1264,8 @@ def _division_body(
     own rounding of the probabilities (the product rounded them)."""
     types = [_memref_type(v).get_element_type() for v in inputs]
     block = Block(arg_types=[*types, o_element])
+    for arg, original in zip(block.args, chain.normalize.body.block.args, strict=True):
+        arg.name_hint = original.name_hint
     division = next(iter(chain.normalize.body.block.ops))
     quotient = division.clone()
     # The inputs keep the division's positions (the numerator is `a` of `a

@@ -80,8 +80,10 @@ HALF_SUFFIXES = ("_f16", "_bf16")
 # MLP with partial tiles (mlp_m64: 4 rows); a ResNet basic block with the
 # stride-2 3x3 convolution, its padding, batch norm and the 1x1 stride-2
 # downsample (resnet_basic_s2, about 2 s); depthwise convolution and ReLU6
-# (mobilenet_v2_block).
+# (mobilenet_v2_block); the fused half attention with ragged tiles, in bf16
+# (attention_s2048_bf16: 33 keys, under a second).
 EMULATED = (
+    "attention_s2048_bf16",
     "attention_s2048_causal",
     "llama_block",
     "mobilenet_v2_block",
