@@ -97,7 +97,10 @@ bodies; the output's follows the division in one op, into the half
 output. The program's rounding of the probabilities `e / l` to half
 cannot be kept (`l` is known after the last key step): the numerators
 `exp(x - running max)` are rounded to half instead, before the product
-with v, which reads them as the program reads `p`.
+with v, which reads them as the program reads `p`. A softmax in half
+keeps its state in half (the program's type for it) beside the f32
+accumulator: the rescaling and the final division widen the half factor
+and sum.
 
 Output: as above; the chain's ops and its intermediate buffers are erased
 (with an output rounding, the values' f32 buffer too); the kernel runs in
@@ -1141,8 +1144,10 @@ def _build(
 
     def scale(block: Block) -> list[SSAValue]:
         factor, accumulated = block.args
-        product = arith.MulfOp(accumulated, factor)
-        Rewriter.insert_op(product, InsertPoint.at_end(block))
+        at = InsertPoint.at_end(block)
+        # A half softmax's factor scales an f32 accumulator.
+        product = arith.MulfOp(accumulated, _converted(factor, accumulated.type, at))
+        Rewriter.insert_op(product, at)
         return [product.result]
 
     _row_reduction(chain.row_sum, s_shared, partials, l_shared, step, cpu, spread)
@@ -1244,6 +1249,23 @@ def _probabilities(
     return rounded
 
 
+def _converted(value: SSAValue, element: Attribute, at: InsertPoint) -> SSAValue:
+    """`value` as a float of type `element`: itself, widened (`extf`) or
+    rounded (`truncf`)."""
+    if value.type == element:
+        return value
+    source_bytes = element_bytes(value.type) or 8
+    target_bytes = element_bytes(element) or 8
+    assert source_bytes != target_bytes, "f16 and bf16 do not convert directly"
+    conversion: Operation = (
+        arith.ExtFOp(value, element)
+        if source_bytes < target_bytes
+        else arith.TruncFOp(value, element)
+    )
+    Rewriter.insert_op(conversion, at)
+    return conversion.results[0]
+
+
 def _round_tile(source: SSAValue, target: SSAValue, at: InsertPoint) -> None:
     """`target = truncf(source)` over a score tile (BR x BC)."""
     element = _memref_type(target).get_element_type()
@@ -1267,12 +1289,20 @@ def _division_body(
     for arg, original in zip(block.args, chain.normalize.body.block.args, strict=True):
         arg.name_hint = original.name_hint
     division = next(iter(chain.normalize.body.block.ops))
-    quotient = division.clone()
+    assert isinstance(division, arith.DivfOp)
     # The inputs keep the division's positions (the numerator is `a` of `a
     # / b`, wherever it is).
-    quotient.operands = [
+    numerator, denominator = (
         block.args[cast(BlockArgument, operand).index] for operand in division.operands
-    ]
+    )
+    quotient: Operation
+    if numerator.type == division.lhs.type == denominator.type:
+        quotient = division.clone()
+        quotient.operands = [numerator, denominator]
+    else:
+        # A half softmax's sums divide the f32 accumulator, in f32.
+        widened = _converted(denominator, numerator.type, InsertPoint.at_end(block))
+        quotient = arith.DivfOp(numerator, widened, division.fastmath)
     block.add_op(quotient)
     result = quotient.results[0]
     if chain.output_rounding is not None:

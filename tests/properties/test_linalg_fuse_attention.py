@@ -512,7 +512,8 @@ def half_attention_programs(
     own or at the top of the modifier's body (LLaMA's block); a modifier in
     half (a scale, a causal mask, or nothing) widened to f32; the softmax in
     f32, its probabilities rounded to half or kept in f32 (irkit's own
-    frontend); the output rounded to half or kept in f32. With `exact`,
+    frontend), or the whole softmax in half; the output rounded to half or
+    kept in f32. With `exact`,
     the probabilities and the output stay f32 and the head is one element
     (see `test_half_rounding_points_are_the_programs`). The program's text
     and its half type."""
@@ -526,11 +527,13 @@ def half_attention_programs(
     rounding_op = draw(st.booleans())  # else rounded in the modifier's body
     round_probabilities = not exact and draw(st.booleans())
     round_output = not exact and draw(st.booleans())
+    # The softmax itself in half, reading the rounded scores (an op of their
+    # own, then a half modifier or none).
+    softmax_in_half = not exact and rounding_op and draw(st.booleans())
     s32 = f"tensor<{batch}x{rows}x{keys}xf32>"
     s16 = f"tensor<{batch}x{rows}x{keys}x{half}>"
-    v32 = f"tensor<{batch}x{rows}xf32>"
-    p_type = s16 if round_probabilities else s32
-    p_element = half if round_probabilities else "f32"
+    p_type = s16 if round_probabilities or softmax_in_half else s32
+    p_element = half if round_probabilities or softmax_in_half else "f32"
     o32 = f"tensor<{batch}x{rows}x{value_head}xf32>"
     o16 = f"tensor<{batch}x{rows}x{value_head}x{half}>"
     q_type = f"tensor<{batch}x{rows}x{head}x{half}>"
@@ -595,70 +598,84 @@ def half_attention_programs(
             f"%z = arith.select %later, %ninf16, {value} : {half}",
         ]
         value = "%z"
-    body += [f"%x32 = arith.extf {value} : {half} to f32", "linalg.yield %x32 : f32"]
+    # The softmax's type: f32 (widened by the modifier) or half.
+    soft = half if softmax_in_half else "f32"
+    x_type = f"tensor<{batch}x{rows}x{keys}x{soft}>"
+    row_type = f"tensor<{batch}x{rows}x{soft}>"
+    if not softmax_in_half:
+        body += [f"%x32 = arith.extf {value} : {half} to f32"]
+        value = "%x32"
+    x = scores
+    if body:
+        x = "%x"
+        lines += [
+            f"%xe = tensor.empty() : {x_type}",
+            _generic(
+                [_ROW3, _ROW3],
+                ["parallel"] * 3,
+                [(scores, score_type)],
+                ("%xe", x_type),
+                "%x",
+                [f"%in: {score_element}", f"%o: {soft}"],
+                [*body, f"linalg.yield {value} : {soft}"],
+            ),
+        ]
+    minus_infinity = HALF_MINUS_INFINITY[half] if softmax_in_half else "0xFF800000"
     lines += [
-        f"%xe = tensor.empty() : {s32}",
-        _generic(
-            [_ROW3, _ROW3],
-            ["parallel"] * 3,
-            [(scores, score_type)],
-            ("%xe", s32),
-            "%x",
-            [f"%in: {score_element}", "%o: f32"],
-            body,
-        ),
-        f"%me = tensor.empty() : {v32}",
-        f"%m0 = linalg.fill ins(%ninf : f32) outs(%me : {v32}) -> {v32}",
+        f"%ninf_s = arith.constant {minus_infinity} : {soft}",
+        f"%zero_s = arith.constant 0.0 : {soft}",
+        f"%me = tensor.empty() : {row_type}",
+        f"%m0 = linalg.fill ins(%ninf_s : {soft}) outs(%me : {row_type}) -> {row_type}",
         _generic(
             [_ROW3, _ROWS3],
             ["parallel", "parallel", "reduction"],
-            [("%x", s32)],
-            ("%m0", v32),
+            [(x, x_type)],
+            ("%m0", row_type),
             "%m",
-            ["%in: f32", "%acc: f32"],
-            ["%y = arith.maximumf %in, %acc : f32", "linalg.yield %y : f32"],
+            [f"%in: {soft}", f"%acc: {soft}"],
+            [f"%y = arith.maximumf %in, %acc : {soft}", f"linalg.yield %y : {soft}"],
         ),
-        f"%ee = tensor.empty() : {s32}",
+        f"%ee = tensor.empty() : {x_type}",
         _generic(
             [_ROW3, _ROWS3, _ROW3],
             ["parallel"] * 3,
-            [("%x", s32), ("%m", v32)],
-            ("%ee", s32),
+            [(x, x_type), ("%m", row_type)],
+            ("%ee", x_type),
             "%e",
-            ["%in: f32", "%mx: f32", "%o: f32"],
+            [f"%in: {soft}", f"%mx: {soft}", f"%o: {soft}"],
             [
-                "%d = arith.subf %in, %mx : f32",
-                "%y = math.exp %d : f32",
-                "linalg.yield %y : f32",
+                f"%d = arith.subf %in, %mx : {soft}",
+                f"%y = math.exp %d : {soft}",
+                f"linalg.yield %y : {soft}",
             ],
         ),
-        f"%le = tensor.empty() : {v32}",
-        f"%l0 = linalg.fill ins(%zero : f32) outs(%le : {v32}) -> {v32}",
+        f"%le = tensor.empty() : {row_type}",
+        f"%l0 = linalg.fill ins(%zero_s : {soft}) outs(%le : {row_type}) -> {row_type}",
         _generic(
             [_ROW3, _ROWS3],
             ["parallel", "parallel", "reduction"],
-            [("%e", s32)],
-            ("%l0", v32),
+            [("%e", x_type)],
+            ("%l0", row_type),
             "%l",
-            ["%in: f32", "%acc: f32"],
-            ["%y = arith.addf %in, %acc : f32", "linalg.yield %y : f32"],
+            [f"%in: {soft}", f"%acc: {soft}"],
+            [f"%y = arith.addf %in, %acc : {soft}", f"linalg.yield %y : {soft}"],
         ),
         f"%pe = tensor.empty() : {p_type}",
         _generic(
             [_ROW3, _ROWS3, _ROW3],
             ["parallel"] * 3,
-            [("%e", s32), ("%l", v32)],
+            [("%e", x_type), ("%l", row_type)],
             ("%pe", p_type),
             "%pr",
-            ["%in: f32", "%sum: f32", f"%o: {p_element}"],
-            ["%y = arith.divf %in, %sum : f32"]
+            [f"%in: {soft}", f"%sum: {soft}", f"%o: {p_element}"],
+            [f"%y = arith.divf %in, %sum : {soft}"]
             + (
                 [
                     f"%y16 = arith.truncf %y : f32 to {half}",
                     f"linalg.yield %y16 : {half}",
                 ]
-                if round_probabilities
-                else ["linalg.yield %y : f32"]
+                if round_probabilities and not softmax_in_half
+                else [f"linalg.yield %y : {p_element}"]
             ),
         ),
         f"%oe = tensor.empty() : {o32}",
@@ -674,10 +691,10 @@ def half_attention_programs(
             ("%o0", o32),
             "%out",
             [f"%a: {p_element}", f"%b: {half}", "%c: f32"],
-            ([f"%a32 = arith.extf %a : {half} to f32"] if round_probabilities else [])
+            ([f"%a32 = arith.extf %a : {half} to f32"] if p_element == half else [])
             + [
                 f"%b32 = arith.extf %b : {half} to f32",
-                f"%pv = arith.mulf {'%a32' if round_probabilities else '%a'}, %b32 : f32",
+                f"%pv = arith.mulf {'%a32' if p_element == half else '%a'}, %b32 : f32",
                 "%t = arith.addf %c, %pv : f32",
                 "linalg.yield %t : f32",
             ],

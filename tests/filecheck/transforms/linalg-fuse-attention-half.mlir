@@ -322,3 +322,88 @@ func.func @output_rounded_transposed(%q: tensor<1x4x4xf16>, %k: tensor<1x8x4xf16
   } -> tensor<4x1x2xf16>
   return %h : tensor<4x1x2xf16>
 }
+
+// -----
+
+// The softmax itself in f16, reading the scores rounded by an op of their
+// own: the running max, sum and factors stay f16 (the program's types), the
+// product with v accumulates in f32, the factor widened to scale it, and
+// the final division widens the f16 sum.
+
+// CHECK-LABEL: func.func @softmax_in_f16
+// CHECK:         scf.forall
+// CHECK:           %[[SUM:sum]] = memref.alloc() : memref<4xf16, #gpu.address_space<workgroup>>
+// CHECK-NEXT:      %[[ALPHA:alpha]] = memref.alloc() : memref<4xf16, #gpu.address_space<workgroup>>
+// CHECK:           scf.for
+// CHECK:             arith.maximumf {{.*}} : f16
+// CHECK:             math.exp {{.*}} : f16
+// CHECK:             ins(%[[ALPHA]] : {{.*}}) outs(%{{.*}} : memref<1x4x2xf32
+// CHECK-NEXT:        ^bb0(%[[FACTOR:.*]]: f16, %[[ACC:.*]]: f32):
+// CHECK-NEXT:          %[[WIDE:.*]] = arith.extf %[[FACTOR]] : f16 to f32
+// CHECK-NEXT:          arith.mulf %[[ACC]], %[[WIDE]] : f32
+// CHECK:           ins(%{{.*}}, %[[SUM]] : {{.*}}) outs(%{{.*}} : memref<1x4x2xf16
+// CHECK-NEXT:      ^bb0(%[[OUT:.*]]: f32, %[[TOTAL:.*]]: f16, %{{.*}}: f16):
+// CHECK-NEXT:        %[[WIDE_SUM:.*]] = arith.extf %[[TOTAL]] : f16 to f32
+// CHECK-NEXT:        %[[O:.*]] = arith.divf %[[OUT]], %[[WIDE_SUM]] : f32
+// CHECK-NEXT:        arith.truncf %[[O]] : f32 to f16
+
+#row = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#rows = affine_map<(d0, d1, d2) -> (d0, d1)>
+func.func @softmax_in_f16(%q: tensor<1x4x4xf16>, %k: tensor<1x8x4xf16>, %v: tensor<1x8x2xf16>) -> tensor<1x4x2xf16> {
+  %zero = arith.constant 0.0 : f32
+  %zero16 = arith.constant 0.0 : f16
+  %ninf16 = arith.constant 0xFC00 : f16
+  %se = tensor.empty() : tensor<1x4x8xf32>
+  %s0 = linalg.fill ins(%zero : f32) outs(%se : tensor<1x4x8xf32>) -> tensor<1x4x8xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%q, %k : tensor<1x4x4xf16>, tensor<1x8x4xf16>) outs(%s0 : tensor<1x4x8xf32>) {
+  ^bb0(%a: f16, %b: f16, %c: f32):
+    %a32 = arith.extf %a : f16 to f32
+    %b32 = arith.extf %b : f16 to f32
+    %ab = arith.mulf %a32, %b32 : f32
+    %sum = arith.addf %c, %ab : f32
+    linalg.yield %sum : f32
+  } -> tensor<1x4x8xf32>
+  %re = tensor.empty() : tensor<1x4x8xf16>
+  %x = linalg.generic {indexing_maps = [#row, #row], iterator_types = ["parallel", "parallel", "parallel"]} ins(%s : tensor<1x4x8xf32>) outs(%re : tensor<1x4x8xf16>) {
+  ^bb0(%in: f32, %o: f16):
+    %t = arith.truncf %in : f32 to f16
+    linalg.yield %t : f16
+  } -> tensor<1x4x8xf16>
+  %me = tensor.empty() : tensor<1x4xf16>
+  %m0 = linalg.fill ins(%ninf16 : f16) outs(%me : tensor<1x4xf16>) -> tensor<1x4xf16>
+  %m = linalg.generic {indexing_maps = [#row, #rows], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x : tensor<1x4x8xf16>) outs(%m0 : tensor<1x4xf16>) {
+  ^bb0(%in: f16, %acc: f16):
+    %y = arith.maximumf %in, %acc : f16
+    linalg.yield %y : f16
+  } -> tensor<1x4xf16>
+  %ee = tensor.empty() : tensor<1x4x8xf16>
+  %e = linalg.generic {indexing_maps = [#row, #rows, #row], iterator_types = ["parallel", "parallel", "parallel"]} ins(%x, %m : tensor<1x4x8xf16>, tensor<1x4xf16>) outs(%ee : tensor<1x4x8xf16>) {
+  ^bb0(%in: f16, %mx: f16, %o: f16):
+    %d = arith.subf %in, %mx : f16
+    %y = math.exp %d : f16
+    linalg.yield %y : f16
+  } -> tensor<1x4x8xf16>
+  %le = tensor.empty() : tensor<1x4xf16>
+  %l0 = linalg.fill ins(%zero16 : f16) outs(%le : tensor<1x4xf16>) -> tensor<1x4xf16>
+  %l = linalg.generic {indexing_maps = [#row, #rows], iterator_types = ["parallel", "parallel", "reduction"]} ins(%e : tensor<1x4x8xf16>) outs(%l0 : tensor<1x4xf16>) {
+  ^bb0(%in: f16, %acc: f16):
+    %y = arith.addf %in, %acc : f16
+    linalg.yield %y : f16
+  } -> tensor<1x4xf16>
+  %pe = tensor.empty() : tensor<1x4x8xf16>
+  %p = linalg.generic {indexing_maps = [#row, #rows, #row], iterator_types = ["parallel", "parallel", "parallel"]} ins(%e, %l : tensor<1x4x8xf16>, tensor<1x4xf16>) outs(%pe : tensor<1x4x8xf16>) {
+  ^bb0(%in: f16, %sum: f16, %o: f16):
+    %y = arith.divf %in, %sum : f16
+    linalg.yield %y : f16
+  } -> tensor<1x4x8xf16>
+  %oe = tensor.empty() : tensor<1x4x2xf32>
+  %o0 = linalg.fill ins(%zero : f32) outs(%oe : tensor<1x4x2xf32>) -> tensor<1x4x2xf32>
+  %o = linalg.batch_matmul ins(%p, %v : tensor<1x4x8xf16>, tensor<1x8x2xf16>) outs(%o0 : tensor<1x4x2xf32>) -> tensor<1x4x2xf32>
+  %he = tensor.empty() : tensor<1x4x2xf16>
+  %h = linalg.generic {indexing_maps = [#row, #row], iterator_types = ["parallel", "parallel", "parallel"]} ins(%o : tensor<1x4x2xf32>) outs(%he : tensor<1x4x2xf16>) {
+  ^bb0(%in: f32, %out: f16):
+    %t = arith.truncf %in : f32 to f16
+    linalg.yield %t : f16
+  } -> tensor<1x4x2xf16>
+  return %h : tensor<1x4x2xf16>
+}
