@@ -573,8 +573,8 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "attention-scale-applied-twice",
         ATTENTION,
-        "    if modifier is not None and score_scale is None:",
-        "    if modifier is not None:",
+        "        if op is not chain.modifier or score_scale is None:",
+        "        if True:",
         (ATTENTION_PROPERTY,),
         "a constant scale folded into q is applied to the scores again",
     ),
@@ -1453,8 +1453,8 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "half-attention-scores-not-rounded",
         ATTENTION,
-        "        on_tiles(rounding, rounded)",
-        "        pass",
+        "        if op is not chain.modifier or score_scale is None:",
+        "        if op is chain.modifier and score_scale is None:",
         (ATTENTION_HALF_EXACT, ATTENTION_HALF),
         "the fused half attention drops the scores' rounding op: the modifier "
         "reads a half tile nothing wrote this step",
@@ -1462,8 +1462,8 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "half-attention-probabilities-not-rounded",
         ATTENTION,
-        "        _round_tile(s_shared, p_tile, step)",
-        "        pass",
+        "    _round_tile(numerators, rounded, at)",
+        "    pass",
         (ATTENTION_HALF_PROPERTY, ATTENTION_HALF),
         "the product with v reads the half tile without the step's rounded "
         "numerators in it (the rounded scores, or nothing)",
