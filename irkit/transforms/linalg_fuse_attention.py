@@ -18,8 +18,8 @@ scf.forall (%tile) in (R / BR) {                       // a block per BR rows
   workgroup buffers: %q (the block's rows of q), %s (BR x BC scores), %out
   (the block's rows of o), %k and %v (one step's keys and values), %m,
   %prev, %l, %alpha, %safe (BR), %partials (BR x 16); rows padded against bank
-  conflicts (q, k, v by one element; scores and output to a length
-  `threads-x` banks apart from the next row)
+  conflicts (q, k, v by one 4-byte bank: an f32, two f16; scores and output
+  to a length `threads-x` banks apart from the next row)
   copy the block's rows of q into %q
   max fill (%m, %prev), sum fill (%l), output fill (%out): the chain's fills
   scf.for %j = %c0 to %cKeys step %cBC {
@@ -275,6 +275,13 @@ def conflict_free_row(length: int, x_threads: int) -> int:
     return length + (x_threads - length) % 32
 
 
+def _bank_pad(element_bytes: int) -> int:
+    """The elements a row of workgroup memory is padded by so that the next
+    row starts one 4-byte bank further: one f32, two f16 (one f16 would put
+    two neighbouring rows in one bank word's halves, a 2-way conflict)."""
+    return max(1, 4 // element_bytes)
+
+
 def _padded(shape: Sequence[int], last: int) -> list[int]:
     return [*shape[:-1], last]
 
@@ -322,7 +329,11 @@ def choose_tiles(
     head = _block_shape(chain, chain.scores, q_index, 1)[-1]  # q's per row
     out_bytes = _element_bytes(chain.values.outputs[0])
 
-    pad = 0 if cpu else 1
+    q_pad, k_pad, v_pad = (
+        (0, 0, 0)
+        if cpu
+        else (_bank_pad(q_bytes), _bank_pad(k_bytes), _bank_pad(v_bytes))
+    )
     if cpu:
         x_threads = 32  # no bank padding (`conflict_free_row`)
 
@@ -332,14 +343,14 @@ def choose_tiles(
         out_shape = _block_shape(chain, chain.values, out_index, tiles.rows)
         parts = min(tiles.keys, reduction_parts or ROW_REDUCTION_PARTS)
         return [
-            q_bytes * prod(_padded(q_shape, q_shape[-1] + pad)),
+            q_bytes * prod(_padded(q_shape, q_shape[-1] + q_pad)),
             tile_bytes * tiles.rows * conflict_free_row(tiles.keys, x_threads),
             5 * row_bytes * tiles.rows,  # max, previous max, sum, alpha, safe
             parts * row_bytes * tiles.rows,
             out_bytes
             * prod(_padded(out_shape, conflict_free_row(out_shape[-1], x_threads))),
-            k_bytes * tiles.keys * (head + pad),
-            v_bytes * tiles.keys * (head + pad),
+            k_bytes * tiles.keys * (head + k_pad),
+            v_bytes * tiles.keys * (head + v_pad),
         ]
 
     def fits(tiles: AttentionTiles) -> bool:
@@ -427,8 +438,9 @@ class _Kernel:
 
     def staging(self, op: GenericOp, index: int, at: InsertPoint) -> SSAValue:
         """A workgroup buffer for one key step's part of `op`'s operand
-        `index`, its innermost dimension padded by one element (neighbouring
-        threads read neighbouring rows: different banks); the unpadded view."""
+        `index`, its innermost dimension padded by one bank (`_bank_pad`:
+        neighbouring threads read neighbouring rows, on different banks); the
+        unpadded view."""
         maps = op.indexing_maps.data[index].data
         tiles = self.op_tiles(op, None)
         key = self.chain.loops[op].key
@@ -436,7 +448,8 @@ class _Kernel:
         tiles[key] = Tile(0, self.tiles.keys)
         shape = _tile_shape_of(maps, tiles)
         element = _memref_type(op.operands[index]).get_element_type()
-        return self.padded(element, shape, shape[-1] + 1, "staged")
+        pad = _bank_pad(element_bytes(element) or 8)
+        return self.padded(element, shape, shape[-1] + pad, "staged")
 
     def row_origin(self, stride: int, extent: int) -> SSAValue:
         """Where a row loop of this extent, whose inner row loops span
@@ -988,12 +1001,13 @@ def _build(
         body,
     )
     q_shape = _memref_type(q_box).get_shape()
-    # Rows of q are read whole by the threads along x: one element more per
+    # Rows of q are read whole by the threads along x: one bank more per
     # row puts neighbouring rows on neighbouring banks. Rows of scores and
     # of the output are read along x, `x_threads` banks apart.
     x_threads = threads[1]
     q_element = _memref_type(q_box).get_element_type()
-    q_shared = kernel.padded(q_element, q_shape, q_shape[-1] + 1, "q")
+    q_pad = _bank_pad(element_bytes(q_element) or 8)
+    q_shared = kernel.padded(q_element, q_shape, q_shape[-1] + q_pad, "q")
     # A score-shaped tile per element type: each op of the chain on score
     # tiles reads the tile of its input's type and writes the one of its
     # output's (in place when they agree).

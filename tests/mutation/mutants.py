@@ -1472,13 +1472,22 @@ MUTANTS: tuple[Mutant, ...] = (
         "half-attention-staged-in-f32",
         ATTENTION,
         "        element = _memref_type(op.operands[index]).get_element_type()\n"
-        '        return self.padded(element, shape, shape[-1] + 1, "staged")',
+        "        pad = _bank_pad(",
         "        element = _memref_type(self.chain.row_max.outputs[0])"
         ".get_element_type()\n"
-        '        return self.padded(element, shape, shape[-1] + 1, "staged")',
+        "        pad = _bank_pad(",
         (ATTENTION_HALF,),
         "half keys and values staged in f32 tiles: twice the shared memory and "
         "copies that convert (or do not verify)",
+    ),
+    Mutant(
+        "half-staging-padded-by-one-element",
+        ATTENTION,
+        "    return max(1, 4 // element_bytes)",
+        "    return 1",
+        (ATTENTION_HALF,),
+        "half rows of q, keys and values padded by one f16: neighbouring rows "
+        "share a bank word (2-way bank conflicts on every staged read)",
     ),
     Mutant(
         "half-causal-bound-lost-at-extf",

@@ -4,9 +4,9 @@
 // Half-precision attention as torch-mlir exports it (f16 q, k, v; products
 // accumulated in f32; the scores rounded to f16, scaled and masked in f16
 // and widened to f32; the softmax in f32; the probabilities rounded to f16;
-// the output rounded to f16). The fused kernel stages q, k and v in f16,
-// keeps the online softmax's state and the output's accumulator in f32,
-// and holds two score tiles: the f32 one (the products, the softmax) and an
+// the output rounded to f16). The fused kernel stages q, k and v in f16
+// (rows padded by two f16, one bank), keeps the online softmax's state and
+// the output's accumulator in f32, and holds two score tiles: the f32 one (the products, the softmax) and an
 // f16 one (the rounded scores, then the rounded numerators the product with
 // v reads). It rounds where the program does: the scores after the
 // product, the output after the division; the probabilities `e / l` it
@@ -18,7 +18,7 @@
 // CHECK-LABEL: func.func @causal_f16
 // CHECK-NOT:     linalg.generic
 // CHECK:         scf.forall
-// CHECK:           %[[Q:.*]] = memref.alloc() : memref<1x4x5xf16, #gpu.address_space<workgroup>>
+// CHECK:           %[[Q:.*]] = memref.alloc() : memref<1x4x6xf16, #gpu.address_space<workgroup>>
 // CHECK:           %[[SCORES_BUFFER:.*]] = memref.alloc() : memref<4x16xf32, #gpu.address_space<workgroup>>
 // CHECK-NEXT:      %[[SCORES:.*]] = memref.subview %[[SCORES_BUFFER]]
 // CHECK:           %[[HALF_BUFFER:.*]] = memref.alloc() : memref<4x16xf16, #gpu.address_space<workgroup>>
@@ -26,8 +26,8 @@
 // CHECK:           memref.alloc() : memref<4xf32, #gpu.address_space<workgroup>>
 // CHECK:           %[[OUT:.*]] = memref.subview %out[{{.*}}] [1, 4, 2] [1, 1, 1] : memref<1x4x2xf16> to memref<1x4x2xf16
 // CHECK:           memref.alloc() : memref<1x4x16xf32, #gpu.address_space<workgroup>>
-// CHECK:           memref.alloc() : memref<1x4x5xf16, #gpu.address_space<workgroup>>
-// CHECK:           memref.alloc() : memref<1x4x3xf16, #gpu.address_space<workgroup>>
+// CHECK:           memref.alloc() : memref<1x4x6xf16, #gpu.address_space<workgroup>>
+// CHECK:           memref.alloc() : memref<1x4x4xf16, #gpu.address_space<workgroup>>
 // CHECK:           %[[KEYS:.*]] = affine.min affine_map<(d0) -> (d0 + 4, 8)>
 // CHECK:           scf.for %{{.*}} = %{{.*}} to %[[KEYS]] step
 // CHECK:             %[[SCORES_VIEW:.*]] = memref.expand_shape %[[SCORES]]

@@ -8,7 +8,7 @@
 // values and rounded scores are `__half` tiles in dynamic shared memory
 // beside the f32 scores and accumulator; it compiles for Hopper without
 // warnings or spilled registers (ptxas's spill warnings are errors here;
-// ptxas 13.0: 95 registers; tiles of 128 rows x 128 keys, 214 KB of shared
+// ptxas 13.0: 95 registers; tiles of 128 rows x 128 keys, 215 KB of shared
 // memory).
 
 // CHECK-COUNT-1: __global__
