@@ -23,15 +23,23 @@ and `torch.compile`; `--call-overhead` times the host cost of calling
     python benchmarks/gpu.py [--small] [--sizes 1000,2048] [--tune] [--models]
                              [--half 1024,4096] [--tf32 1024,4096,3000]
                              [--tf32-pipelines 'LABEL=PIPELINE;...']
+                             [--transpose 4096,3000x1000]
                              [--call-overhead] [--json FILE]
 
 `--tf32` times f32 GEMMs with TF32 allowed on all sides (irkit's
 `allow_tf32=True`, cuBLAS under `torch.backends.cuda.matmul.allow_tf32`,
 Triton's `input_precision="tf32"`); everything else runs with TF32 off.
 Each size is one row per `--tf32-pipelines` entry (by default `target`,
-the target's own pipeline: TF32 warpgroup products on sm_90a, and
+the target's own pipeline: TF32 warpgroup products on sm_90a, B transposed
+once by a tiled transpose kernel; `copies`, `lower-to-cuda{tf32-transpose-
+b=false}`: B copied transposed into shared memory by 4-byte cp.async; and
 `mma.sync`, `lower-to-cuda{wgmma=false}`: m16n8k8), the peers timed once;
 a note names the tensor-core instruction each row's kernel uses.
+
+`--transpose` times f32 transposes (`linalg-tile-transposes-for-gpu`)
+beside a copy of the same bytes and the transpose untiled
+(`lower-to-cuda{transposes=false}`); the table's last column is each
+against the device's copy bandwidth.
 
 Needs a GPU, torch and triton (the lent H100 has both); prints a Markdown
 table last.
@@ -58,7 +66,15 @@ import numpy as np
 import torch
 import triton
 import triton.language as tl
-from programs import elementwise_chain, half_matmul, layer_norm, matmul, softmax
+from programs import copy as copy_program
+from programs import (
+    elementwise_chain,
+    half_matmul,
+    layer_norm,
+    matmul,
+    softmax,
+    transpose,
+)
 
 import irkit
 from irkit.runtime.cache import CACHE_DIR_VARIABLE
@@ -308,6 +324,56 @@ def tf32_matmul_cases(sizes: str, pipelines: str) -> list[Case]:
             case = tf32_matmul_case(n, label, pipeline, first)
             first = first or case
             cases.append(case)
+    return cases
+
+
+def transpose_cases(sizes: str) -> list[Case]:
+    """Per `RxC` (or `N`: N x N) of `sizes`, f32: a copy of the matrix (the
+    bound: the same bytes read and written along rows), its transpose as
+    `lower-to-cuda` tiles it (`linalg-tile-transposes-for-gpu`: coalesced
+    through workgroup tiles), and the transpose untiled
+    (`lower-to-cuda{transposes=false}`: a thread per element, strided
+    reads), beside PyTorch's copy and `x.t().contiguous()` kernels and
+    `torch.compile`'s (Inductor's tiled transpose)."""
+    cases: list[Case] = []
+    for size in [s for s in sizes.split(",") if s]:
+        rows, _, cols = size.partition("x")
+        r, c = int(rows), int(cols or rows)
+        work = (2 * 4 * r * c / 1e9, "GB")
+        cases.append(
+            Case(
+                f"copy {r}x{c}",
+                copy_program(r, c),
+                lambda g, r=r, c=c: [_uniform((r, c), g)],
+                lambda x: x.double().clone(),
+                {"torch (copy_)": lambda x, out: out.copy_(x)},
+                work,
+            )
+        )
+        tiled = Case(
+            f"transpose {r}x{c}",
+            transpose(r, c),
+            lambda g, r=r, c=c: [_uniform((r, c), g)],
+            lambda x: x.double().t().contiguous(),
+            {
+                "torch (copy_ of x.t())": lambda x, out: out.copy_(x.t()),
+                "torch.compile": compiled(lambda x: x.t().contiguous()),
+            },
+            work,
+        )
+        cases.append(tiled)
+        cases.append(
+            Case(
+                f"transpose {r}x{c} [untiled]",
+                transpose(r, c),
+                tiled.make_inputs,
+                tiled.reference,
+                tiled.peers,
+                work,
+                pipeline="lower-to-cuda{transposes=false}",
+                peers_from=tiled,
+            )
+        )
     return cases
 
 
@@ -707,10 +773,22 @@ def main() -> None:
     )
     parser.add_argument(
         "--tf32-pipelines",
-        default="target=;mma.sync=lower-to-cuda{wgmma=false}",
+        default=(
+            "target=;copies=lower-to-cuda{tf32-transpose-b=false};"
+            "mma.sync=lower-to-cuda{wgmma=false}"
+        ),
         help="';'-separated LABEL=PIPELINE, a row each for every --tf32 size "
         "(an empty PIPELINE: the target's own, TF32 warpgroup products on "
-        "sm_90a), e.g. 'wgmma 128x128=lower-to-cuda{wgmma-block=128,128}'",
+        "sm_90a, B transposed once by a tiled transpose kernel; `copies`: B "
+        "copied transposed into shared memory by 4-byte cp.async), e.g. "
+        "'wgmma 128x128=lower-to-cuda{wgmma-block=128,128}'",
+    )
+    parser.add_argument(
+        "--transpose",
+        default="",
+        help="f32 transpose sizes (RxC or N), each beside a copy of the same "
+        "bytes and the transpose untiled (lower-to-cuda{transposes=false}), "
+        "e.g. 4096,3000x1000",
     )
     parser.add_argument(
         "--cold-cache",
@@ -754,6 +832,7 @@ def main() -> None:
         if n
     ]
     cases += tf32_matmul_cases(args.tf32, args.tf32_pipelines)
+    cases += transpose_cases(args.transpose)
     bandwidth = copy_bandwidth_gbs(args.repeats)
     for case in cases:
         run_case(case, args.repeats, g)

@@ -73,3 +73,31 @@ func.func @main(%x: {t}) -> {t} {{
   %y = nn.gelu %x{spelled} : {t}
   return %y : {t}
 }}"""
+
+
+def transpose(rows: int, cols: int) -> str:
+    """The rows x cols f32 matrix transposed (cols x rows)."""
+    t = f"tensor<{rows}x{cols}xf32>"
+    r = f"tensor<{cols}x{rows}xf32>"
+    return f"""
+func.func @main(%x: {t}) -> {r} {{
+  %y = nn.transpose %x perm [1, 0] : {t} -> {r}
+  return %y : {r}
+}}"""
+
+
+def copy(rows: int, cols: int) -> str:
+    """A copy of a rows x cols f32 matrix (the same bytes as `transpose`, read
+    and written along the rows): an identity `linalg.generic`."""
+    t = f"tensor<{rows}x{cols}xf32>"
+    return f"""
+func.func @main(%x: {t}) -> {t} {{
+  %e = tensor.empty() : {t}
+  %y = linalg.generic {{indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>,
+      affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}}
+      ins(%x : {t}) outs(%e : {t}) {{
+  ^bb0(%a: f32, %b: f32):
+    linalg.yield %a : f32
+  }} -> {t}
+  return %y : {t}
+}}"""

@@ -19,11 +19,11 @@ error; FAIL past the tolerance) and timed with CUDA events beside cuBLAS
 not divide (1000) is padded by `linalg-pad-contractions` first.
 
 `tf32`: f32 operands with `allow-tf32=true` (m64nNk8 TF32 products; `mma`
-is then `mma.sync`'s m16n8k8), cuBLAS with TF32 allowed; `kn` copies B
-element by element into the K-major tile TF32 products need, `nk` copies
-no differently from A; a `kn` row "B transposed (torch)" times a
-transpose of B alone: `nk`'s time plus it is what a transpose kernel
-before the matmul would give instead of the element copies. The error is shown against the float64 product of
+is then `mma.sync`'s m16n8k8), cuBLAS with TF32 allowed; `kn` transposes
+B once by a tiled transpose kernel before the products (`--tf32-b copies`:
+copies B element by element into the K-major tile TF32 products need),
+`nk` copies no differently from A; a `kn` row "B transposed (torch)" times
+a transpose of B alone, for scale. The error is shown against the float64 product of
 the operands truncated to TF32 (what `irkit.dtypes.truncate_to_tf32` says
 the tensor cores read from shared memory) and rounded (`to_tf32`, what
 `mma.sync`'s `cvt.rna` gives): the smaller one says which the device did
@@ -71,6 +71,15 @@ parser.add_argument(
     help="tf32, B stored (k, n): the k each warp's 4-byte transposing copies "
     "cover (by 32 / it n; `convert_linalg_to_mma.TF32_TRANSPOSE_K`, 4 by "
     "default); all: this run once with each, one process each",
+)
+parser.add_argument(
+    "--tf32-b",
+    choices=("transposed", "copies"),
+    default="transposed",
+    help="tf32, B stored (k, n): transposed once by a tiled transpose kernel "
+    "before the products (the default, `tf32-transpose-b`) or copied "
+    "transposed by 4-byte cp.async (`tf32-transpose-b=false`; --tf32-copy-k "
+    "other than 4 implies it)",
 )
 parser.add_argument("--repeats", type=int, default=30)
 args = parser.parse_args()
@@ -152,7 +161,12 @@ func.func @main(%a: {t}, %b: {t}) -> {c} {{
 
 
 def pipeline(config: str, kind: str) -> str:
-    tf32 = " allow-tf32=true" if kind == "tf32" else ""
+    copies = args.tf32_b == "copies" or args.tf32_copy_k != "4"
+    tf32 = (
+        f" allow-tf32=true{' tf32-transpose-b=false' if copies else ''}"
+        if kind == "tf32"
+        else ""
+    )
     if config == "mma":
         return f"lower-to-cuda{{wgmma=false{tf32}}}"
     block, stages = config.split("/")
@@ -189,8 +203,8 @@ def kernel_kinds(compiled: object) -> str:
 def main() -> None:
     g = torch.Generator(device="cuda").manual_seed(0)
     print(
-        f"descriptor offsets: {args.mn_offsets}; tf32 copies of {args.tf32_copy_k} "
-        f"k a warp; device {torch.cuda.get_device_name()}"
+        f"descriptor offsets: {args.mn_offsets}; tf32 B {args.tf32_b}, copies of "
+        f"{args.tf32_copy_k} k a warp; device {torch.cuda.get_device_name()}"
     )
     print(
         "| size | type | B | config | kernel | ms | TFLOP/s | vs cuBLAS | rel. error |"

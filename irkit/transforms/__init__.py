@@ -43,6 +43,7 @@ _PASSES: dict[str, str] = {
     "gpu-promote-shared": "GpuPromoteSharedPass",
     "linalg-tile-rows": "LinalgTileRowsPass",
     "linalg-tile-rows-for-gpu": "LinalgTileRowsForGpuPass",
+    "linalg-tile-transposes-for-gpu": "LinalgTileTransposesForGpuPass",
     "gpu-shuffle-reductions": "GpuShuffleReductionsPass",
     "gpu-promote-accumulators": "GpuPromoteAccumulatorsPass",
     "gpu-relayout-shared": "GpuRelayoutSharedPass",

@@ -154,7 +154,7 @@ from irkit.dialects.mma import (
 )
 from irkit.dialects.scf import ForOp, IfOp
 from irkit.dtypes import element_bytes
-from irkit.transforms.utils.builders import hoist_to_contraction
+from irkit.transforms.utils.builders import hoist_to_contraction, permuted_copy
 
 PASS_NAME = "convert-linalg-to-mma"
 
@@ -1362,6 +1362,27 @@ class _WarpgroupKernel(_MmaKernel):
         return self.tiles.stages - 1 - self.products_in_flight()
 
 
+def _with_b_transposed(
+    before: Operation, generic: GenericOp, shape: MatmulShape
+) -> MatmulShape:
+    """`shape` reading an N x K copy of its k-major B, made before `before`
+    by a transposing `linalg.generic` (which `linalg-tile-transposes-for-gpu`
+    runs as a coalesced tiled kernel) and freed after `generic`."""
+    b_type = cast(MemRefType[Attribute], shape.b.type)
+    *batch, k, n = b_type.get_shape()
+    rank = len(batch) + 2
+    alloc = memref.AllocOp.get(b_type.get_element_type(), shape=[*batch, n, k])
+    alloc.results[0].name_hint = "b_transposed"
+    swap = [*range(rank - 2), rank - 1, rank - 2]
+    at = InsertPoint.before(before)
+    Rewriter.insert_op(alloc, at)
+    Rewriter.insert_op(permuted_copy(shape.b, alloc.results[0], swap), at)
+    Rewriter.insert_op(
+        memref.DeallocOp.get(alloc.results[0]), InsertPoint.after(generic)
+    )
+    return replace(shape, b=alloc.results[0], b_k_major=False)
+
+
 def _fill_value(prologue: GenericOp) -> SSAValue | None:
     """The value a fill writes, when it reads no buffer and yields one of its
     scalar inputs unchanged (`fusable_prologue` checked the rest)."""
@@ -1469,7 +1490,10 @@ class ConvertLinalgToMmaPass(ModulePass):
     use, dynamic shared memory included: the device's opt-in limit; fewer
     stages, then a shorter BK, where the copy buffers would not fit),
     `warps` (along M, along N: 2, 4), `wgmma` (warpgroup products on
-    sm_90a; off), `wgmma-block` = BM, BN (their largest tiles; 128, 256).
+    sm_90a; off), `wgmma-block` = BM, BN (their largest tiles; 128, 256),
+    `tf32-transpose-b` (TF32 warpgroup products on a k-major B read an N x K
+    copy made by a transposing `linalg.generic` before the kernel; false:
+    B copied transposed by 4-byte `cp.async`s; on).
     """
 
     name = "convert-linalg-to-mma"
@@ -1482,6 +1506,11 @@ class ConvertLinalgToMmaPass(ModulePass):
     tf32: bool = False
     wgmma: bool = False
     wgmma_block: tuple[int, ...] = (128, 256)
+    # TF32 warpgroup products on a k-major B: transpose B once into an N x
+    # K buffer (a `linalg.generic` left for `linalg-tile-transposes-for-gpu`)
+    # and copy its rows 16 bytes at a time; false: copy B transposed into
+    # shared memory by 4-byte `cp.async`s every step.
+    tf32_transpose_b: bool = True
 
     def _check_options(self) -> None:
         if len(self.block) != 3:
@@ -1535,15 +1564,20 @@ class ConvertLinalgToMmaPass(ModulePass):
                 continue
             kernel_type: type[_MmaKernel] = _MmaKernel
             tiles = None
+            # TF32 warpgroup products on a k-major B: from an N x K copy.
+            transpose_b = (
+                self.wgmma and self.tf32_transpose_b and shape.tf32 and shape.b_k_major
+            )
             if self.wgmma:
                 tiles = choose_warpgroup_tiles(
-                    shape,
+                    replace(shape, b_k_major=False) if transpose_b else shape,
                     self.wgmma_block,
                     self.stages,
                     self.multiprocessors,
                     self.max_shared_bytes,
                 )
                 kernel_type = _MmaKernel if tiles is None else _WarpgroupKernel
+                transpose_b = transpose_b and tiles is not None
             if tiles is None:
                 tiles = choose_tiles(
                     shape,
@@ -1557,6 +1591,11 @@ class ConvertLinalgToMmaPass(ModulePass):
                 continue
             prologue = fusable_prologue(generic)
             initial = None if prologue is None else _fill_value(prologue)
+            if transpose_b:
+                # Before the fill the kernel takes in, so that the two stay
+                # neighbours.
+                first = prologue if initial is not None else None
+                shape = _with_b_transposed(first or generic, generic, shape)
             epilogue = _fusable_epilogue(generic, shape)
             fused: list[GenericOp] = [generic]
             if initial is not None and prologue is not None:

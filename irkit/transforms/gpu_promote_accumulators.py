@@ -82,6 +82,23 @@ loops of the copies, and each loop around a rewritten access (when the
 nest runs at most `max-unroll` iterations), carry the unit attribute
 `irkit.unroll`. Index computations the accesses no longer use are erased.
 
+A buffer that lives only for the launch needs no copies at all: a
+matmul's result that only its fused epilogue reads (`linalg-tile-for-gpu`
+fills it, accumulates into it and reads it back, all in one launch, each
+thread its own tile). Before the loops, each launch's *scratch* buffers are
+promoted across the whole launch body: the results of `memref.alloc` whose
+every use is in the launch or a `memref.dealloc`, under the conditions
+above with the launch body as `L` (bases may use thread and block ids and
+values from outside the launch). Every access goes to the private tile,
+none is copied in (a program that reads what it never wrote is outside
+the contract: the interpreter rejects it) or out (nothing after the launch
+reads the buffer), and the allocation and its deallocations are erased
+once nothing else uses them. The loops from the outermost one whose
+counter indexes the tile inwards are marked `irkit.unroll` (a K loop around
+an accumulation stays rolled). A matmul with an epilogue then never writes
+its result to global memory: on the H100 a 4096 x 4096 x 1024 matmul with
+bias and GELU went from 836 to 767 us.
+
 A thread tile already in per-thread memory needs no copies, only the same
 unrolling: for each `memref.alloca` of static shape in a launch body (what
 `linalg-tile-for-gpu` gives a block-level contraction's or reduction's
@@ -95,8 +112,9 @@ so its reads of workgroup memory are cyclic in unrolled counters for
 `gpu-relayout-shared`.
 
 Preserves: every value read and written (the tile is private to its thread
-during `L`: no other thread or block touches it), the order of all
-floating-point operations, hence bit-identical results.
+during `L`: no other thread or block touches it; a scratch buffer's values
+are read by nothing outside the launch), the order of all floating-point
+operations, hence bit-identical results.
 """
 
 from __future__ import annotations
@@ -115,7 +133,7 @@ from xdsl.dialects.builtin import (
     ModuleOp,
     UnitAttr,
 )
-from xdsl.dialects.memref import AllocaOp, LoadOp, StoreOp
+from xdsl.dialects.memref import AllocaOp, AllocOp, DeallocOp, LoadOp, StoreOp
 from xdsl.dialects.scf import ForOp, YieldOp
 from xdsl.ir import (
     Attribute,
@@ -184,8 +202,9 @@ def _trip_count(loop: ForOp) -> int:
     return -(-(upper - lower) // step)
 
 
-def _nest(op: Operation, loop: ForOp) -> list[ForOp] | None:
-    """The `scf.for`s from `loop` (excluded) down to `op`, if nothing else."""
+def _nest(op: Operation, loop: Operation) -> list[ForOp] | None:
+    """The `scf.for`s from `loop` (an `scf.for` or the launch; excluded) down
+    to `op`, if nothing else."""
     nest: list[ForOp] = []
     parent = op.parent_op()
     while parent is not loop:
@@ -224,7 +243,7 @@ class _Planner:
         # An unknown block size may hold several threads.
         self.thread_dims = [dim for dim, size in block_size.items() if size != 1]
 
-    def candidates(self, loop: ForOp) -> Iterator[SSAValue]:
+    def candidates(self, loop: ForOp | gpu.LaunchOp) -> Iterator[SSAValue]:
         seen: set[SSAValue] = set()
         for op in loop.body.walk():
             if isinstance(op, StoreOp) and op.memref not in seen:
@@ -233,7 +252,7 @@ class _Planner:
                     yield op.memref
 
     def _accesses(
-        self, loop: ForOp, memref: SSAValue
+        self, loop: ForOp | gpu.LaunchOp, memref: SSAValue
     ) -> list[tuple[LoadOp | StoreOp, list[ForOp]]] | None:
         """Every access to `memref` in `loop` with its loop nest, if all are
         plain loads and stores in constant nests and nothing aliases it."""
@@ -257,7 +276,7 @@ class _Planner:
         return accesses
 
     def _split(
-        self, op: LoadOp | StoreOp, nest: list[ForOp], loop: ForOp
+        self, op: LoadOp | StoreOp, nest: list[ForOp], loop: ForOp | gpu.LaunchOp
     ) -> tuple[list[Linear], list[ForOp | None], list[int]] | None:
         """Per index of `op`: its loop-invariant base, the nest loop whose
         counter is added to it (None: none) and the counter's coefficient."""
@@ -292,7 +311,9 @@ class _Planner:
             base.append(rest)
         return base, loops, strides
 
-    def plan(self, loop: ForOp, memref: SSAValue) -> _Promotion | None:
+    def plan(
+        self, loop: ForOp | gpu.LaunchOp, memref: SSAValue
+    ) -> _Promotion | None:
         accesses = self._accesses(loop, memref)
         memref_type = memref.type
         assert isinstance(memref_type, MemRefType)
@@ -331,7 +352,21 @@ class _Planner:
             return None
         return _Promotion(memref, base, shape, strides, planned)
 
-    def _varies_in(self, key: Key, loop: ForOp) -> bool:
+    def scratch_candidates(self) -> Iterator[SSAValue]:
+        """The buffers the launch stores to that live only for it: results of
+        `memref.alloc` whose every use is in the launch or a `memref.dealloc`
+        (a matmul's result that its fused epilogue reads back), so nothing
+        outside the launch reads what it writes."""
+        launch = self.kernel.launch
+        for memref in self.candidates(launch):
+            if isinstance(memref.owner, AllocOp) and all(
+                launch.is_ancestor(use.operation)
+                or isinstance(use.operation, DeallocOp)
+                for use in memref.uses
+            ):
+                yield memref
+
+    def _varies_in(self, key: Key, loop: ForOp | gpu.LaunchOp) -> bool:
         """Whether the value of `key` may change between iterations of `loop`."""
         if isinstance(key, tuple):
             return key[0] == "op" and any(self._varies_in(k, loop) for k in key[3])
@@ -541,6 +576,56 @@ def _promote(
     erase_dead_values(stale)
 
 
+def _promote_scratch(
+    kernel: KernelIndices, promotion: _Promotion, max_unroll: int
+) -> None:
+    """Every access to a scratch buffer's tile goes to a private tile, with
+    no copies: nothing before the launch is read, nothing after it reads.
+    The buffer's allocation goes once nothing else uses it."""
+    launch = kernel.launch
+    memref_type = promotion.memref.type
+    assert isinstance(memref_type, MemRefType)
+    private_type = MemRefType(
+        memref_type.get_element_type(),
+        promotion.shape,
+        memory_space=gpu.private_memory_space(),
+    )
+    block = launch.entry_block
+    accumulator = block.insert_arg(private_type, len(block.args))
+    accumulator.name_hint = "acc"
+    zero = arith.ConstantOp(IntegerAttr(0, IndexType()))
+    Rewriter.insert_op(zero, InsertPoint.at_start(block))
+    stale: list[SSAValue] = []
+    for access in promotion.accesses:
+        indices = [
+            zero.result if counter is None else counter.body.block.args[0]
+            for counter in access.loops
+        ]
+        stale += list(access.op.indices)
+        new: LoadOp | StoreOp
+        if isinstance(access.op, LoadOp):
+            new = LoadOp.get(accumulator, indices)
+        else:
+            new = StoreOp.get(access.op.value, accumulator, indices)
+        Rewriter.replace_op(access.op, new)
+        # The loops from the outermost one indexing the tile inwards (a K
+        # loop around a matmul's accumulation stays rolled).
+        nest = _nest(new, launch) or []
+        indexing = [counter for counter in access.loops if counter is not None]
+        first = min((nest.index(counter) for counter in indexing), default=len(nest))
+        unrolled = nest[first:]
+        if prod(_trip_count(counter) for counter in unrolled) <= max_unroll:
+            for counter in unrolled:
+                counter.attributes[UNROLL_ATTRIBUTE] = UnitAttr()
+    erase_dead_values(stale)
+    allocation = promotion.memref.owner
+    if all(isinstance(use.operation, DeallocOp) for use in promotion.memref.uses):
+        for use in list(promotion.memref.uses):
+            Rewriter.erase_op(use.operation)
+        assert isinstance(allocation, Operation)
+        Rewriter.erase_op(allocation)
+
+
 def _uses(value: SSAValue, counter: SSAValue) -> bool:
     """Whether `value` is computed from `counter` by side-effect-free ops."""
     pending, seen = [value], set[SSAValue]()
@@ -598,6 +683,12 @@ def promote_accumulators(module: ModuleOp, max_elements: int, max_unroll: int) -
     for launch in [op for op in module.walk() if isinstance(op, gpu.LaunchOp)]:
         kernel = KernelIndices(launch)
         planner = _Planner(kernel, max_elements)
+        for memref in list(planner.scratch_candidates()):
+            promotion = planner.plan(launch, memref)
+            if promotion is not None:
+                _promote_scratch(kernel, promotion, max_unroll)
+                kernel = KernelIndices(launch)
+                planner = _Planner(kernel, max_elements)
         for loop in [op for op in launch.body.walk() if isinstance(op, ForOp)]:
             if loop.parent is None or _constant_bounds(loop) is None:
                 continue  # erased with an outer promotion, or may not run

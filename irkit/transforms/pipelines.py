@@ -30,6 +30,9 @@ from irkit.transforms import get_irkit_passes
 GPU_MATMUL_BLOCK: tuple[int, int, int] = (128, 128, 16)
 GPU_MATMUL_THREAD: tuple[int, int] = (8, 8)
 GPU_MATMUL_CYCLIC = True
+# `gpu-promote-accumulators`'s budget of a thread's tile (its default).
+PROMOTED_ACCUMULATORS = 64
+UNROLLED_ITERATIONS = 1024
 # `linalg-fuse-attention`'s blocks: at most 128 query rows, 128 keys per
 # step, 256 threads, 16 of them along x, in the dynamic shared memory the
 # device allows (`max-dynamic-shared-bytes`: about 200 KB for these tiles),
@@ -57,6 +60,10 @@ MMA_STAGES = 4
 # `benchmarks/wgmma.py`'s three on the H100 (2026-11-27, f16 4096^3: 0.72-0.74x
 # cuBLAS; 128 x 128 in 4 stages 0.55-0.56x, 128 x 256 in 3 stages 0.48-0.52x).
 WGMMA_BLOCK: tuple[int, int] = (128, 256)
+# `linalg-tile-transposes-for-gpu`: tiles of a warp's 32 columns by 32 rows,
+# 32 x 8 threads, 4 elements a thread each way (NVIDIA's transposeCoalesced
+# shape: each warp reads and writes whole 128-byte f32 rows).
+TRANSPOSE_BLOCK: tuple[int, int] = (32, 8)
 # `lower-to-c` packs matmul operands only for vector units at least this
 # wide (AVX-512): 0.56x NumPy/OpenBLAS at 1024^3 against 0.30x unpacked
 # on the project's VM, where AVX2-sized scalar micro-kernels measured
@@ -300,7 +307,13 @@ class LowerToCudaPipeline(NamedPipeline):
     `convert-linalg-to-mma` (unless `tensor-cores=false`: f16/bf16 matmuls,
     and f32 ones with `allow-tf32`, as tensor-core kernels; with `wgmma`,
     the device's sm_90a fact, as warpgroup products: f32 ones whose padded
-    K is a multiple of 32, the others on `mma.sync`); `linalg-tile-for-gpu`
+    K is a multiple of 32, the others on `mma.sync`; with both, a row-major
+    f32 B is transposed once into an N x K buffer for K-major products
+    unless `tf32-transpose-b=false`, which copies it transposed element by
+    element instead); `linalg-tile-transposes-for-gpu` (unless
+    `transposes=false`: ops that move data through a permutation, read
+    coalesced into workgroup tiles of `transpose-block` = side, threads y
+    and written coalesced); `linalg-tile-for-gpu`
     with the tile sizes below (block- and thread-mapped `scf.forall`s; unless
     `fuse-producers=false`, a matmul operand's elementwise producer, the
     im2col gather, runs while its tiles are staged in shared memory);
@@ -400,6 +413,15 @@ class LowerToCudaPipeline(NamedPipeline):
     # (`GpuHardware.warpgroup_mma`: sm_90a), which `irkit.compile` fills in.
     wgmma: bool = False
     wgmma_block: tuple[int, ...] = WGMMA_BLOCK
+    # TF32 warpgroup products take both operands K-major. A row-major (K x
+    # N) f32 B is transposed once into an N x K buffer by a tiled transpose
+    # kernel (`convert-linalg-to-mma{tf32-transpose-b}`), or, with false,
+    # copied into shared memory transposed by 4-byte `cp.async`s.
+    tf32_transpose_b: bool = True
+    # Transposes as tiled kernels through workgroup memory
+    # (`linalg-tile-transposes-for-gpu`), tiles of (side, threads y).
+    transposes: bool = True
+    transpose_block: tuple[int, ...] = TRANSPOSE_BLOCK
 
     def _half_reduction_multiple(self) -> int:
         """K's multiple for f16/bf16 matmuls and convolutions (0: the SIMT
@@ -412,6 +434,26 @@ class LowerToCudaPipeline(NamedPipeline):
         if not self.wgmma or len(self.matmul_block) != 3:
             return 0
         return math.lcm(self.matmul_block[2], SWIZZLE_ROW_BYTES // 2)
+
+    def _transpose_stages(self) -> list[ModulePass]:
+        """`linalg-tile-transposes-for-gpu` with `transpose-block`, unless
+        `transposes=false`."""
+        if not self.transposes:
+            return []
+        if len(self.transpose_block) != 2:
+            raise PassFailedException(
+                f"{self.name}: transpose-block takes 2 sizes (side, threads y)"
+            )
+        side, rows = self.transpose_block
+        return [
+            _stage(
+                "linalg-tile-transposes-for-gpu",
+                tile=side,
+                rows=rows,
+                max_shared_bytes=self.max_shared_bytes,
+                max_threads_per_block=self.max_threads_per_block,
+            )
+        ]
 
     def stages(self) -> list[ModulePass]:
         stages = [_stage("convert-nn-to-linalg")]
@@ -501,8 +543,10 @@ class LowerToCudaPipeline(NamedPipeline):
                     tf32=self.allow_tf32,
                     wgmma=self.wgmma,
                     wgmma_block=self.wgmma_block,
+                    tf32_transpose_b=self.tf32_transpose_b,
                 )
             )
+        stages += self._transpose_stages()
         stages += [
             _stage(
                 "linalg-tile-for-gpu",
@@ -528,7 +572,18 @@ class LowerToCudaPipeline(NamedPipeline):
         if self.shuffles:
             stages.append(_stage("gpu-shuffle-reductions", warp_size=self.warp_size))
         if self.promote_accumulators:
-            stages.append(_stage("gpu-promote-accumulators"))
+            # A matmul's whole thread tile, and its K step's nest unrolled,
+            # however large the tiles chosen.
+            thread_tile = math.prod(self.matmul_thread)
+            stages.append(
+                _stage(
+                    "gpu-promote-accumulators",
+                    max_elements=max(PROMOTED_ACCUMULATORS, thread_tile),
+                    max_unroll=max(
+                        UNROLLED_ITERATIONS, thread_tile * self.matmul_block[-1]
+                    ),
+                )
+            )
         if self.relayout_shared:
             stages.append(
                 _stage(

@@ -136,7 +136,7 @@ func.func @main(%a: {a_type}, %b: {b_type}) -> {c_type} {{
     np.testing.assert_allclose(result, expected, rtol=1e-4, atol=1e-4)
 
 
-@pytest.mark.parametrize("element", ["f16", "bf16", "f32"])
+@pytest.mark.parametrize("element", ["f16", "bf16", "f32", "f32-copies"])
 @pytest.mark.parametrize("b_layout", ["kn", "nk"])
 @pytest.mark.parametrize(
     "config", ["128,256/4", "128,128/3", "64,64/2"], ids=lambda c: c.replace("/", "-")
@@ -150,13 +150,16 @@ def test_warpgroup_products_on_the_device(
     left running into the next step), 128x128 on three, and 64x64 blocks of
     one warpgroup on two (each step's products retired in it), with a bias
     and a ReLU fused on the accumulators. f32 with `allow-tf32`: m64nNk8
-    TF32 products, B stored (k, n) copied transposed by 4-byte copies,
-    against the float64 product of the operands truncated to TF32 (as the
-    tensor cores read them). `benchmarks/wgmma.py` times the same
-    kernels."""
+    TF32 products, B stored (k, n) transposed once by a tiled transpose
+    kernel (`f32-copies`: copied transposed by 4-byte copies,
+    `tf32-transpose-b=false`), against the float64 product of the operands
+    truncated to TF32 (as the tensor cores read them).
+    `benchmarks/wgmma.py` times the same kernels."""
     facts = get_target("cuda").hardware_facts()
     if not (isinstance(facts, GpuHardware) and facts.warpgroup_mma):
         pytest.skip("the device has no warpgroup products (sm_90a)")
+    copies = element == "f32-copies"
+    element = "f32" if copies else element
     block, stages = config.split("/")
     # Enough blocks for the device (no tile shrunk to fill it, no split K),
     # five K steps: every buffer reused.
@@ -202,10 +205,13 @@ func.func @main(%a: {a_type}, %b: {b_type}, %bias: tensor<{n}xf32>) -> {c_type} 
     tf32 = element == "f32"
     pipeline = (
         f"lower-to-cuda{{wgmma=true wgmma-block={block} mma-stages={stages}"
-        f"{' allow-tf32=true' if tf32 else ''}}}"
+        f"{' allow-tf32=true' if tf32 else ''}"
+        f"{' tf32-transpose-b=false' if copies else ''}}}"
     )
     compiled = irkit.compile(text, target="cuda", pipeline=pipeline, checked=True)
     assert "wgmma.mma_async" in compiled.unit.source
+    if tf32 and b_layout == "kn":
+        assert ("cp.async.ca.shared.global" in compiled.unit.source) == copies
     assert ("k8.f32.tf32.tf32" in compiled.unit.source) == tf32
     dtype = {"f16": np.dtype(np.float16), "bf16": BFLOAT16, "f32": np.float32}
     rng = np.random.default_rng(m + k)
@@ -269,3 +275,33 @@ func.func @main(%a: {a_type}, %b: {b_type}) -> {c_type} {{
     np.testing.assert_allclose(
         result, a.astype(np.float64) @ b.astype(np.float64), rtol=rtol, atol=atol
     )
+
+
+@pytest.mark.parametrize(
+    ("shape", "perm"),
+    [
+        ((4096, 4096), (1, 0)),
+        ((3000, 1000), (1, 0)),
+        ((6, 37, 70), (0, 2, 1)),
+        ((5, 33, 65), (2, 0, 1)),
+    ],
+    ids=lambda value: "x".join(map(str, value)),
+)
+def test_transposes_on_the_device(
+    shape: tuple[int, ...], perm: tuple[int, ...]
+) -> None:
+    """Transposes as `linalg-tile-transposes-for-gpu` tiles them (ragged
+    edges, batches on blocks z) against NumPy, with a scale fused."""
+    source = f"tensor<{'x'.join(map(str, shape))}xf32>"
+    result = f"tensor<{'x'.join(str(shape[p]) for p in perm)}xf32>"
+    text = f"""
+func.func @main(%x: {source}) -> {result} {{
+  %t = nn.transpose %x perm [{", ".join(map(str, perm))}] : {source} -> {result}
+  %y = nn.add %t, %t : {result}, {result} -> {result}
+  return %y : {result}
+}}"""
+    compiled = irkit.compile(text, target="cuda", checked=True)
+    assert "__syncthreads" in compiled.unit.source
+    x = np.random.default_rng(len(shape)).uniform(-1, 1, shape).astype(np.float32)
+    (y,) = compiled(x)
+    np.testing.assert_array_equal(y, 2 * np.transpose(x, perm))

@@ -41,6 +41,15 @@ ATTENTION_HALF_PROPERTY = (
     "::test_half_attention_keeps_meaning_and_fires"
 )
 MMA = "irkit/transforms/convert_linalg_to_mma.py"
+TRANSPOSE = "irkit/transforms/linalg_tile_transposes_for_gpu.py"
+TRANSPOSE_PROPERTY = (
+    "tests/properties/test_linalg_tile_transposes_for_gpu.py"
+    "::test_transposes_keep_meaning_on_the_grid_emulator"
+)
+TRANSPOSE_TF32_PROPERTY = (
+    "tests/properties/test_linalg_tile_transposes_for_gpu.py"
+    "::test_tf32_warpgroup_products_read_b_transposed_once"
+)
 MMA_PROPERTY = "tests/properties/test_convert_linalg_to_mma.py"
 MMA_WGMMA_PROPERTY = (
     "tests/properties/test_convert_linalg_to_mma.py"
@@ -788,6 +797,18 @@ MUTANTS: tuple[Mutant, ...] = (
         "temporary and is copied back (two copies where one is needed)",
     ),
     Mutant(
+        "scratch-read-after-its-launch-promoted",
+        "irkit/transforms/gpu_promote_accumulators.py",
+        "                or isinstance(use.operation, DeallocOp)",
+        "                or True",
+        (
+            "tests/properties/test_gpu_promote_accumulators.py",
+            "tests/filecheck/transforms/gpu-promote-accumulators.mlir",
+        ),
+        "a buffer a later launch reads is promoted across the launch that "
+        "writes it: its stores are dropped and the later launch reads nothing",
+    ),
+    Mutant(
         "accumulator-tile-past-max-elements",
         "irkit/transforms/gpu_promote_accumulators.py",
         "        if prod(shape) > self.max_elements:",
@@ -1497,5 +1518,59 @@ MUTANTS: tuple[Mutant, ...] = (
         (ATTENTION_HALF,),
         "a half causal mask widened to f32 hides its -inf: every block walks "
         "every key step (twice the work at long sequences)",
+    ),
+    Mutant(
+        "transpose-tile-read-along-its-rows",
+        TRANSPOSE,
+        "            self._body(inner, tiles, values, [tx, r])",
+        "            self._body(inner, tiles, values, [r, tx])",
+        (TRANSPOSE_PROPERTY,),
+        "the write phase reads the workgroup tile at [r, tx] (the element its "
+        "thread wrote) instead of [tx, r]: the output is the input untransposed",
+    ),
+    Mutant(
+        "transpose-phases-without-barrier",
+        TRANSPOSE,
+        "        self._write_phase(writing, tiles, loop_values, i0, j0)",
+        "        self._write_phase(reading, tiles, loop_values, i0, j0)",
+        (TRANSPOSE_PROPERTY,),
+        "the write phase runs in the read phase's thread forall: no barrier "
+        "between a thread's store to the tile and another thread's load of it",
+    ),
+    Mutant(
+        "transpose-ragged-edges-unguarded",
+        TRANSPOSE,
+        "        return None if bound % self.tile == 0 else builder.below(value, bound)",
+        "        return None",
+        (TRANSPOSE_PROPERTY,),
+        "edge tiles of extents the tile does not divide load and store past "
+        "the buffers' ends",
+    ),
+    Mutant(
+        "transpose-rows-unpadded",
+        TRANSPOSE,
+        "    return max(1, BANK_BYTES // size)",
+        "    return 0",
+        ("tests/filecheck/transforms/linalg-tile-transposes-for-gpu.mlir",),
+        "tile rows of 32 f32 start in the same bank: the write phase's column "
+        "reads are 32-way bank conflicts",
+    ),
+    Mutant(
+        "transpose-batch-split-outermost-first",
+        TRANSPOSE,
+        "        for position, loop in enumerate(reversed(self.plan.batch)):",
+        "        for position, loop in enumerate(self.plan.batch):",
+        ("tests/filecheck/transforms/linalg-tile-transposes-for-gpu.mlir",),
+        "the linear block index z is split with the outer batch loop fastest: "
+        "wrong batch elements where two batch loops differ in extent",
+    ),
+    Mutant(
+        "tf32-b-buffer-copied-untransposed",
+        MMA,
+        "    swap = [*range(rank - 2), rank - 1, rank - 2]",
+        "    swap = list(range(rank))",
+        (TRANSPOSE_TF32_PROPERTY,),
+        "the N x K buffer the TF32 warpgroup products read is B copied as it "
+        "is, not transposed",
     ),
 )

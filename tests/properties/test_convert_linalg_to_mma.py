@@ -485,7 +485,10 @@ def test_lower_to_cuda_with_wgmma_keeps_meaning_on_unaligned_matmuls(
 
 # TF32 warpgroup products (m64nNk8 over f32 tiles of 32-element rows):
 # the same blocks and stages as `WGMMA_PASS`.
-TF32_WGMMA_PASS = replace(WGMMA_PASS, tf32=True)
+# The 4-byte transposing copies of a k-major B (`tf32-transpose-b=false`);
+# the default, B transposed once before the kernel, is
+# tests/properties/test_linalg_tile_transposes_for_gpu.py's.
+TF32_WGMMA_PASS = replace(WGMMA_PASS, tf32=True, tf32_transpose_b=False)
 
 
 @dataclass(frozen=True)
@@ -564,7 +567,8 @@ def unaligned_tf32_matmuls(draw: st.DrawFn) -> str:
 def test_lower_to_cuda_with_wgmma_and_tf32_keeps_meaning(text: str, seed: int) -> None:
     """`lower-to-cuda{wgmma allow-tf32}` whole (as `irkit.compile(...,
     allow_tf32=True)` on sm_90a): the padded f32 matmul runs as TF32
-    warpgroup products, B transposed by its copies, on the emulator."""
+    warpgroup products, B transposed once by a tiled transpose kernel
+    (`linalg-tile-transposes-for-gpu`), on the emulator."""
     pipeline = replace(WGMMA_PIPELINE, allow_tf32=True)
     after = assert_pass_preserves_semantics(
         pipeline, text, trials=1, seed=seed, rtol=TF32_RTOL, atol=TF32_ATOL

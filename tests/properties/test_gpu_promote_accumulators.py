@@ -6,6 +6,8 @@ left alone)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from hypothesis import strategies as st
 from xdsl.dialects.builtin import ModuleOp
@@ -16,6 +18,7 @@ from irkit.pass_manager import Pipeline
 from irkit.testing import assert_pass_preserves_semantics, check_pass
 from irkit.testing.strategies import lowered
 from irkit.transforms.gpu_promote_accumulators import GpuPromoteAccumulatorsPass
+from irkit.transforms.pipelines import LowerToCudaPipeline
 from tests.properties.gpu_matmuls import matmul_module, matmul_programs, up_to
 
 PASS = GpuPromoteAccumulatorsPass()
@@ -39,6 +42,29 @@ def test_dividing_tiles_are_promoted() -> None:
     assert "#gpu.address_space<private>" not in before
     assert "private(%acc : memref<2x2xf32, #gpu.address_space<private>>)" in after
     assert "irkit.unroll" in after
+    # The matmul's result, which only the fused epilogue reads, is a private
+    # tile across the whole launch: its buffer is gone.
+    assert "memref.alloc" in before
+    assert "memref.alloc" not in after
+
+
+SCRATCH_CASES = [
+    case
+    for case in (
+        Path(__file__).parents[1] / "filecheck/transforms/gpu-promote-accumulators.mlir"
+    )
+    .read_text()
+    .split("// -----")
+    if "func.func @scratch_" in case
+]
+
+
+@pytest.mark.parametrize("program", SCRATCH_CASES, ids=lambda case: case[:0])
+def test_scratch_cases_keep_meaning(program: str) -> None:
+    # The FileCheck cases of buffers promoted across a launch (and of those
+    # left alone: read by a later launch, or read before written), run on
+    # the grid emulator.
+    assert_pass_preserves_semantics(PASS, program, trials=2)
 
 
 @pytest.mark.parametrize(
@@ -273,3 +299,23 @@ def test_disjoint_thread_tiles_keep_meaning() -> None:
     programs = layouts.map(lambda layout: parse_module(thread_tile_text(*layout)))
     reach = check_pass(PASS, programs, min_fired=5)
     assert reach.changed < reach.examples  # refused layouts were drawn too
+
+
+def test_lower_to_cuda_promotes_whole_thread_tiles_of_any_size() -> None:
+    # Thread tiles past the pass's default budget (8 x 16 = 128 accumulators,
+    # each step's 8 x 16 x 16 nest) are still promoted and unrolled whole:
+    # unpromoted, nvcc kept them in local memory (816 bytes of stack).
+    pipeline = LowerToCudaPipeline(matmul_thread=(8, 16))
+    (stage,) = [
+        stage
+        for stage in pipeline.stages()
+        if isinstance(stage, GpuPromoteAccumulatorsPass)
+    ]
+    assert stage.max_elements == 8 * 16
+    assert stage.max_unroll == 8 * 16 * pipeline.matmul_block[-1]
+    (default,) = [
+        stage
+        for stage in LowerToCudaPipeline().stages()
+        if isinstance(stage, GpuPromoteAccumulatorsPass)
+    ]
+    assert default == GpuPromoteAccumulatorsPass()

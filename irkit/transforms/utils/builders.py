@@ -142,8 +142,21 @@ def identity_copy(source: SSAValue, destination: SSAValue) -> GenericOp:
     (not inserted)."""
     source_type = source.type
     assert isinstance(source_type, MemRefType)
+    return permuted_copy(source, destination, range(source_type.get_num_dims()))
+
+
+def permuted_copy(
+    source: SSAValue, destination: SSAValue, permutation: Iterable[int]
+) -> GenericOp:
+    """The `linalg.generic` copying `source` into `destination` with
+    `destination[i_0, ..., i_r] = source[i_p(0), ..., i_p(r)]` for
+    `p = permutation` (source dimension k indexed by destination dimension
+    p(k)), not inserted."""
+    source_type = source.type
+    assert isinstance(source_type, MemRefType)
     rank = source_type.get_num_dims()
-    identity = AffineMapAttr(AffineMap.identity(rank))
+    identity = AffineMap.identity(rank)
+    permuted = AffineMap(rank, 0, tuple(identity.results[d] for d in permutation))
     body = Block(arg_types=[source_type.get_element_type()] * 2)
     body.args[0].name_hint, body.args[1].name_hint = "in", "out"
     body.add_op(LinalgYieldOp(body.args[0]))
@@ -151,7 +164,7 @@ def identity_copy(source: SSAValue, destination: SSAValue) -> GenericOp:
         [source],
         [destination],
         Region(body),
-        [identity, identity],
+        [AffineMapAttr(permuted), AffineMapAttr(identity)],
         [IteratorTypeAttr(IteratorType.PARALLEL)] * rank,
     )
 

@@ -1,6 +1,7 @@
-// RUN: irkit-opt %s --split-input-file -p 'linalg-generalize-named-ops,bufferize,convert-linalg-to-mma{wgmma=true tf32=true wgmma-block=128,128 stages=3 max-shared-bytes=232448}' | filecheck %s
-// RUN: irkit-opt %s --split-input-file -p 'linalg-generalize-named-ops,bufferize,convert-linalg-to-mma{wgmma=true tf32=true stages=4 max-shared-bytes=232448}' | filecheck %s --check-prefix=WIDE
-// RUN: irkit-opt %s --split-input-file -p 'linalg-generalize-named-ops,bufferize,convert-linalg-to-mma{wgmma=true tf32=true wgmma-block=128,128 stages=4}' | filecheck %s --check-prefix=BUDGET
+// RUN: irkit-opt %s --split-input-file -p 'linalg-generalize-named-ops,bufferize,convert-linalg-to-mma{wgmma=true tf32=true tf32-transpose-b=false wgmma-block=128,128 stages=3 max-shared-bytes=232448}' | filecheck %s
+// RUN: irkit-opt %s --split-input-file -p 'linalg-generalize-named-ops,bufferize,convert-linalg-to-mma{wgmma=true tf32=true tf32-transpose-b=false stages=4 max-shared-bytes=232448}' | filecheck %s --check-prefix=WIDE
+// RUN: irkit-opt %s --split-input-file -p 'linalg-generalize-named-ops,bufferize,convert-linalg-to-mma{wgmma=true tf32=true tf32-transpose-b=false wgmma-block=128,128 stages=4}' | filecheck %s --check-prefix=BUDGET
+// RUN: irkit-opt %s --split-input-file -p 'linalg-generalize-named-ops,bufferize,convert-linalg-to-mma{wgmma=true tf32=true wgmma-block=128,128 stages=3 max-shared-bytes=232448}' | filecheck %s --check-prefix=TRANSPOSED
 
 // An f32 matmul with `tf32` as warpgroup products: tiles of 32-element
 // (128-byte) rows, A's rows copied 16 bytes at a time to their swizzled
@@ -54,6 +55,23 @@
 // WIDE-LABEL: func.func @matmul
 // WIDE: workgroup(%a_tiles : memref<4x128x32xf32, #gpu.address_space<workgroup>>, %b_tiles : memref<4x256x32xf32, #gpu.address_space<workgroup>>) private(%acc : memref<128xf32, #gpu.address_space<private>>)
 // WIDE: mma.warpgroup_mma {{.*}} {n = 256 : i64, tf32}
+// By default (`tf32-transpose-b`), B is transposed once into an N x K
+// buffer before the kernel (a linalg.generic for
+// linalg-tile-transposes-for-gpu), which then copies its rows 16 bytes at
+// a time as A's (no element copies); the buffer is freed after the kernel,
+// and the fill is still the kernel's.
+// TRANSPOSED-LABEL: func.func @matmul
+// TRANSPOSED-NOT: linalg.fill
+// TRANSPOSED: %[[BT:.*]] = memref.alloc() : memref<256x256xf32>
+// TRANSPOSED-NEXT: linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%b : memref<256x256xf32>) outs(%[[BT]] : memref<256x256xf32>)
+// TRANSPOSED: gpu.launch
+// TRANSPOSED-NOT: bytes = 4
+// TRANSPOSED: mma.cp_async %[[BT]][%{{.*}}, %{{.*}}], %b_tiles[%c0, %{{.*}}, %{{.*}}] : memref<256x256xf32>
+// TRANSPOSED-NOT: bytes = 4
+// TRANSPOSED: mma.warpgroup_mma {{.*}} {n = 128 : i64, tf32}
+// TRANSPOSED-NOT: bytes = 4
+// TRANSPOSED: memref.dealloc %[[BT]] : memref<256x256xf32>
+// TRANSPOSED-NEXT: func.return
 // BUDGET-LABEL: func.func @matmul
 // BUDGET-NOT: mma.warpgroup_mma
 // BUDGET: mma.sync {{.*}} {tf32}
@@ -90,10 +108,28 @@ func.func @linear(%a: tensor<128x64xf32>, %w: tensor<128x64xf32>, %init: tensor<
 
 // -----
 
+// A batch of rectangular products: B (2 x K x N) transposed to 2 x N x K,
+// the batch loop kept outermost.
+// TRANSPOSED-LABEL: func.func @batched
+// TRANSPOSED: %[[BT:.*]] = memref.alloc() : memref<2x192x64xf32>
+// TRANSPOSED-NEXT: linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%b : memref<2x64x192xf32>) outs(%[[BT]] : memref<2x192x64xf32>)
+// TRANSPOSED: mma.warpgroup_mma
+// TRANSPOSED: memref.dealloc %[[BT]]
+func.func @batched(%a: tensor<2x128x64xf32>, %b: tensor<2x64x192xf32>, %init: tensor<2x128x192xf32>) -> tensor<2x128x192xf32> {
+  %r = linalg.batch_matmul ins(%a, %b : tensor<2x128x64xf32>, tensor<2x64x192xf32>) outs(%init : tensor<2x128x192xf32>) -> tensor<2x128x192xf32>
+  return %r : tensor<2x128x192xf32>
+}
+
+// -----
+
 // A K that one 128-byte row of f32 (32 elements) does not divide falls
 // back to the mma.sync kernel's TF32 products (K steps of 8).
 // CHECK-LABEL: func.func @short_k
 // CHECK-NOT: mma.warpgroup_mma
+// The mma.sync kernel reads B k-major as it is: no transposed copy.
+// TRANSPOSED-LABEL: func.func @short_k
+// TRANSPOSED-NOT: memref.alloc
+// TRANSPOSED: mma.sync {{.*}} {tf32}
 // CHECK: mma.sync {{.*}} {tf32}
 func.func @short_k(%a: tensor<128x40xf32>, %b: tensor<40x128xf32>, %init: tensor<128x128xf32>) -> tensor<128x128xf32> {
   %r = linalg.matmul ins(%a, %b : tensor<128x40xf32>, tensor<40x128xf32>) outs(%init : tensor<128x128xf32>) -> tensor<128x128xf32>

@@ -522,3 +522,204 @@ func.func @workgroup_tile_beside_scratch(%out: memref<4xf32> {irkit.output}) {
   }
   return
 }
+
+// -----
+
+// A matmul's result that only its fused epilogue reads (a buffer allocated
+// for the launch, used by nothing else but its dealloc): the fill, the K
+// loop's accumulation and the epilogue's reads all go to one private tile,
+// with no copy in or out; the buffer is gone.
+
+// CHECK-LABEL: func.func @scratch_tile
+// CHECK-NOT:     memref.alloc
+// CHECK:         gpu.launch {{.*}} private(%[[ACC:.*]] : memref<2x2xf32, #gpu.address_space<private>>) {
+// CHECK:           scf.for %[[F0:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK-NEXT:        scf.for %[[F1:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK-NEXT:          memref.store %{{.*}}, %[[ACC]][%[[F0]], %[[F1]]] : memref<2x2xf32, #gpu.address_space<private>>
+// CHECK-NEXT:        } {irkit.unroll}
+// CHECK-NEXT:      } {irkit.unroll}
+// CHECK-NEXT:      gpu.barrier
+// CHECK-NEXT:      scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK:             scf.for %[[D0:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK-NEXT:          scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK-NEXT:            scf.for %[[D1:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK:                   memref.load %[[ACC]][%[[D0]], %[[D1]]]
+// CHECK:                   memref.store %{{.*}}, %[[ACC]][%[[D0]], %[[D1]]]
+// CHECK-NEXT:            } {irkit.unroll}
+// CHECK-NEXT:          } {irkit.unroll}
+// CHECK-NEXT:        } {irkit.unroll}
+// CHECK-NEXT:        gpu.barrier
+// CHECK-NEXT:      }
+// CHECK-NEXT:      scf.for %[[E0:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK-NEXT:        scf.for %[[E1:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK:                 %[[V:.*]] = memref.load %[[ACC]][%[[E0]], %[[E1]]] : memref<2x2xf32, #gpu.address_space<private>>
+// CHECK:                 memref.store %{{.*}}, %{{.*}} : memref<4x4xf32>
+// CHECK-NEXT:        } {irkit.unroll}
+// CHECK-NEXT:      } {irkit.unroll}
+// CHECK-NEXT:      gpu.terminator
+// CHECK-NOT:     memref.dealloc
+func.func @scratch_tile(%a: memref<4x4xf32>, %b: memref<4x4xf32>, %out: memref<4x4xf32> {irkit.output}) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %zero = arith.constant 0.0 : f32
+  %t = memref.alloc() : memref<4x4xf32>
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c2, %sy = %c2, %sz = %c1) {
+    %ty0 = gpu.thread_id y
+    %t0 = arith.muli %ty0, %c2 : index
+    %tx0 = gpu.thread_id x
+    %t1 = arith.muli %tx0, %c2 : index
+    scf.for %f0 = %c0 to %c2 step %c1 {
+      scf.for %f1 = %c0 to %c2 step %c1 {
+        %i = arith.addi %t0, %f0 : index
+        %j = arith.addi %t1, %f1 : index
+        memref.store %zero, %t[%i, %j] : memref<4x4xf32>
+      }
+    }
+    gpu.barrier
+    scf.for %k = %c0 to %c4 step %c2 {
+      scf.for %d0 = %c0 to %c2 step %c1 {
+        scf.for %d2 = %c0 to %c2 step %c1 {
+          scf.for %d1 = %c0 to %c2 step %c1 {
+            %i = arith.addi %t0, %d0 : index
+            %kk = arith.addi %k, %d2 : index
+            %j = arith.addi %t1, %d1 : index
+            %x = memref.load %a[%i, %kk] : memref<4x4xf32>
+            %y = memref.load %b[%kk, %j] : memref<4x4xf32>
+            %acc = memref.load %t[%i, %j] : memref<4x4xf32>
+            %p = arith.mulf %x, %y : f32
+            %s = arith.addf %p, %acc : f32
+            memref.store %s, %t[%i, %j] : memref<4x4xf32>
+          }
+        }
+      }
+      gpu.barrier
+    }
+    scf.for %e0 = %c0 to %c2 step %c1 {
+      scf.for %e1 = %c0 to %c2 step %c1 {
+        %i = arith.addi %t0, %e0 : index
+        %j = arith.addi %t1, %e1 : index
+        %v = memref.load %t[%i, %j] : memref<4x4xf32>
+        %r = arith.maximumf %v, %zero : f32
+        memref.store %r, %out[%i, %j] : memref<4x4xf32>
+      }
+    }
+    gpu.terminator
+  }
+  memref.dealloc %t : memref<4x4xf32>
+  return
+}
+
+// -----
+
+// Left alone across the launch: a later launch reads the buffer (the K
+// loop's tile is still promoted, copied in and out around it).
+
+// CHECK-LABEL: func.func @scratch_read_after
+// CHECK:         %[[T:.*]] = memref.alloc() : memref<4x4xf32>
+// CHECK:         gpu.launch {{.*}} private(%[[ACC:.*]] : memref<2x2xf32, #gpu.address_space<private>>) {
+// CHECK:           memref.store %{{.*}}, %[[T]][%{{.*}}, %{{.*}}] : memref<4x4xf32>
+// CHECK:           memref.load %[[T]][%{{.*}}, %{{.*}}] : memref<4x4xf32>
+// CHECK:         gpu.launch
+// CHECK:           memref.load %[[T]]
+func.func @scratch_read_after(%a: memref<4x4xf32>, %out: memref<4x4xf32> {irkit.output}) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %zero = arith.constant 0.0 : f32
+  %t = memref.alloc() : memref<4x4xf32>
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c2, %sy = %c2, %sz = %c1) {
+    %ty0 = gpu.thread_id y
+    %t0 = arith.muli %ty0, %c2 : index
+    %tx0 = gpu.thread_id x
+    %t1 = arith.muli %tx0, %c2 : index
+    scf.for %f0 = %c0 to %c2 step %c1 {
+      scf.for %f1 = %c0 to %c2 step %c1 {
+        %i = arith.addi %t0, %f0 : index
+        %j = arith.addi %t1, %f1 : index
+        memref.store %zero, %t[%i, %j] : memref<4x4xf32>
+      }
+    }
+    scf.for %k = %c0 to %c4 step %c1 {
+      scf.for %d0 = %c0 to %c2 step %c1 {
+        scf.for %d1 = %c0 to %c2 step %c1 {
+          %i = arith.addi %t0, %d0 : index
+          %j = arith.addi %t1, %d1 : index
+          %x = memref.load %a[%i, %k] : memref<4x4xf32>
+          %acc = memref.load %t[%i, %j] : memref<4x4xf32>
+          %s = arith.addf %x, %acc : f32
+          memref.store %s, %t[%i, %j] : memref<4x4xf32>
+        }
+      }
+    }
+    gpu.terminator
+  }
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c4, %sy = %c4, %sz = %c1) {
+    %i = gpu.thread_id y
+    %j = gpu.thread_id x
+    %v = memref.load %t[%i, %j] : memref<4x4xf32>
+    memref.store %v, %out[%i, %j] : memref<4x4xf32>
+    gpu.terminator
+  }
+  memref.dealloc %t : memref<4x4xf32>
+  return
+}
+
+// -----
+
+// Left alone across the launch: after a barrier, each thread reads the
+// elements another thread wrote (the transposed tile), so the buffer is
+// shared between threads (the K loop's tile is still promoted).
+
+// CHECK-LABEL: func.func @scratch_other_threads
+// CHECK:         %[[T:.*]] = memref.alloc() : memref<4x4xf32>
+// CHECK:         gpu.launch {{.*}} private(%[[ACC:.*]] : memref<2x2xf32, #gpu.address_space<private>>) {
+// CHECK:           memref.load %[[T]][%{{.*}}, %{{.*}}] : memref<4x4xf32>
+// CHECK:         memref.dealloc %[[T]]
+func.func @scratch_other_threads(%a: memref<4x4xf32>, %out: memref<4x4xf32> {irkit.output}) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %zero = arith.constant 0.0 : f32
+  %t = memref.alloc() : memref<4x4xf32>
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c2, %sy = %c2, %sz = %c1) {
+    %ty0 = gpu.thread_id y
+    %t0 = arith.muli %ty0, %c2 : index
+    %tx0 = gpu.thread_id x
+    %t1 = arith.muli %tx0, %c2 : index
+    scf.for %f0 = %c0 to %c2 step %c1 {
+      scf.for %f1 = %c0 to %c2 step %c1 {
+        %i = arith.addi %t0, %f0 : index
+        %j = arith.addi %t1, %f1 : index
+        memref.store %zero, %t[%i, %j] : memref<4x4xf32>
+      }
+    }
+    scf.for %k = %c0 to %c4 step %c1 {
+      scf.for %d0 = %c0 to %c2 step %c1 {
+        scf.for %d1 = %c0 to %c2 step %c1 {
+          %i = arith.addi %t0, %d0 : index
+          %j = arith.addi %t1, %d1 : index
+          %x = memref.load %a[%i, %k] : memref<4x4xf32>
+          %acc = memref.load %t[%i, %j] : memref<4x4xf32>
+          %s = arith.addf %x, %acc : f32
+          memref.store %s, %t[%i, %j] : memref<4x4xf32>
+        }
+      }
+    }
+    gpu.barrier
+    scf.for %e0 = %c0 to %c2 step %c1 {
+      scf.for %e1 = %c0 to %c2 step %c1 {
+        %i = arith.addi %t0, %e0 : index
+        %j = arith.addi %t1, %e1 : index
+        %v = memref.load %t[%j, %i] : memref<4x4xf32>
+        memref.store %v, %out[%i, %j] : memref<4x4xf32>
+      }
+    }
+    gpu.terminator
+  }
+  memref.dealloc %t : memref<4x4xf32>
+  return
+}

@@ -1,5 +1,6 @@
-// RUN: irkit-opt %s -p 'lower-to-cuda{wgmma=true allow-tf32=true wgmma-block=128,128 mma-stages=2 max-dynamic-shared-bytes=232448}' -t cuda | filecheck %s
+// RUN: irkit-opt %s -p 'lower-to-cuda{wgmma=true allow-tf32=true tf32-transpose-b=false wgmma-block=128,128 mma-stages=2 max-dynamic-shared-bytes=232448}' -t cuda | filecheck %s
 // RUN: irkit-opt %s -p 'lower-to-cuda{wgmma=true wgmma-block=128,128 mma-stages=2 max-dynamic-shared-bytes=232448}' -t cuda | filecheck %s --check-prefix=EXACT
+// RUN: irkit-opt %s -p 'lower-to-cuda{wgmma=true allow-tf32=true wgmma-block=128,128 mma-stages=2 max-dynamic-shared-bytes=232448}' -t cuda | filecheck %s --check-prefix=TRANSPOSED
 
 // A TF32 warpgroup product prints as wgmma.mma_async m64nNk8 .tf32.tf32 on
 // the f32 tiles as they are (the tensor cores drop the low mantissa bits:
@@ -31,6 +32,18 @@
 // CHECK: wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32
 // CHECK-NOT: cvt.rna.tf32
 // CHECK: asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+// By default (`tf32-transpose-b`), a tiled transpose kernel writes B's N x
+// K copy first; the products' kernel then copies both operands 16 bytes at
+// a time (no 4-byte copies).
+// TRANSPOSED: __global__ void {{.*}}main_kernel(
+// TRANSPOSED: __shared__ __align__(16) float tile[1056];
+// TRANSPOSED: __syncthreads();
+// TRANSPOSED: __global__ void {{.*}}main_kernel_0(
+// TRANSPOSED-NOT: cp.async.ca
+// TRANSPOSED: cp.async.cg.shared.global [%0], [%1], 16;
+// TRANSPOSED-NOT: cp.async.ca
+// TRANSPOSED: wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32
+// TRANSPOSED-NOT: cp.async.ca
 // EXACT-NOT: wgmma
 // EXACT-NOT: mma.sync
 func.func @main(%a: tensor<256x256xf32>, %b: tensor<256x256xf32>) -> tensor<256x256xf32> {
