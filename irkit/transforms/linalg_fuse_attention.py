@@ -1364,14 +1364,20 @@ def _erase_users(value: SSAValue) -> None:
 def _same_element_types(chain: AttentionChain) -> bool:
     """What the softmax reads (the modifier's result, else the rounded or
     plain scores) and the numerators share one element type, and so do the
-    row max and sum (rescaled together)."""
+    row max and sum (rescaled together); the output's accumulator has that
+    type or one of another width (the rescaling converts between them: an
+    f16 softmax beside an f32 accumulator, not f16 beside bf16)."""
     buffers = [chain.softmax_input, chain.exp.outputs[0]]
     types = {_memref_type(b).get_element_type() for b in buffers}
     rows = {
         _memref_type(op.outputs[0]).get_element_type()
         for op in (chain.row_max, chain.row_sum)
     }
-    return len(types) == 1 and len(rows) == 1
+    if len(types) != 1 or len(rows) != 1:
+        return False
+    (state,) = rows
+    accumulator = _memref_type(chain.values.outputs[0]).get_element_type()
+    return state == accumulator or element_bytes(state) != element_bytes(accumulator)
 
 
 @dataclass(frozen=True)
