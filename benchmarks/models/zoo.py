@@ -641,11 +641,16 @@ SMALL_WORKLOADS = _registry(small=True)
 # Workloads the corpus also holds in half precision (`<name>_f16` and
 # `<name>_bf16`, small sizes): torch-mlir's f16 and bf16 exports (half matmul
 # operands, f32 accumulators where PyTorch widens) through both pipelines.
+# The unmasked attention at 512 and 2048 keys times the fused half attention
+# at real sizes (their small twins, 16 and 33 keys, run in CI in well under
+# a second each).
 HALF_PRECISION = (
     "gpt2_block",
     "llama_block",
     "mlp_m64",
     "attention_s128_causal",
+    "attention_s512",
+    "attention_s2048",
     "resnet_basic_s1",
 )
 # A half dtype's name suffix and its name in words.

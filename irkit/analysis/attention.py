@@ -20,6 +20,17 @@ linalg.generic ins(%zero) outs(%o)                  // output fill (0)
 linalg.generic ins(%p, %v) outs(%o)                 // values: out + p * v
 ```
 
+In half precision (f16, bf16) torch-mlir's products take half operands
+into f32 sums (`extf` in their bodies) and the chain rounds at three more
+points, each optional: a *score rounding* (a parallel generic
+`yield(truncf(in))`, `rounded_type`) between the scores and the modifier
+(or the row max), whose result the modifier reads in half; the division's
+body `truncf(e / l)` (`probability_type`: the probabilities in half, read
+by the values' half product); and an *output rounding* of the values' f32
+output into a half buffer, read whole with identity maps right after the
+values. LLaMA's block rounds the scores at the top of the modifier's body
+instead: the modifier is any body.
+
 `attention_chains(block)` finds them. The softmax's operands are *row
 buffers*: each op reads and writes them through plain loops, its *row
 loops* (outer to inner) and, for the score-shaped ones (`s`, `x`, `e`,
@@ -37,10 +48,12 @@ What a fused kernel needs holds too (`linalg-fuse-attention`):
   the innermost row loop (a block's query rows share its key tiles);
 - the bodies are exactly `maximumf`/`maxnumf`, `exp(x - m)`, `addf` and
   `e / l`; only the modifier may use `linalg.index`;
-- the intermediate buffers (`s`, `x`, `m`, `e`, `l`, `p`) are allocations
-  that nothing but the chain, views and deallocations use; between the
-  chain's first op and its last only allocations, deallocations, views and
-  constants sit; the output `o` may alias nothing the chain reads.
+- the intermediate buffers (`s`, `x`, `m`, `e`, `l`, `p`, the rounded
+  scores, and the values' f32 output when the output rounding is the
+  chain's) are allocations that nothing but the chain, views and
+  deallocations use; between the chain's first op and its last only
+  allocations, deallocations, views, constants and ops that may run first
+  sit; the output (`chain.output`) may alias nothing the chain reads.
 """
 
 from __future__ import annotations
@@ -53,7 +66,7 @@ from xdsl.dialects.builtin import FloatAttr, MemRefType, NoneAttr
 from xdsl.dialects.linalg.attrs import IteratorType
 from xdsl.dialects.linalg.ops import GenericOp, IndexOp
 from xdsl.dialects.linalg.ops import YieldOp as LinalgYieldOp
-from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap
 
 from irkit.analysis.aliasing import VIEW_OPS, may_alias, root_buffer
@@ -93,12 +106,19 @@ class AttentionChain:
     loops: dict[GenericOp, RowLoops]
     rows: int
     keys: int
+    # Half precision (see the module doc): the scores rounded to half before
+    # the modifier, the half type the division rounds the probabilities to,
+    # and the values' f32 output rounded to half.
+    score_rounding: GenericOp | None = None
+    probability_type: Attribute | None = None
+    output_rounding: GenericOp | None = None
 
     @property
     def ops(self) -> list[GenericOp]:
         ops = [
             self.score_fill,
             self.scores,
+            self.score_rounding,
             self.modifier,
             self.max_fill,
             self.row_max,
@@ -108,8 +128,74 @@ class AttentionChain:
             self.normalize,
             self.output_fill,
             self.values,
+            self.output_rounding,
         ]
         return [op for op in ops if op is not None]
+
+    @property
+    def score_modifiers(self) -> list[GenericOp]:
+        """The elementwise ops from the scores to what the softmax reads, in
+        order: the scores' rounding to half, the modifier."""
+        ops = [self.score_rounding, self.modifier]
+        return [op for op in ops if op is not None]
+
+    @property
+    def softmax_input(self) -> SSAValue:
+        """What the row max and the exp read (`x`)."""
+        ops = self.score_modifiers
+        return (ops[-1] if ops else self.scores).outputs[0]
+
+    @property
+    def last(self) -> GenericOp:
+        """The chain's last op: the fused kernel runs in its place."""
+        return self.output_rounding or self.values
+
+    @property
+    def output(self) -> SSAValue:
+        """The buffer the chain's result is written to."""
+        return self.last.outputs[0]
+
+    @property
+    def row_ops(self) -> list[GenericOp]:
+        """The ops that walk the row loops (all but the output's fill and
+        rounding, which walk the output's elements)."""
+        return [
+            op
+            for op in self.ops
+            if op is not self.output_fill and op is not self.output_rounding
+        ]
+
+    @property
+    def innermost_row_extents(self) -> set[int]:
+        """The innermost row loop's extent in each op that walks rows
+        (`8x12x128` rows beside `12288`: several extents)."""
+        return {self.row_extents(op)[-1] for op in self.row_ops}
+
+    @property
+    def shortest_innermost_rows(self) -> int:
+        """The shortest innermost row loop (the run a ragged row tile stays
+        within: every other one holds whole runs of it)."""
+        return min(self.innermost_row_extents)
+
+    @property
+    def tile_element_types(self) -> list[Attribute]:
+        """The element types of the score-shaped tiles a fused kernel holds,
+        once each, in the chain's order: the scores' (the products'
+        accumulator), the rounded scores', the modifier's, the numerators'
+        and the rounded probabilities'."""
+        values = [self.scores.outputs[0], self.exp.outputs[0]]
+        if self.score_rounding is not None:
+            values.insert(1, self.score_rounding.outputs[0])
+        if self.modifier is not None:
+            values.insert(-1, self.modifier.outputs[0])
+        types = [_element_type(value) for value in values]
+        if self.probability_type is not None:
+            types.append(self.probability_type)
+        unique: list[Attribute] = []
+        for element in types:
+            if element not in unique:
+                unique.append(element)
+        return unique
 
     def row_extents(self, op: GenericOp) -> list[int]:
         ranges = loop_ranges(op)
@@ -124,7 +210,18 @@ class AttentionChain:
 
     @property
     def intermediates(self) -> list[SSAValue]:
-        """The roots of `s`, `x`, `m`, `e`, `l`, `p` (allocations), once each."""
+        """The buffers the fused kernel no longer writes (allocations): the
+        row buffers, and the values' output when the output's rounding is
+        the chain's."""
+        roots = self.row_buffers
+        if self.output_rounding is not None:
+            roots.append(root_buffer(self.values.outputs[0]))
+        return roots
+
+    @property
+    def row_buffers(self) -> list[SSAValue]:
+        """The roots of `s`, `x`, `m`, `e`, `l`, `p` and the rounded scores
+        (allocations), once each."""
         values = [
             self.scores.outputs[0],
             self.row_max.outputs[0],
@@ -134,6 +231,8 @@ class AttentionChain:
         ]
         if self.modifier is not None:
             values.append(self.modifier.outputs[0])
+        if self.score_rounding is not None:
+            values.append(self.score_rounding.outputs[0])
         roots: list[SSAValue] = []
         for value in values:
             root = root_buffer(value)
@@ -145,6 +244,16 @@ class AttentionChain:
 # --------------------------------------------------------------------------
 # Small checks
 # --------------------------------------------------------------------------
+
+
+def _memref_type(value: SSAValue) -> MemRefType[Attribute]:
+    memref_type = value.type
+    assert isinstance(memref_type, MemRefType)
+    return memref_type
+
+
+def _element_type(value: SSAValue) -> Attribute:
+    return _memref_type(value).get_element_type()
 
 
 def _maps(op: GenericOp) -> list[AffineMap]:
@@ -283,13 +392,45 @@ def _is_exp_of_difference(op: GenericOp) -> tuple[int, int] | None:
 
 
 def _is_quotient(op: GenericOp) -> tuple[int, int] | None:
-    """Body `yield(in_a / in_b)`: the input positions (a, b)."""
+    """Body `yield(in_a / in_b)` or, rounding the quotient to half,
+    `yield(truncf(in_a / in_b))`: the input positions (a, b)."""
     ops = _body_ops(op)
-    if len(ops) != 2 or not isinstance(ops[0], arith.DivfOp):
+    if not ops or not isinstance(ops[0], arith.DivfOp):
         return None
-    if ops[1].operands[0] is not ops[0].result:
+    if len(ops) == 3:
+        if not _is_truncation_of(ops[1], ops[0].result):
+            return None
+    elif len(ops) != 2:
+        return None
+    if ops[-1].operands[0] is not ops[-2].results[0]:
         return None
     return _two_inputs(op, ops[0])
+
+
+def _is_truncation_of(op: Operation, value: SSAValue) -> bool:
+    return isinstance(op, arith.TruncFOp) and op.input is value
+
+
+def rounded_type(op: GenericOp) -> Attribute | None:
+    """The element type `op` rounds to, when it is a rounding: one input,
+    one output, every loop parallel, body `yield(truncf(in))` (torch-mlir's
+    conversion of an f32 result to f16 or bf16); else None."""
+    if len(op.inputs) != 1 or len(op.outputs) != 1 or op.res:
+        return None
+    if any(kind != IteratorType.PARALLEL for kind in _kinds(op)):
+        return None
+    ops = _body_ops(op)
+    if len(ops) != 2 or not _is_truncation_of(ops[0], op.body.block.args[0]):
+        return None
+    if ops[1].operands[0] is not ops[0].results[0]:
+        return None
+    return ops[0].results[0].type
+
+
+def _quotient_rounding(op: GenericOp) -> Attribute | None:
+    """The type a quotient's body rounds it to (None: not rounded)."""
+    ops = _body_ops(op)
+    return ops[1].results[0].type if len(ops) == 3 else None
 
 
 def _uses_index(op: GenericOp) -> bool:
@@ -417,7 +558,7 @@ def _match_from(values: GenericOp) -> AttentionChain:
     _require(producer is not None, "no scores")
     assert producer is not None
     modifier: GenericOp | None = None
-    if not is_contraction(producer):
+    if not is_contraction(producer) and rounded_type(producer) is None:
         modifier = producer
         _require(len(modifier.outputs) == 1 and not modifier.res, "")
         _require(all(k == IteratorType.PARALLEL for k in _kinds(modifier)), "")
@@ -427,12 +568,21 @@ def _match_from(values: GenericOp) -> AttentionChain:
             for index, operand in enumerate(modifier.inputs)
             if isinstance(operand.type, MemRefType)
             and (scores := _generic_writer(operand, modifier)) is not None
-            and is_contraction(scores)
+            and (is_contraction(scores) or _rounds_scores(scores))
         ]
         _require(len(candidates) == 1, "the modifier reads no scores")
         (s_index,) = candidates
         _same(_access(modifier, s_index, keyed=True), modifier_loops, "")
         producer = _generic_writer(modifier.inputs[s_index], modifier)
+        assert producer is not None
+    # The scores rounded to half (the products accumulate in f32).
+    score_rounding: GenericOp | None = None
+    if rounded_type(producer) is not None:
+        score_rounding = producer
+        rounding_loops = _access(score_rounding, 1, keyed=True)
+        _same(_access(score_rounding, 0, keyed=True), rounding_loops, "")
+        producer = _generic_writer(score_rounding.inputs[0], score_rounding)
+        _require(producer is not None and is_contraction(producer), "no scores")
         assert producer is not None
     scores = producer
     _require(not scores.res and not _uses_index(scores), "")
@@ -474,6 +624,8 @@ def _match_from(values: GenericOp) -> AttentionChain:
     loops[output_fill] = RowLoops(tuple(out_loops), None)
     if modifier is not None:
         loops[modifier] = modifier_loops
+    if score_rounding is not None:
+        loops[score_rounding] = rounding_loops
     chain = AttentionChain(
         score_fill,
         scores,
@@ -489,17 +641,58 @@ def _match_from(values: GenericOp) -> AttentionChain:
         loops,
         rows=0,
         keys=0,
+        score_rounding=score_rounding,
+        probability_type=_quotient_rounding(normalize),
     )
+    # The values' f32 output rounded to half, when the rounding is what
+    # reads it; else (or when it cannot join) the values' output is the
+    # chain's.
+    output_rounding = _output_rounding(values)
+    if output_rounding is not None:
+        loops[output_rounding] = RowLoops(tuple(out_loops), None)
+        try:
+            return _checked(replace(chain, output_rounding=output_rounding))
+        except _NoMatch:
+            del loops[output_rounding]
     return _checked(chain)
+
+
+def _rounds_scores(op: GenericOp) -> bool:
+    """Whether `op` rounds what a contraction wrote (the scores)."""
+    if rounded_type(op) is None:
+        return False
+    writer = _generic_writer(op.inputs[0], op)
+    return writer is not None and is_contraction(writer)
+
+
+def _output_rounding(values: GenericOp) -> GenericOp | None:
+    """The rounding of `values`' output to half (`rounded_type`) that
+    follows it, with only allocations, deallocations, views and constants
+    between, when it reads that output (a fresh allocation) whole, element
+    for element (identity maps, the same shape)."""
+    output = values.outputs[0]
+    if not _is_reshaped_allocation(output):
+        return None
+    current = values.next_op
+    while current is not None and current.name in _BETWEEN:
+        current = current.next_op
+    if not isinstance(current, GenericOp) or rounded_type(current) is None:
+        return None
+    source, target = current.inputs[0], current.outputs[0]
+    if root_buffer(source) is not root_buffer(output) or source is not output:
+        return None
+    if not all(m == AffineMap.identity(m.num_dims) for m in _maps(current)):
+        return None
+    if _memref_type(target).get_shape() != _memref_type(output).get_shape():
+        return None
+    return current
 
 
 def _checked(chain: AttentionChain) -> AttentionChain:
     """Check shapes, the operands' independence of the row tile, and uses."""
     extents: set[int] = set()
     keys: set[int] = set()
-    for op in chain.ops:
-        if op is chain.output_fill:
-            continue
+    for op in chain.row_ops:
         row_extents = chain.row_extents(op)
         _require(bool(row_extents) and min(row_extents) > 0, "no rows")
         extents.add(_product(row_extents))
@@ -508,7 +701,7 @@ def _checked(chain: AttentionChain) -> AttentionChain:
             keys.add(loop_ranges(op)[key])
     _require(len(extents) == 1 and len(keys) == 1, "ops disagree on rows or keys")
     # The row buffers' allocations hold exactly rows x keys (or rows).
-    for root in chain.intermediates:
+    for root in chain.row_buffers:
         assert isinstance(root.type, MemRefType)
         size = _product(root.type.get_shape())
         _require(size in (extents | {e * k for e in extents for k in keys}), "")
@@ -554,7 +747,7 @@ def _check_uses(chain: AttentionChain) -> None:
     first = min(ops, key=block.get_operation_index)
     current: Operation | None = first
     earlier: list[GenericOp] = []
-    while current is not None and current is not chain.values:
+    while current is not None and current is not chain.last:
         if current in members:
             assert isinstance(current, GenericOp)
             earlier.append(current)
@@ -565,7 +758,7 @@ def _check_uses(chain: AttentionChain) -> None:
         _require(isinstance(root, OpResult) and root.op.name == "memref.alloc", "alloc")
         for user in _users_through_views(root):
             _require(user in members or user.name == "memref.dealloc", "used elsewhere")
-    output = chain.values.outputs[0]
+    output = chain.output
     for op in ops:
         for operand in shaped_inputs(op):
             if any(root_buffer(operand) is r for r in chain.intermediates):
@@ -588,7 +781,7 @@ def _may_run_first(
         written = [op.operands[1]]
     else:
         return False
-    output = chain.values.outputs[0]
+    output = chain.output
     for operand in op.operands:
         if not isinstance(operand.type, MemRefType):
             continue
@@ -618,7 +811,7 @@ def _users_through_views(root: SSAValue) -> list[Operation]:
 
 
 def attention_chain(values: GenericOp) -> AttentionChain | None:
-    """The attention whose last op (`o = p v`) is `values`, if it is one."""
+    """The attention whose values (`o = p v`) are `values`, if it is one."""
     try:
         return _match_from(values)
     except _NoMatch:

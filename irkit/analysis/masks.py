@@ -29,10 +29,10 @@ The proof evaluates the body on the region `j - i > t` for a threshold
 `subi`, constants, `muli` by a constant), a comparison of two forms whose
 difference is `s (j - i) + c` as its value for all large enough `j - i`
 (with the threshold past which it holds), booleans combined by
-`andi`/`ori`/`xori` with thresholds joined by max, and `select` of a known
-condition. Anything else (another
-loop's index, unsigned comparisons, a mask read from an operand, a float
-computation of the mask) gives None.
+`andi`/`ori`/`xori` with thresholds joined by max, `select` of a known
+condition, and `extf` (a half modifier widened to f32 keeps its `-inf`).
+Anything else (another loop's index, unsigned comparisons, a mask read
+from an operand, a float computation of the mask) gives None.
 """
 
 from __future__ import annotations
@@ -228,6 +228,9 @@ def masked_beyond_diagonal(
             )
         elif isinstance(op, arith.ConstantOp):
             result = _constant(op.result)
+        elif isinstance(op, arith.ExtFOp):
+            # Widening keeps every value (a half `-inf` stays `-inf`).
+            result = of(op.input)
         else:
             result = _integer(op, of) or _boolean(op, of)
         if result is not None:

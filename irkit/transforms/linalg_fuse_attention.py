@@ -18,8 +18,8 @@ scf.forall (%tile) in (R / BR) {                       // a block per BR rows
   workgroup buffers: %q (the block's rows of q), %s (BR x BC scores), %out
   (the block's rows of o), %k and %v (one step's keys and values), %m,
   %prev, %l, %alpha, %safe (BR), %partials (BR x 16); rows padded against bank
-  conflicts (q, k, v by one element; scores and output to a length
-  `threads-x` banks apart from the next row)
+  conflicts (q, k, v by one 4-byte bank: an f32, two f16; scores and output
+  to a length `threads-x` banks apart from the next row)
   copy the block's rows of q into %q
   max fill (%m, %prev), sum fill (%l), output fill (%out): the chain's fills
   scf.for %j = %c0 to %cKeys step %cBC {
@@ -61,9 +61,10 @@ iteration), the rest become loops the C compiler vectorises.
 Contract
 --------
 Input: linalg on memrefs with static shapes (after `bufferize`). Each chain
-`irkit.analysis.attention.attention_chains` finds is rewritten when its
-scores, modifier and numerators share one element type (and so do its
-row max and sum), it has at most
+`irkit.analysis.attention.attention_chains` finds is rewritten when what
+its softmax reads (the modifier's result, else the scores) and its
+numerators share one element type (and so do its row max and sum), it has
+at most
 `max-keys` keys (0: any), and the tiles fit: `BR` is the largest power of
 two up to `block-rows` that divides every op's innermost row loop, `BC` the
 largest up to `block-keys` that divides the keys, halved (`BR` first) until
@@ -84,14 +85,34 @@ while a ragged tile would compute over `max-ragged-waste-percent` (15)
 percent more rows or keys than there are. Anything else is left alone, so the
 unfused program still lowers.
 
-Output: as above; the chain's ops and its intermediate buffers are erased;
-deallocations between the chain's first and last ops move after the
-forall.
+Half precision (f16, bf16, as torch-mlir exports them: half operands,
+f32 products; `docs/passes/linalg-fuse-attention.md`): q, k and v are
+staged in their half type, the softmax's state and the output's
+accumulator stay in the program's f32, and each element type of the score
+tiles has a tile of its own (`AttentionChain.tile_element_types`: the f32
+scores and softmax, the half rounded scores and probabilities). The
+scores' rounding to half and the output's (`score_rounding`,
+`output_rounding`) run where the program runs them, with their own
+bodies; the output's follows the division in one op, into the half
+output. The program's rounding of the probabilities `e / l` to half
+cannot be kept (`l` is known after the last key step): the numerators
+`exp(x - running max)` are rounded to half instead, before the product
+with v, which reads them as the program reads `p`. A softmax in half
+keeps its state in half (the program's type for it) beside the f32
+accumulator: the rescaling and the final division widen the half factor
+and sum.
+
+Output: as above; the chain's ops and its intermediate buffers are erased
+(with an output rounding, the values' f32 buffer too); the kernel runs in
+the chain's last op's place, and deallocations between the chain's first
+and last ops move after the forall.
 
 Preserves: every output element up to floating-point reassociation: the
 sums over keys run per tile and are rescaled (`exp(a - b) = exp(a - c)
 exp(c - b)`), and the division by the row sum moves after the product with
-`v` (`sum_j (e_j / l) v_j = (sum_j e_j v_j) / l`). Maxima are exact.
+`v` (`sum_j (e_j / l) v_j = (sum_j e_j v_j) / l`). Maxima are exact. With
+rounded probabilities, up to the half type's rounding of each term of
+`p v` (the numerators rounded in their place).
 `block-rows`, `block-keys`, `threads`, `threads-x`, `min-block`,
 `vector-bits` and `max-shared-bytes` must be positive and `max-keys`,
 `multiprocessors` and `max-ragged-waste-percent` not negative, or the pass
@@ -125,7 +146,7 @@ from xdsl.dialects.linalg.attrs import IteratorType, IteratorTypeAttr
 from xdsl.dialects.linalg.ops import GenericOp, IndexOp
 from xdsl.dialects.linalg.ops import YieldOp as LinalgYieldOp
 from xdsl.dialects.scf import YieldOp as ScfYieldOp
-from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -254,6 +275,13 @@ def conflict_free_row(length: int, x_threads: int) -> int:
     return length + (x_threads - length) % 32
 
 
+def _bank_pad(element_bytes: int) -> int:
+    """The elements a row of workgroup memory is padded by so that the next
+    row starts one 4-byte bank further: one f32, two f16 (one f16 would put
+    two neighbouring rows in one bank word's halves, a 2-way conflict)."""
+    return max(1, 4 // element_bytes)
+
+
 def _padded(shape: Sequence[int], last: int) -> list[int]:
     return [*shape[:-1], last]
 
@@ -272,32 +300,40 @@ def choose_tiles(
     `cpu`, the buffers are unpadded stack arrays, each also within
     `MAX_STACK_BYTES`. `reduction_parts`: the row reductions' partials per
     row (0: `ROW_REDUCTION_PARTS`)."""
+    inner_extents = chain.innermost_row_extents
     inner = 0
-    inner_extents = set()
-    for op in chain.ops:
-        if op is chain.output_fill:
-            continue
-        inner = gcd(inner, chain.row_extents(op)[-1])
-        inner_extents.add(chain.row_extents(op)[-1])
+    for extent in inner_extents:
+        inner = gcd(inner, extent)
     # Ragged row tiles stay in runs of the shortest innermost row loop
     # (`E`): every op's innermost row loop must be whole runs (collapsed
     # rows, `heads * E`, beside `E`).
-    run = min(inner_extents)
+    run = chain.shortest_innermost_rows
     whole_runs = all(extent % run == 0 for extent in inner_extents)
     rows = _tile_size(inner, block_rows, min_block, whole_runs)
     keys = _tile_size(chain.keys, block_keys, min_block, True)
     if rows >= min_block and inner % rows == 0:
         run = inner
-    score_bytes = _element_bytes(chain.scores.outputs[0])
-    q_bytes = _element_bytes(chain.scores.inputs[_query_index(chain)])
+    # One score-shaped tile per element type (f32 scores and a half tile
+    # for the rounded scores and probabilities: `tile_element_types`).
+    tile_bytes = sum(
+        element_bytes(element) or 8 for element in chain.tile_element_types
+    )
     row_bytes = _element_bytes(chain.row_max.outputs[0])
 
     q_index = _query_index(chain)
+    q_bytes = _element_bytes(chain.scores.inputs[q_index])
+    k_bytes = _element_bytes(chain.scores.inputs[1 - q_index])
+    v_index = 1 - chain.operand_of(chain.values, chain.normalize.outputs[0])
+    v_bytes = _element_bytes(chain.values.inputs[v_index])
     out_index = len(chain.values.inputs)
     head = _block_shape(chain, chain.scores, q_index, 1)[-1]  # q's per row
     out_bytes = _element_bytes(chain.values.outputs[0])
 
-    pad = 0 if cpu else 1
+    q_pad, k_pad, v_pad = (
+        (0, 0, 0)
+        if cpu
+        else (_bank_pad(q_bytes), _bank_pad(k_bytes), _bank_pad(v_bytes))
+    )
     if cpu:
         x_threads = 32  # no bank padding (`conflict_free_row`)
 
@@ -307,14 +343,14 @@ def choose_tiles(
         out_shape = _block_shape(chain, chain.values, out_index, tiles.rows)
         parts = min(tiles.keys, reduction_parts or ROW_REDUCTION_PARTS)
         return [
-            q_bytes * prod(_padded(q_shape, q_shape[-1] + pad)),
-            score_bytes * tiles.rows * conflict_free_row(tiles.keys, x_threads),
+            q_bytes * prod(_padded(q_shape, q_shape[-1] + q_pad)),
+            tile_bytes * tiles.rows * conflict_free_row(tiles.keys, x_threads),
             5 * row_bytes * tiles.rows,  # max, previous max, sum, alpha, safe
             parts * row_bytes * tiles.rows,
             out_bytes
             * prod(_padded(out_shape, conflict_free_row(out_shape[-1], x_threads))),
-            q_bytes * tiles.keys * (head + pad),
-            q_bytes * tiles.keys * (head + pad),
+            k_bytes * tiles.keys * (head + k_pad),
+            v_bytes * tiles.keys * (head + v_pad),
         ]
 
     def fits(tiles: AttentionTiles) -> bool:
@@ -402,8 +438,9 @@ class _Kernel:
 
     def staging(self, op: GenericOp, index: int, at: InsertPoint) -> SSAValue:
         """A workgroup buffer for one key step's part of `op`'s operand
-        `index`, its innermost dimension padded by one element (neighbouring
-        threads read neighbouring rows: different banks); the unpadded view."""
+        `index`, its innermost dimension padded by one bank (`_bank_pad`:
+        neighbouring threads read neighbouring rows, on different banks); the
+        unpadded view."""
         maps = op.indexing_maps.data[index].data
         tiles = self.op_tiles(op, None)
         key = self.chain.loops[op].key
@@ -411,7 +448,8 @@ class _Kernel:
         tiles[key] = Tile(0, self.tiles.keys)
         shape = _tile_shape_of(maps, tiles)
         element = _memref_type(op.operands[index]).get_element_type()
-        return self.padded(element, shape, shape[-1] + 1, "staged")
+        pad = _bank_pad(element_bytes(element) or 8)
+        return self.padded(element, shape, shape[-1] + pad, "staged")
 
     def row_origin(self, stride: int, extent: int) -> SSAValue:
         """Where a row loop of this extent, whose inner row loops span
@@ -798,6 +836,9 @@ def _constant_scale(chain: AttentionChain, q_element: Attribute) -> FloatAttr | 
     modifier = chain.modifier
     if modifier is None or len(modifier.inputs) != 1:
         return None
+    if chain.score_rounding is not None:
+        # `round(s) * c` is not `round(q c) k`.
+        return None
     ops = [op for op in modifier.body.block.ops if not isinstance(op, arith.ConstantOp)]
     if len(ops) != 2 or not isinstance(ops[0], arith.MulfOp):
         return None
@@ -918,7 +959,7 @@ def _build(
     """The block forall of the module doc, inserted before `chain.values`;
     with `cpu_lanes` (the vector's elements), the CPU's (see `cpu`)."""
     cpu = cpu_lanes > 0
-    host = InsertPoint.before(chain.values)
+    host = InsertPoint.before(chain.last)
     grid_block = Block(arg_types=[IndexType()])
     grid_block.args[0].name_hint = "tile"
     terminator = InParallelOp()
@@ -943,12 +984,10 @@ def _build(
     kernel = _Kernel(chain, tiles, grid_block.args[0], body, cpu)
     # Every row origin first, where each op's tiles, also those built in
     # the key loop, can see them.
-    for op in chain.ops:
-        if op is not chain.output_fill:
-            kernel.op_tiles(op, None)
+    for op in chain.row_ops:
+        kernel.op_tiles(op, None)
 
     scores, values = chain.scores, chain.values
-    s_type = _memref_type(scores.outputs[0]).get_element_type()
     m_type = _memref_type(chain.row_max.outputs[0]).get_element_type()
     l_type = _memref_type(chain.row_sum.outputs[0]).get_element_type()
     q_index = _query_index(chain)
@@ -962,18 +1001,29 @@ def _build(
         body,
     )
     q_shape = _memref_type(q_box).get_shape()
-    # Rows of q are read whole by the threads along x: one element more per
+    # Rows of q are read whole by the threads along x: one bank more per
     # row puts neighbouring rows on neighbouring banks. Rows of scores and
     # of the output are read along x, `x_threads` banks apart.
     x_threads = threads[1]
     q_element = _memref_type(q_box).get_element_type()
-    q_shared = kernel.padded(q_element, q_shape, q_shape[-1] + 1, "q")
-    s_shared = kernel.padded(
-        s_type,
-        [tiles.rows, tiles.keys],
-        conflict_free_row(tiles.keys, x_threads),
-        "scores",
-    )
+    q_pad = _bank_pad(element_bytes(q_element) or 8)
+    q_shared = kernel.padded(q_element, q_shape, q_shape[-1] + q_pad, "q")
+    # A score-shaped tile per element type: each op of the chain on score
+    # tiles reads the tile of its input's type and writes the one of its
+    # output's (in place when they agree).
+    tiles_by_type = {
+        element: kernel.padded(
+            element,
+            [tiles.rows, tiles.keys],
+            conflict_free_row(tiles.keys, x_threads),
+            "scores",
+        )
+        for element in chain.tile_element_types
+    }
+
+    def tile_of(value: SSAValue) -> SSAValue:
+        return tiles_by_type[_memref_type(value).get_element_type()]
+
     m_shared = kernel.alloc(m_type, [tiles.rows], "max")
     l_shared = kernel.alloc(l_type, [tiles.rows], "sum")
     alpha = kernel.alloc(m_type, [tiles.rows], "alpha")
@@ -988,8 +1038,10 @@ def _build(
 
     value_tiles = kernel.op_tiles(values, None)
     output_index = len(values.inputs)
+    # The chain's output: the values' or, when it rounds them to half, the
+    # rounding's (the same shape, read element for element).
     o_box = box_subview(
-        values.outputs[0],
+        chain.output,
         values.indexing_maps.data[output_index].data,
         value_tiles,
         body,
@@ -1001,11 +1053,11 @@ def _build(
     row_position = [e.used_dims() for e in output_map.results].index({inner_row})
     per_row = AffineMap(output_rank, 0, (AffineExpr.dimension(row_position),))
     identity = AffineMap.identity(output_rank)
-    # The output's rows accumulate in workgroup memory, written out once.
-    o_type = _memref_type(o_box)
-    o_shape = o_type.get_shape()
+    # The output's rows accumulate in workgroup memory, written out once,
+    # in the values' element type (f32 for half operands).
+    o_shape = _memref_type(o_box).get_shape()
     accumulated = kernel.padded(
-        o_type.get_element_type(),
+        _memref_type(values.outputs[0]).get_element_type(),
         o_shape,
         conflict_free_row(o_shape[-1], x_threads),
         "out",
@@ -1059,30 +1111,21 @@ def _build(
     # This step's keys and values, loaded together.
     k_box = kernel.box(scores, k_index, key_origin, step)
     v_box = kernel.box(values, v_index, key_origin, step)
-    if _memref_type(k_box).get_shape() == _memref_type(v_box).get_shape():
-        rank = len(_memref_type(k_box).get_shape())
-        same = AffineMap.identity(rank)
-        _generic(
-            [k_box, v_box],
-            [k_staged, v_staged],
-            [same] * 4,
-            rank,
-            lambda block: [block.args[0], block.args[1]],
-            step,
-        )
-    else:
-        _copy(k_box, k_staged, step)
-        _copy(v_box, v_staged, step)
+    _stage_keys_and_values(k_box, v_box, k_staged, v_staged, step)
     s_value = scores.outputs[0]
-    on_tiles(chain.score_fill, {1: s_shared})
-    on_tiles(scores, {q_index: q_shared, k_index: k_staged, 2: s_shared})
-    # What the softmax reads: the modifier's result, in the score tile (a
-    # constant scale was folded into q: the tile holds it already).
-    modifier = chain.modifier
-    x_value = s_value if modifier is None else modifier.outputs[0]
-    if modifier is not None and score_scale is None:
-        s_in = index_of(modifier, s_value)
-        on_tiles(modifier, {s_in: s_shared, len(modifier.inputs): s_shared})
+    on_tiles(chain.score_fill, {1: tile_of(s_value)})
+    on_tiles(scores, {q_index: q_shared, k_index: k_staged, 2: tile_of(s_value)})
+    # The scores' rounding to half (element by element, as the program
+    # rounds them) and the modifier, each from its input's tile to its
+    # output's: what the softmax reads (a constant scale was folded into
+    # q: the tile holds it already).
+    for op in chain.score_modifiers:
+        if op is not chain.modifier or score_scale is None:
+            into = {index_of(op, s_value): tile_of(s_value)}
+            on_tiles(op, {**into, len(op.inputs): tile_of(op.outputs[0])})
+        s_value = op.outputs[0]
+    x_value = s_value
+    s_shared = tile_of(x_value)
     if seen is not None:
         _mask_seen_keys(s_shared, seen, step)
     # The running max, and each row's rescaling.
@@ -1115,18 +1158,23 @@ def _build(
 
     def scale(block: Block) -> list[SSAValue]:
         factor, accumulated = block.args
-        product = arith.MulfOp(accumulated, factor)
-        Rewriter.insert_op(product, InsertPoint.at_end(block))
+        at = InsertPoint.at_end(block)
+        # A half softmax's factor scales an f32 accumulator.
+        product = arith.MulfOp(accumulated, _converted(factor, accumulated.type, at))
+        Rewriter.insert_op(product, at)
         return [product.result]
 
     _row_reduction(chain.row_sum, s_shared, partials, l_shared, step, cpu, spread)
     _generic([alpha], [accumulated], [per_row, identity], output_rank, scale, step)
+    p_tile = _probabilities(chain, s_shared, tiles_by_type, step)
     p_in = index_of(values, chain.normalize.outputs[0])
-    on_tiles(values, {p_in: s_shared, v_index: v_staged, output_index: accumulated})
+    on_tiles(values, {p_in: p_tile, v_index: v_staged, output_index: accumulated})
 
-    # o = o / l, with the division's own body.
+    # o = o / l, with the division's own body (its quotient; the rounding
+    # of the output to half after it, when the chain has one).
     normalize = chain.normalize
     e_in = index_of(normalize, exp.outputs[0])
+    o_element = _memref_type(chain.output).get_element_type()
 
     def divide(out: SSAValue, sums: SSAValue, o: SSAValue, at: InsertPoint) -> None:
         inputs = [out, sums] if e_in == 0 else [sums, out]
@@ -1134,7 +1182,7 @@ def _build(
         division = GenericOp(
             inputs,
             [o],
-            normalize.body.clone(),
+            _division_body(chain, inputs, o_element),
             [AffineMapAttr(m) for m in (*maps, identity)],
             _parallel(output_rank),
         )
@@ -1164,12 +1212,120 @@ def _build(
         )
         Rewriter.insert_op(tail_origin, last)
         tail_tiles[inner_row] = Tile(tail_origin.result, rem)
-        tail_o = box_subview(values.outputs[0], output_map, tail_tiles, last)
+        tail_o = box_subview(chain.output, output_map, tail_tiles, last)
         divide(tail_out, tail_sums, tail_o, last)
     for buffer in kernel.workgroup:
         Rewriter.insert_op(memref.DeallocOp.get(buffer), body)
     Rewriter.insert_op(grid, host)
     return grid
+
+
+def _stage_keys_and_values(
+    k_box: SSAValue,
+    v_box: SSAValue,
+    k_staged: SSAValue,
+    v_staged: SSAValue,
+    at: InsertPoint,
+) -> None:
+    """Copy a key step's keys and values into their staging tiles: one op
+    when their tiles match (one loop nest, one barrier), else two."""
+    if _memref_type(k_box).get_shape() != _memref_type(v_box).get_shape():
+        _copy(k_box, k_staged, at)
+        _copy(v_box, v_staged, at)
+        return
+    rank = len(_memref_type(k_box).get_shape())
+    same = AffineMap.identity(rank)
+    _generic(
+        [k_box, v_box],
+        [k_staged, v_staged],
+        [same] * 4,
+        rank,
+        lambda block: [block.args[0], block.args[1]],
+        at,
+    )
+
+
+def _probabilities(
+    chain: AttentionChain,
+    numerators: SSAValue,
+    tiles_by_type: dict[Attribute, SSAValue],
+    at: InsertPoint,
+) -> SSAValue:
+    """The tile the product with v reads: the numerators' or, where the
+    program rounds the probabilities `e / l` to half before the product,
+    the numerators rounded to half (`l` is known only after the last key
+    step, so `e` is rounded and divided by `l` after the product: the
+    product reads half operands, as the program's does)."""
+    if chain.probability_type is None:
+        return numerators
+    rounded = tiles_by_type[chain.probability_type]
+    _round_tile(numerators, rounded, at)
+    return rounded
+
+
+def _converted(value: SSAValue, element: Attribute, at: InsertPoint) -> SSAValue:
+    """`value` as a float of type `element`: itself, widened (`extf`) or
+    rounded (`truncf`)."""
+    if value.type == element:
+        return value
+    source_bytes = element_bytes(value.type) or 8
+    target_bytes = element_bytes(element) or 8
+    assert source_bytes != target_bytes, "f16 and bf16 do not convert directly"
+    conversion: Operation = (
+        arith.ExtFOp(value, element)
+        if source_bytes < target_bytes
+        else arith.TruncFOp(value, element)
+    )
+    Rewriter.insert_op(conversion, at)
+    return conversion.results[0]
+
+
+def _round_tile(source: SSAValue, target: SSAValue, at: InsertPoint) -> None:
+    """`target = truncf(source)` over a score tile (BR x BC)."""
+    element = _memref_type(target).get_element_type()
+
+    def rounded(block: Block) -> list[SSAValue]:
+        truncation = arith.TruncFOp(block.args[0], element)
+        Rewriter.insert_op(truncation, InsertPoint.at_end(block))
+        return [truncation.result]
+
+    _generic([source], [target], [AffineMap.identity(2)] * 2, 2, rounded, at)
+
+
+def _division_body(
+    chain: AttentionChain, inputs: Sequence[SSAValue], o_element: Attribute
+) -> Region:
+    """`yield(a / b)` with the chain's division (its operand order and
+    flags), then its output's rounding when it has one; not the division's
+    own rounding of the probabilities (the product rounded them)."""
+    types = [_memref_type(v).get_element_type() for v in inputs]
+    block = Block(arg_types=[*types, o_element])
+    for arg, original in zip(block.args, chain.normalize.body.block.args, strict=True):
+        arg.name_hint = original.name_hint
+    division = next(iter(chain.normalize.body.block.ops))
+    assert isinstance(division, arith.DivfOp)
+    # The inputs keep the division's positions (the numerator is `a` of `a
+    # / b`, wherever it is).
+    numerator, denominator = (
+        block.args[cast(BlockArgument, operand).index] for operand in division.operands
+    )
+    quotient: Operation
+    if numerator.type == division.lhs.type == denominator.type:
+        quotient = division.clone()
+        quotient.operands = [numerator, denominator]
+    else:
+        # A half softmax's sums divide the f32 accumulator, in f32.
+        widened = _converted(denominator, numerator.type, InsertPoint.at_end(block))
+        quotient = arith.DivfOp(numerator, widened, division.fastmath)
+    block.add_op(quotient)
+    result = quotient.results[0]
+    if chain.output_rounding is not None:
+        rounding = next(iter(chain.output_rounding.body.block.ops)).clone()
+        rounding.operands = [result]
+        block.add_op(rounding)
+        result = rounding.results[0]
+    block.add_op(LinalgYieldOp(result))
+    return Region(block)
 
 
 def _deallocations_within(chain: AttentionChain) -> list[Operation]:
@@ -1179,7 +1335,7 @@ def _deallocations_within(chain: AttentionChain) -> list[Operation]:
     first = min(chain.ops, key=block.get_operation_index)
     found: list[Operation] = []
     current = first.next_op
-    while current is not None and current is not chain.values:
+    while current is not None and current is not chain.last:
         if current.name == "memref.dealloc":
             found.append(current)
         current = current.next_op
@@ -1206,17 +1362,22 @@ def _erase_users(value: SSAValue) -> None:
 
 
 def _same_element_types(chain: AttentionChain) -> bool:
-    """Scores, modifier and numerators share one element type, and so do
-    the row max and sum (rescaled together)."""
-    buffers = [chain.scores.outputs[0], chain.exp.outputs[0]]
-    if chain.modifier is not None:
-        buffers.append(chain.modifier.outputs[0])
+    """What the softmax reads (the modifier's result, else the rounded or
+    plain scores) and the numerators share one element type, and so do the
+    row max and sum (rescaled together); the output's accumulator has that
+    type or one of another width (the rescaling converts between them: an
+    f16 softmax beside an f32 accumulator, not f16 beside bf16)."""
+    buffers = [chain.softmax_input, chain.exp.outputs[0]]
     types = {_memref_type(b).get_element_type() for b in buffers}
     rows = {
         _memref_type(op.outputs[0]).get_element_type()
         for op in (chain.row_max, chain.row_sum)
     }
-    return len(types) == 1 and len(rows) == 1
+    if len(types) != 1 or len(rows) != 1:
+        return False
+    (state,) = rows
+    accumulator = _memref_type(chain.values.outputs[0]).get_element_type()
+    return state == accumulator or element_bytes(state) != element_bytes(accumulator)
 
 
 @dataclass(frozen=True)
@@ -1252,9 +1413,7 @@ def fit_ragged_tiles(chain: AttentionChain, options: FusionOptions) -> FusionOpt
     keys past the extent (ViT's 197 tokens: 256 in tiles of 128 or 64, 30%
     more; 224 in tiles of 32, 13%), as long as the halves stay at least
     `min-block` (threads at least `threads-x`)."""
-    rows = min(
-        chain.row_extents(op)[-1] for op in chain.ops if op is not chain.output_fill
-    )
+    rows = chain.shortest_innermost_rows
 
     def wasteful(sized: FusionOptions) -> bool:
         return (

@@ -6,7 +6,7 @@ causal mask, a LLaMA block; ResNet basic blocks at the four stages, ResNet-50
 and ResNeXt-50 (grouped) bottleneck blocks, the ResNet stem, a MobileNet-v2 block with its depthwise
 convolution, the whole ResNet-18 at two batch sizes), exported by `benchmarks/models/export.py` with
 its weights as function arguments, and stored with its inputs and PyTorch's
-outputs; five are there in float16 and bfloat16 too (`<name>_f16`,
+outputs; seven are there in float16 and bfloat16 too (`<name>_f16`,
 `<name>_bf16`: torch-mlir's half exports, half operands with f32
 accumulators). Every program is
 
@@ -80,8 +80,10 @@ HALF_SUFFIXES = ("_f16", "_bf16")
 # MLP with partial tiles (mlp_m64: 4 rows); a ResNet basic block with the
 # stride-2 3x3 convolution, its padding, batch norm and the 1x1 stride-2
 # downsample (resnet_basic_s2, about 2 s); depthwise convolution and ReLU6
-# (mobilenet_v2_block).
+# (mobilenet_v2_block); the fused half attention with ragged tiles, in bf16
+# (attention_s2048_bf16: 33 keys, under a second).
 EMULATED = (
+    "attention_s2048_bf16",
     "attention_s2048_causal",
     "llama_block",
     "mobilenet_v2_block",

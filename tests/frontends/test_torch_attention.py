@@ -142,20 +142,33 @@ def test_dropout_is_refused_naming_it() -> None:
     assert raised.value.operator == "aten.scaled_dot_product_attention.default"
 
 
-@pytest.mark.parametrize("causal", [False, True], ids=["plain", "causal"])
-def test_attention_through_lower_to_cuda_on_the_grid_emulator(causal: bool) -> None:
+@pytest.mark.parametrize(
+    ("causal", "dtype"),
+    [
+        pytest.param(False, torch.float32, id="plain"),
+        pytest.param(True, torch.float32, id="causal"),
+        pytest.param(False, torch.float16, id="plain-f16"),
+        pytest.param(True, torch.bfloat16, id="causal-bf16"),
+    ],
+)
+def test_attention_through_lower_to_cuda_on_the_grid_emulator(
+    causal: bool, dtype: Any
+) -> None:
     """The imported SDPA, fused by `linalg-fuse-attention` under
     `lower-to-cuda` (one launch: the attention kernel writes the output
     through its reshape; a copy into the output was a second one), run
     by the grid emulator (no GPU needed). 64 keys take two steps of the
-    fused kernel's 32-key loop."""
+    fused kernel's 32-key loop. In half precision the converter computes in
+    f32 and rounds the output once: that rounding is the kernel's last step
+    (a kernel of its own before)."""
     from irkit.runtime import lower
     from irkit.targets.cuda import KernelLaunch, emit_cuda
 
     module = Attention(is_causal=causal)
     generator = torch.Generator().manual_seed(2)
     inputs = tuple(
-        torch.randn(1, 2, length, 16, generator=generator) for length in (32, 64, 64)
+        torch.randn(1, 2, length, 16, generator=generator).to(dtype)
+        for length in (32, 64, 64)
     )
     lowered = _imported(module, *inputs).module.clone()
     lower(lowered, "lower-to-cuda", target="cuda")

@@ -31,6 +31,15 @@ PAD = "irkit/transforms/linalg_pad_contractions.py"
 ATTENTION = "irkit/transforms/linalg_fuse_attention.py"
 ATTENTION_CHAIN = "irkit/analysis/attention.py"
 ATTENTION_PROPERTY = "tests/properties/test_linalg_fuse_attention.py"
+ATTENTION_HALF = "tests/filecheck/transforms/linalg-fuse-attention-half.mlir"
+ATTENTION_HALF_EXACT = (
+    "tests/properties/test_linalg_fuse_attention.py"
+    "::test_half_rounding_points_are_the_programs"
+)
+ATTENTION_HALF_PROPERTY = (
+    "tests/properties/test_linalg_fuse_attention.py"
+    "::test_half_attention_keeps_meaning_and_fires"
+)
 MMA = "irkit/transforms/convert_linalg_to_mma.py"
 TRANSPOSE = "irkit/transforms/linalg_tile_transposes_for_gpu.py"
 TRANSPOSE_PROPERTY = (
@@ -573,8 +582,8 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "attention-scale-applied-twice",
         ATTENTION,
-        "    if modifier is not None and score_scale is None:",
-        "    if modifier is not None:",
+        "        if op is not chain.modifier or score_scale is None:",
+        "        if True:",
         (ATTENTION_PROPERTY,),
         "a constant scale folded into q is applied to the scores again",
     ),
@@ -1461,6 +1470,54 @@ MUTANTS: tuple[Mutant, ...] = (
         ("tests/filecheck/transforms/linalg-conv-to-im2col.mlir",),
         "an f16 convolution's K is padded to the SIMT step only, and its "
         "warpgroup matmul then needs padded copies of the columns",
+    ),
+    Mutant(
+        "half-attention-scores-not-rounded",
+        ATTENTION,
+        "        if op is not chain.modifier or score_scale is None:",
+        "        if op is chain.modifier and score_scale is None:",
+        (ATTENTION_HALF_EXACT, ATTENTION_HALF),
+        "the fused half attention drops the scores' rounding op: the modifier "
+        "reads a half tile nothing wrote this step",
+    ),
+    Mutant(
+        "half-attention-probabilities-not-rounded",
+        ATTENTION,
+        "    _round_tile(numerators, rounded, at)",
+        "    pass",
+        (ATTENTION_HALF_PROPERTY, ATTENTION_HALF),
+        "the product with v reads the half tile without the step's rounded "
+        "numerators in it (the rounded scores, or nothing)",
+    ),
+    Mutant(
+        "half-attention-staged-in-f32",
+        ATTENTION,
+        "        element = _memref_type(op.operands[index]).get_element_type()\n"
+        "        pad = _bank_pad(",
+        "        element = _memref_type(self.chain.row_max.outputs[0])"
+        ".get_element_type()\n"
+        "        pad = _bank_pad(",
+        (ATTENTION_HALF,),
+        "half keys and values staged in f32 tiles: twice the shared memory and "
+        "copies that convert (or do not verify)",
+    ),
+    Mutant(
+        "half-staging-padded-by-one-element",
+        ATTENTION,
+        "    return max(1, 4 // element_bytes)",
+        "    return 1",
+        (ATTENTION_HALF,),
+        "half rows of q, keys and values padded by one f16: neighbouring rows "
+        "share a bank word (2-way bank conflicts on every staged read)",
+    ),
+    Mutant(
+        "half-causal-bound-lost-at-extf",
+        "irkit/analysis/masks.py",
+        "            result = of(op.input)",
+        "            result = None",
+        (ATTENTION_HALF,),
+        "a half causal mask widened to f32 hides its -inf: every block walks "
+        "every key step (twice the work at long sequences)",
     ),
     Mutant(
         "transpose-tile-read-along-its-rows",

@@ -25,7 +25,13 @@ from irkit.context import make_context
 from irkit.dialects.scf import ForallOp
 from irkit.parsing import parse_module
 from irkit.pass_manager import Pipeline
-from irkit.testing import check_pass, compare_arrays, random_arguments
+from irkit.testing import (
+    assert_pass_preserves_semantics,
+    check_pass,
+    compare_arrays,
+    random_arguments,
+)
+from irkit.testing.compare import TOLERANCES
 from irkit.transforms.bufferize import BufferizePass
 from irkit.transforms.linalg_fuse_attention import LinalgFuseAttentionPass
 from irkit.transforms.linalg_generalize_named_ops import (
@@ -474,4 +480,318 @@ def test_fused_attention_in_c_matches_the_interpreter(text: str) -> None:
     expected = irkit.interpret(module, "main", *arguments)
     for g, want in zip(got, expected, strict=True):
         difference = compare_arrays(want, g, rtol=RTOL, atol=ATOL)
+        assert difference is None, difference.describe()
+
+
+# --------------------------------------------------------------------------
+# Half precision, as torch-mlir writes it
+# --------------------------------------------------------------------------
+
+HALF_TYPES = ("f16", "bf16")
+# The fused kernel rounds the numerators `exp(s - running max)` to half
+# where the program rounds the probabilities `e / l` (the row sum is known
+# only after the last step): each term of `p v` differs by up to a half
+# ulp of its own, which the half types' tolerances cover.
+HALF_TOLERANCES = {"f16": TOLERANCES["float16"], "bf16": TOLERANCES["bfloat16"]}
+HALF_MINUS_INFINITY = {"f16": "0xFC00", "bf16": "0xFF80"}
+
+
+@st.composite
+def half_attention_programs(
+    draw: st.DrawFn,
+    half: str | None = None,
+    row_counts: tuple[int, ...] = (2, 4, 8),
+    key_counts: tuple[int, ...] = (2, 4, 8, 12),
+    exact: bool = False,
+    min_head: int = 1,
+) -> tuple[str, str]:
+    """Attention in `half` (drawn from f16 and bf16 when None) as torch-mlir
+    exports it after fusion (`benchmarks/models/attention_s128_causal_f16.mlir`
+    through `lower-to-cuda`'s tensor stages): half q, k, v; products in f32
+    (`extf` in their bodies); the scores rounded to half by an op of their
+    own or at the top of the modifier's body (LLaMA's block); a modifier in
+    half (a scale, a causal mask, or nothing) widened to f32; the softmax in
+    f32, its probabilities rounded to half or kept in f32 (irkit's own
+    frontend), or the whole softmax in half; the output rounded to half or
+    kept in f32. With `exact`,
+    the probabilities and the output stay f32 and the head is one element
+    (see `test_half_rounding_points_are_the_programs`). The program's text
+    and its half type."""
+    half = half or draw(st.sampled_from(HALF_TYPES))
+    batch = draw(st.sampled_from((1, 2)))
+    rows = draw(st.sampled_from(row_counts))
+    keys = draw(st.sampled_from(key_counts))
+    head = 1 if exact else draw(st.integers(min_head, 4))
+    value_head = draw(st.integers(min_head, 4))
+    modifier = draw(st.sampled_from(("none", "scale", "causal")))
+    rounding_op = draw(st.booleans())  # else rounded in the modifier's body
+    round_probabilities = not exact and draw(st.booleans())
+    round_output = not exact and draw(st.booleans())
+    # The softmax itself in half, reading the rounded scores (an op of their
+    # own, then a half modifier or none).
+    softmax_in_half = not exact and rounding_op and draw(st.booleans())
+    s32 = f"tensor<{batch}x{rows}x{keys}xf32>"
+    s16 = f"tensor<{batch}x{rows}x{keys}x{half}>"
+    p_type = s16 if round_probabilities or softmax_in_half else s32
+    p_element = half if round_probabilities or softmax_in_half else "f32"
+    o32 = f"tensor<{batch}x{rows}x{value_head}xf32>"
+    o16 = f"tensor<{batch}x{rows}x{value_head}x{half}>"
+    q_type = f"tensor<{batch}x{rows}x{head}x{half}>"
+    k_type = f"tensor<{batch}x{keys}x{head}x{half}>"
+    v_type = f"tensor<{batch}x{keys}x{value_head}x{half}>"
+    product = [
+        "affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>",
+        "affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>",
+        "affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>",
+    ]
+    kinds = ["parallel", "parallel", "parallel", "reduction"]
+    lines = [
+        "%zero = arith.constant 0.0 : f32",
+        "%ninf = arith.constant 0xFF800000 : f32",
+        f"%se = tensor.empty() : {s32}",
+        f"%s0 = linalg.fill ins(%zero : f32) outs(%se : {s32}) -> {s32}",
+        _generic(
+            product,
+            kinds,
+            [("%q", q_type), ("%k", k_type)],
+            ("%s0", s32),
+            "%s",
+            [f"%a: {half}", f"%b: {half}", "%c: f32"],
+            [
+                "%a32 = arith.extf %a : " + half + " to f32",
+                "%b32 = arith.extf %b : " + half + " to f32",
+                "%p = arith.mulf %a32, %b32 : f32",
+                "%t = arith.addf %c, %p : f32",
+                "linalg.yield %t : f32",
+            ],
+        ),
+    ]
+    scores, score_type, score_element = "%s", s32, "f32"
+    if rounding_op:
+        lines += [
+            f"%re = tensor.empty() : {s16}",
+            _generic(
+                [_ROW3, _ROW3],
+                ["parallel"] * 3,
+                [("%s", s32)],
+                ("%re", s16),
+                "%r",
+                ["%in: f32", f"%o: {half}"],
+                [f"%y = arith.truncf %in : f32 to {half}", f"linalg.yield %y : {half}"],
+            ),
+        ]
+        scores, score_type, score_element = "%r", s16, half
+    body = [] if rounding_op else [f"%h = arith.truncf %in : f32 to {half}"]
+    value = "%in" if rounding_op else "%h"
+    if modifier == "scale":
+        body += [
+            f"%c8 = arith.constant 0.125 : {half}",
+            f"%z = arith.mulf {value}, %c8 : {half}",
+        ]
+        value = "%z"
+    elif modifier == "causal":
+        body += [
+            "%i = linalg.index 1 : index",
+            "%j = linalg.index 2 : index",
+            "%later = arith.cmpi ugt, %j, %i : index",
+            f"%ninf16 = arith.constant {HALF_MINUS_INFINITY[half]} : {half}",
+            f"%z = arith.select %later, %ninf16, {value} : {half}",
+        ]
+        value = "%z"
+    # The softmax's type: f32 (widened by the modifier) or half.
+    soft = half if softmax_in_half else "f32"
+    x_type = f"tensor<{batch}x{rows}x{keys}x{soft}>"
+    row_type = f"tensor<{batch}x{rows}x{soft}>"
+    if not softmax_in_half:
+        body += [f"%x32 = arith.extf {value} : {half} to f32"]
+        value = "%x32"
+    x = scores
+    if body:
+        x = "%x"
+        lines += [
+            f"%xe = tensor.empty() : {x_type}",
+            _generic(
+                [_ROW3, _ROW3],
+                ["parallel"] * 3,
+                [(scores, score_type)],
+                ("%xe", x_type),
+                "%x",
+                [f"%in: {score_element}", f"%o: {soft}"],
+                [*body, f"linalg.yield {value} : {soft}"],
+            ),
+        ]
+    minus_infinity = HALF_MINUS_INFINITY[half] if softmax_in_half else "0xFF800000"
+    lines += [
+        f"%ninf_s = arith.constant {minus_infinity} : {soft}",
+        f"%zero_s = arith.constant 0.0 : {soft}",
+        f"%me = tensor.empty() : {row_type}",
+        f"%m0 = linalg.fill ins(%ninf_s : {soft}) outs(%me : {row_type}) -> {row_type}",
+        _generic(
+            [_ROW3, _ROWS3],
+            ["parallel", "parallel", "reduction"],
+            [(x, x_type)],
+            ("%m0", row_type),
+            "%m",
+            [f"%in: {soft}", f"%acc: {soft}"],
+            [f"%y = arith.maximumf %in, %acc : {soft}", f"linalg.yield %y : {soft}"],
+        ),
+        f"%ee = tensor.empty() : {x_type}",
+        _generic(
+            [_ROW3, _ROWS3, _ROW3],
+            ["parallel"] * 3,
+            [(x, x_type), ("%m", row_type)],
+            ("%ee", x_type),
+            "%e",
+            [f"%in: {soft}", f"%mx: {soft}", f"%o: {soft}"],
+            [
+                f"%d = arith.subf %in, %mx : {soft}",
+                f"%y = math.exp %d : {soft}",
+                f"linalg.yield %y : {soft}",
+            ],
+        ),
+        f"%le = tensor.empty() : {row_type}",
+        f"%l0 = linalg.fill ins(%zero_s : {soft}) outs(%le : {row_type}) -> {row_type}",
+        _generic(
+            [_ROW3, _ROWS3],
+            ["parallel", "parallel", "reduction"],
+            [("%e", x_type)],
+            ("%l0", row_type),
+            "%l",
+            [f"%in: {soft}", f"%acc: {soft}"],
+            [f"%y = arith.addf %in, %acc : {soft}", f"linalg.yield %y : {soft}"],
+        ),
+        f"%pe = tensor.empty() : {p_type}",
+        _generic(
+            [_ROW3, _ROWS3, _ROW3],
+            ["parallel"] * 3,
+            [("%e", x_type), ("%l", row_type)],
+            ("%pe", p_type),
+            "%pr",
+            [f"%in: {soft}", f"%sum: {soft}", f"%o: {p_element}"],
+            [f"%y = arith.divf %in, %sum : {soft}"]
+            + (
+                [
+                    f"%y16 = arith.truncf %y : f32 to {half}",
+                    f"linalg.yield %y16 : {half}",
+                ]
+                if round_probabilities and not softmax_in_half
+                else [f"linalg.yield %y : {p_element}"]
+            ),
+        ),
+        f"%oe = tensor.empty() : {o32}",
+        f"%o0 = linalg.fill ins(%zero : f32) outs(%oe : {o32}) -> {o32}",
+        _generic(
+            [
+                "affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>",
+                "affine_map<(d0, d1, d2, d3) -> (d0, d3, d2)>",
+                "affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>",
+            ],
+            kinds,
+            [("%pr", p_type), ("%v", v_type)],
+            ("%o0", o32),
+            "%out",
+            [f"%a: {p_element}", f"%b: {half}", "%c: f32"],
+            ([f"%a32 = arith.extf %a : {half} to f32"] if p_element == half else [])
+            + [
+                f"%b32 = arith.extf %b : {half} to f32",
+                f"%pv = arith.mulf {'%a32' if p_element == half else '%a'}, %b32 : f32",
+                "%t = arith.addf %c, %pv : f32",
+                "linalg.yield %t : f32",
+            ],
+        ),
+    ]
+    result, result_type = "%out", o32
+    if round_output:
+        lines += [
+            f"%he = tensor.empty() : {o16}",
+            _generic(
+                [_ROW3, _ROW3],
+                ["parallel"] * 3,
+                [("%out", o32)],
+                ("%he", o16),
+                "%half",
+                ["%in: f32", f"%o: {half}"],
+                [f"%y = arith.truncf %in : f32 to {half}", f"linalg.yield %y : {half}"],
+            ),
+        ]
+        result, result_type = "%half", o16
+    args = [f"%q: {q_type}", f"%k: {k_type}", f"%v: {v_type}"]
+    text = "\n  ".join(line.replace("\n", "\n  ") for line in lines)
+    program = (
+        f"func.func @main({', '.join(args)}) -> {result_type} {{\n  {text}\n"
+        f"  return {result} : {result_type}\n}}\n"
+    )
+    return program, half
+
+
+def test_half_attention_keeps_meaning_and_fires() -> None:
+    """Every drawn f16 attention is fused and matches the program within
+    f16's tolerance (the numerators rounded where the program rounds the
+    probabilities: see `HALF_TOLERANCES`); bf16's draws are the tests
+    below."""
+    rtol, atol = HALF_TOLERANCES["f16"]
+    programs = half_attention_programs(half="f16").map(
+        lambda pair: _bufferized(pair[0])
+    )
+    reach = check_pass(PASS, programs, rtol=rtol, atol=atol)
+    assert reach.changed == reach.examples
+
+
+def test_half_rounding_points_are_the_programs() -> None:
+    """With the probabilities and the output kept in f32, every rounding
+    the program does (the scores to half, in an op of their own or in the
+    modifier) the fused kernel does at the same point, element for element:
+    it matches at f32's tolerance. A kernel that skipped the scores'
+    rounding would differ by a half ulp of each score (about 1e-3 of the
+    output). One head element: the scores are exact products, so the order
+    of the products' sums cannot move a rounding."""
+    programs = half_attention_programs(exact=True).map(lambda pair: pair[0])
+    reach = check_pass(PASS, programs.map(_bufferized), rtol=RTOL, atol=ATOL)
+    assert reach.changed == reach.examples
+
+
+@settings(max_examples=6, deadline=None)
+@given(
+    half_attention_programs(row_counts=(2, 3, 4), key_counts=(2, 4, 5)),
+    st.integers(0, 2**16),
+)
+def test_half_attention_keeps_meaning_on_the_grid_emulator(
+    pair: tuple[str, str], seed: int
+) -> None:
+    """The half chain through the GPU lowering (ragged tiles too), each pass
+    checked on its own: half staging and score tiles in workgroup memory
+    beside the f32 ones."""
+    pipeline = (
+        f"linalg-generalize-named-ops,bufferize,linalg-fuse-attention{{{RAGGED_OPTIONS}}},"
+        "linalg-tile-for-gpu{elementwise-block=16},gpu-promote-shared,"
+        "convert-linalg-to-loops,fold-memref-alias-ops,convert-parallel-loops-to-gpu,"
+        "gpu-promote-accumulators"
+    )
+    rtol, atol = HALF_TOLERANCES[pair[1]]
+    after = assert_pass_preserves_semantics(
+        pipeline, pair[0], trials=1, seed=seed, rtol=rtol, atol=atol
+    )
+    assert any(op.name == "gpu.launch" for op in after.walk())
+
+
+@settings(max_examples=4)
+@given(half_attention_programs(row_counts=(4, 16), key_counts=(4, 32), min_head=2))
+def test_half_attention_in_c_matches_the_interpreter(pair: tuple[str, str]) -> None:
+    """Through `lower-to-c` and the C compiler: the half chain is one
+    parallel loop of stack tiles, its half tiles `_Float16` arrays."""
+    text, half = pair
+    lowered = parse_module(text)
+    Pipeline.parse(C_PIPELINE).run(make_context(), lowered)
+    kernels = [op for op in lowered.walk() if isinstance(op, ForallOp)]
+    assert len(kernels) == 1
+    compiled = irkit.compile(lowered, target="c")
+    module = parse_module(text)
+    main = module.body.block.first_op
+    assert isinstance(main, FuncOp)
+    arguments = random_arguments(main, np.random.default_rng(0))
+    got = compiled(*arguments)
+    expected = irkit.interpret(module, "main", *arguments)
+    rtol, atol = HALF_TOLERANCES[half]
+    for g, want in zip(got, expected, strict=True):
+        difference = compare_arrays(want, g, rtol=rtol, atol=atol)
         assert difference is None, difference.describe()
