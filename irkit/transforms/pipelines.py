@@ -512,6 +512,9 @@ class LowerToCudaPipeline(NamedPipeline):
                         self.max_shared_bytes, self.max_dynamic_shared_bytes
                     ),
                     multiprocessors=self.multiprocessors,
+                    # Half products on tensor cores beat the fused kernel's
+                    # SIMT ones: half chains stay unfused there.
+                    half_products_on_tensor_cores=self.tensor_cores,
                 )
             )
         if self.rows:

@@ -160,7 +160,8 @@ def test_attention_through_lower_to_cuda_on_the_grid_emulator(
     by the grid emulator (no GPU needed). 64 keys take two steps of the
     fused kernel's 32-key loop. In half precision the converter computes in
     f32 and rounds the output once: that rounding is the kernel's last step
-    (a kernel of its own before)."""
+    (a kernel of its own before). Half products stay unfused where tensor
+    cores would take them: the fused kernel is reached without them."""
     from irkit.runtime import lower
     from irkit.targets.cuda import KernelLaunch, emit_cuda
 
@@ -171,7 +172,12 @@ def test_attention_through_lower_to_cuda_on_the_grid_emulator(
         for length in (32, 64, 64)
     )
     lowered = _imported(module, *inputs).module.clone()
-    lower(lowered, "lower-to-cuda", target="cuda")
+    pipeline = (
+        "lower-to-cuda"
+        if dtype == torch.float32
+        else ("lower-to-cuda{tensor-cores=false}")
+    )
+    lower(lowered, pipeline, target="cuda")
     (plan,) = emit_cuda(lowered.clone()).plans.values()
     kernels = [step for step in plan.steps if isinstance(step, KernelLaunch)]
     assert len(kernels) == 1, kernels

@@ -795,3 +795,22 @@ def test_half_attention_in_c_matches_the_interpreter(pair: tuple[str, str]) -> N
     for g, want in zip(got, expected, strict=True):
         difference = compare_arrays(want, g, rtol=rtol, atol=atol)
         assert difference is None, difference.describe()
+
+
+def test_lower_to_cuda_leaves_half_chains_to_tensor_cores() -> None:
+    # With tensor cores (the default), half chains stay unfused so that
+    # their products take them; without, the fused kernel takes the chain.
+    from irkit.transforms.pipelines import LowerToCudaPipeline
+
+    def fusion(pipeline: LowerToCudaPipeline) -> LinalgFuseAttentionPass:
+        (stage,) = [
+            stage
+            for stage in pipeline.stages()
+            if isinstance(stage, LinalgFuseAttentionPass)
+        ]
+        return stage
+
+    assert fusion(LowerToCudaPipeline()).half_products_on_tensor_cores
+    assert not fusion(
+        LowerToCudaPipeline(tensor_cores=False)
+    ).half_products_on_tensor_cores

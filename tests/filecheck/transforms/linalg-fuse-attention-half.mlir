@@ -1,5 +1,6 @@
 // RUN: irkit-opt %s --split-input-file -p 'linalg-generalize-named-ops,bufferize,linalg-fuse-attention{block-rows=4 block-keys=4 min-block=1}' | filecheck %s
 // RUN: irkit-opt %s --split-input-file -p 'linalg-generalize-named-ops,bufferize,linalg-fuse-attention{cpu=true vector-bits=128 block-rows=4 block-keys=4 min-block=4}' | filecheck %s --check-prefix=CPU
+// RUN: irkit-opt %s --split-input-file -p 'linalg-generalize-named-ops,bufferize,linalg-fuse-attention{block-rows=4 block-keys=4 min-block=1 half-products-on-tensor-cores=true}' | filecheck %s --check-prefix=TENSORCORES
 
 // Half-precision attention as torch-mlir exports it (f16 q, k, v; products
 // accumulated in f32; the scores rounded to f16, scaled and masked in f16
@@ -14,6 +15,19 @@
 // numerators `exp(x - running max)` before the product with v instead.
 // The causal bound reads through the modifier's `extf`.
 // Semantics: tests/properties/test_linalg_fuse_attention.py (half cases).
+// Where the products would take tensor cores unfused
+// (`half-products-on-tensor-cores`, as `lower-to-cuda{tensor-cores}` sets
+// it), the half chains are left alone: the fused kernel's products are SIMT.
+
+// TENSORCORES-LABEL: func.func @causal_f16
+// TENSORCORES-NOT:     scf.forall
+// TENSORCORES:         linalg.generic
+// TENSORCORES-NOT:     scf.forall
+// TENSORCORES-LABEL: func.func @numerators_rounded
+// TENSORCORES-LABEL: func.func @output_rounded_transposed
+// TENSORCORES-NOT:     scf.forall
+// TENSORCORES-LABEL: func.func @softmax_in_f16
+// TENSORCORES-NOT:     scf.forall
 
 // CHECK-LABEL: func.func @causal_f16
 // CHECK-NOT:     linalg.generic

@@ -7,7 +7,7 @@
 
 // ROWS: error: linalg-tile-transposes-for-gpu: rows (5) must be positive and divide tile (32)
 // DEVICE: error: linalg-tile-transposes-for-gpu: tile x rows = 256 threads, more than 128
-// PIPELINE: lower-to-cuda: transpose-block takes 2 sizes (side, threads y)
+// PIPELINE: error: invalid options for pass 'lower-to-cuda': transpose-block takes 2 sizes (side, threads y)
 // SHARED: error: linalg-tile-transposes-for-gpu: max-shared-bytes must be >= 0
 func.func @f() {
   return

@@ -1,10 +1,11 @@
-// RUN: irkit-opt %s -p 'lower-to-cuda{max-dynamic-shared-bytes=232448 multiprocessors=132}' -t cuda -o %t.cu
+// RUN: irkit-opt %s -p 'lower-to-cuda{max-dynamic-shared-bytes=232448 multiprocessors=132 tensor-cores=false}' -t cuda -o %t.cu
 // RUN: filecheck %s --input-file=%t.cu
 // RUN: nvcc -arch=sm_90 -cubin -Werror all-warnings -Xptxas -warn-spills -o %t.sm90.cubin %t.cu
 // REQUIRES: nvcc
 
 // The fused half attention (`linalg-fuse-attention` on torch-mlir's f16
-// chain: 96 heads x 512 queries x 64, causal) is one kernel whose q, keys,
+// chain: 96 heads x 512 queries x 64, causal; without tensor cores, which
+// would take its products unfused) is one kernel whose q, keys,
 // values and rounded scores are `__half` tiles in dynamic shared memory
 // beside the f32 scores and accumulator; it compiles for Hopper without
 // warnings or spilled registers (ptxas's spill warnings are errors here;
