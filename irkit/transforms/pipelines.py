@@ -21,6 +21,7 @@ from xdsl.utils.exceptions import PassFailedException
 from irkit.analysis.memory import DEFAULT_CACHE_BYTES, DEFAULT_MAX_SHARED_BYTES
 from irkit.dialects.mma import SWIZZLE_ROW_BYTES
 from irkit.transforms import get_irkit_passes
+from irkit.transforms.gpu_promote_accumulators import GpuPromoteAccumulatorsPass
 
 # The GPU matmul tiles, the fastest of a sweep at 4096^3 on the H100
 # (docs/benchmarks.md): 128x128 block tiles with K steps of 16, and 8x8
@@ -30,9 +31,6 @@ from irkit.transforms import get_irkit_passes
 GPU_MATMUL_BLOCK: tuple[int, int, int] = (128, 128, 16)
 GPU_MATMUL_THREAD: tuple[int, int] = (8, 8)
 GPU_MATMUL_CYCLIC = True
-# `gpu-promote-accumulators`'s budget of a thread's tile (its default).
-PROMOTED_ACCUMULATORS = 64
-UNROLLED_ITERATIONS = 1024
 # `linalg-fuse-attention`'s blocks: at most 128 query rows, 128 keys per
 # step, 256 threads, 16 of them along x, in the dynamic shared memory the
 # device allows (`max-dynamic-shared-bytes`: about 200 KB for these tiles),
@@ -581,9 +579,12 @@ class LowerToCudaPipeline(NamedPipeline):
             stages.append(
                 _stage(
                     "gpu-promote-accumulators",
-                    max_elements=max(PROMOTED_ACCUMULATORS, thread_tile),
+                    max_elements=max(
+                        GpuPromoteAccumulatorsPass.max_elements, thread_tile
+                    ),
                     max_unroll=max(
-                        UNROLLED_ITERATIONS, thread_tile * self.matmul_block[-1]
+                        GpuPromoteAccumulatorsPass.max_unroll,
+                        thread_tile * self.matmul_block[-1],
                     ),
                 )
             )
