@@ -828,15 +828,16 @@ def check_pass(
 
 
 def changed_by_pass(after: ModuleOp, before: ModuleOp) -> bool:
-    """Whether `after` prints differently from `before`: what `check_pass`
-    counts as a program its pass changed.
+    """Whether the pass changed the program: `after` differs from `before`
+    in structure (ops, operands, attributes, properties, block argument
+    types) or, failing that, in its printed text. What `check_pass` counts.
 
-    IR that differs in structure (ops, operands, attributes, properties,
-    block argument types) prints differently, and a structural comparison
-    tells so at the first difference, without printing two whole modules
-    (printing a lowered GPU program after the pass was most of what counting
-    cost). xDSL's structural comparison leaves out result types, so
-    structurally equal IR is told apart by its printed text.
+    IR that differs in structure prints differently (short of an attribute
+    moved into the properties that a custom syntax prints the same), and a
+    structural comparison tells so at the first difference, without printing
+    two whole modules (printing a lowered GPU program after the pass was
+    most of what counting cost). xDSL's structural comparison leaves out
+    result types, so structurally equal IR is told apart by its text.
     """
     return not after.is_structurally_equivalent(before) or str(after) != str(before)
 
