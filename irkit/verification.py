@@ -7,6 +7,8 @@ more than its parent) so the diagnostic can name the op and its source line.
 
 from __future__ import annotations
 
+import functools
+
 from xdsl.dialects import memref
 from xdsl.dialects.builtin import MemRefType, ModuleOp, ShapedType
 from xdsl.dialects.linalg.abstract_ops import (
@@ -50,6 +52,9 @@ def _check_dominance(
             nested = [*scopes, region_scope, block_scope]
             for inner in block.ops:
                 for index, operand in enumerate(inner.operands):
+                    # Most operands come from their own block: one probe.
+                    if operand in block_scope:
+                        continue
                     if not any(operand in scope for scope in nested):
                         raise op_error(
                             inner, f"operand #{index} does not dominate this use", text
@@ -127,6 +132,24 @@ def _check_get_global(op: memref.GetGlobalOp, text: str | None) -> None:
         )
 
 
+@functools.cache
+def _has_irkit_checks(op_type: type[Operation]) -> bool:
+    """Whether ops of `op_type` are any that `_check_before_upstream` or
+    `_check_destination_style` check: asked once per class rather than with
+    four `isinstance` tests (of abstract classes) per op verified, which
+    verifying every pass's output pays for every op."""
+    return issubclass(
+        op_type,
+        (
+            ElementwiseOperation,
+            memref.LoadOp,
+            memref.StoreOp,
+            memref.GetGlobalOp,
+            LinalgStructuredOperation,
+        ),
+    )
+
+
 def verify_module(module: Operation, text: str | None = None) -> None:
     """Verify `module` and everything nested in it.
 
@@ -134,7 +157,9 @@ def verify_module(module: Operation, text: str | None = None) -> None:
     first) and its source location; `text` adds the offending line.
     """
     for op in module.walk(reverse=False, region_first=True):
-        _check_before_upstream(op, text)
+        checked = _has_irkit_checks(type(op))
+        if checked:
+            _check_before_upstream(op, text)
         try:
             op.verify(verify_nested_ops=False)
         except VerifyException as error:
@@ -146,5 +171,6 @@ def verify_module(module: Operation, text: str | None = None) -> None:
             raise op_error(
                 op, f"malformed operation ({type(error).__name__}: {error})", text
             ) from None
-        _check_destination_style(op, text)
+        if checked:
+            _check_destination_style(op, text)
     _check_dominance(module, [], text)

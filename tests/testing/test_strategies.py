@@ -28,6 +28,7 @@ from irkit.testing.strategies import (
     _Builder,
     _finish,
     _matmul,
+    changed_by_pass,
     check_pass,
     database_key,
     linalg_programs,
@@ -288,3 +289,22 @@ def test_check_pass_reports_how_often_the_pass_fired() -> None:
             nn_programs(max_ops=3),
             min_fired=reach.examples + 1,
         )
+
+
+def test_a_program_changes_when_it_prints_differently() -> None:
+    # What check_pass counts as fired: a structural difference (another
+    # operand), and a result type alone, which xDSL's structural comparison
+    # leaves out; a clone, or the same text parsed again, is no change.
+    text = """
+    func.func @main(%a: memref<4xf32>, %b: memref<4xf32>) -> memref<4xf32> {
+      %v = memref.subview %a[0] [4] [1] : memref<4xf32> to memref<4xf32, strided<[1]>>
+      return %a : memref<4xf32>
+    }
+    """
+    before = parse_module(text)
+    assert not changed_by_pass(before.clone(), before)
+    assert not changed_by_pass(parse_module(text), before)
+    assert changed_by_pass(parse_module(text.replace("return %a", "return %b")), before)
+    retyped = parse_module(text.replace("strided<[1]>>", "strided<[1], offset: ?>>"))
+    assert retyped.is_structurally_equivalent(before)
+    assert changed_by_pass(retyped, before)
