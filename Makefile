@@ -9,6 +9,9 @@ BIN := $(VENV)/bin
 HYPOTHESIS_PROFILE ?= ci
 export HYPOTHESIS_PROFILE
 EXPLORE_PROFILE ?= thorough
+# pytest-xdist workers for `make pytest`: one per core; `PYTEST_WORKERS=0`
+# runs the suite in this process.
+PYTEST_WORKERS ?= auto
 
 .PHONY: setup demo test pytest explore mutation filecheck lint format clean
 
@@ -26,10 +29,10 @@ demo: setup
 test: lint pytest filecheck
 
 pytest: setup
-	$(BIN)/pytest
+	$(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadfile
 
 explore: setup
-	HYPOTHESIS_PROFILE=$(EXPLORE_PROFILE) $(BIN)/pytest tests/properties tests/testing
+	HYPOTHESIS_PROFILE=$(EXPLORE_PROFILE) $(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadfile tests/properties tests/testing
 
 # Plants each mutant of tests/mutation/mutants.py in a copy of the tree and
 # runs the tests meant to catch it; a report of the kill rate (on demand,
