@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import math
 from abc import ABC, abstractmethod
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
+from typing import Any
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
@@ -21,7 +22,6 @@ from xdsl.utils.exceptions import PassFailedException
 from irkit.analysis.memory import DEFAULT_CACHE_BYTES, DEFAULT_MAX_SHARED_BYTES
 from irkit.dialects.mma import SWIZZLE_ROW_BYTES
 from irkit.transforms import get_irkit_passes
-from irkit.transforms.gpu_promote_accumulators import GpuPromoteAccumulatorsPass
 
 # The GPU matmul tiles, the fastest of a sweep at 4096^3 on the H100
 # (docs/benchmarks.md): 128x128 block tiles with K steps of 16, and 8x8
@@ -78,6 +78,12 @@ CPU_ATTENTION_MIN_BLOCK = 16
 
 def _stage(name: str, **options: object) -> ModulePass:
     return get_irkit_passes()[name]()(**options)
+
+
+def _defaults(name: str) -> dict[str, Any]:
+    """A registered pass's option defaults, read through the registry (a
+    pipeline imports no pass module)."""
+    return {field.name: field.default for field in fields(get_irkit_passes()[name]())}
 
 
 def _tensor_stages(
@@ -576,15 +582,13 @@ class LowerToCudaPipeline(NamedPipeline):
             # A matmul's whole thread tile, and its K step's nest unrolled,
             # however large the tiles chosen.
             thread_tile = math.prod(self.matmul_thread)
+            budget = _defaults("gpu-promote-accumulators")
             stages.append(
                 _stage(
                     "gpu-promote-accumulators",
-                    max_elements=max(
-                        GpuPromoteAccumulatorsPass.max_elements, thread_tile
-                    ),
+                    max_elements=max(budget["max_elements"], thread_tile),
                     max_unroll=max(
-                        GpuPromoteAccumulatorsPass.max_unroll,
-                        thread_tile * self.matmul_block[-1],
+                        budget["max_unroll"], thread_tile * self.matmul_block[-1]
                     ),
                 )
             )
