@@ -20,6 +20,7 @@ for wrong arguments, raised before anything runs. See `docs/runtime.md`.
 
 from __future__ import annotations
 
+import ctypes
 import functools
 import importlib
 import importlib.util
@@ -806,11 +807,32 @@ class _Workspace:
         self.scratch = _allocate_for_any_stream(function, layout.nbytes)
         self.base = int(self.scratch.handle)
         self.status: Any = None
+        self.status_host: Any = None
         if layout.status_offset is not None:
+            # The status word is sticky: zeroed here and after a failure is
+            # reported, never per run, so the latest copy of it in pinned
+            # host memory (made at the end of every run, without waiting)
+            # shows a failure of any earlier run on this stream.
             self.status = cc.Buffer.from_handle(self.base + layout.status_offset, 4)
+            self.status_host = cc.LegacyPinnedMemoryResource().allocate(4)
+            ctypes.memset(int(self.status_host.handle), 0, 4)
+            self.status.fill(0, stream=function._stream)
+            function._stream.sync()
         self.staging: Any = None
         self.staging_pointers: dict[str, int] = {}
         self.graphs: OrderedDict[tuple[int, ...], Any] = OrderedDict()
+
+    def reported_status(self) -> int:
+        """The status word as last copied to the host (0: no failure seen
+        yet); read without waiting for the stream."""
+        return int(ctypes.c_int32.from_address(int(self.status_host.handle)).value)
+
+    def clear_status(self, stream: Any) -> None:
+        """Zero the status word and its host copy once a failure is
+        reported, so later runs start clean."""
+        self.status.fill(0, stream=stream)
+        stream.sync()
+        ctypes.memset(int(self.status_host.handle), 0, 4)
 
     def stage(self, function: CudaCompiledFunction) -> dict[str, int]:
         """Device buffers for every parameter passed as a host array."""
@@ -1130,8 +1152,6 @@ class CudaCompiledFunction:
         self, stream: Any, pointers: Sequence[int], workspace: _Workspace
     ) -> None:
         """Queue the plan's launches on `stream` (or a graph being built)."""
-        if workspace.status is not None:
-            workspace.status.fill(0, stream=stream)
         status = workspace.base + (self._layout.status_offset or 0)
         base = workspace.base
         launch = self._cc.launch
@@ -1147,6 +1167,10 @@ class CudaCompiledFunction:
                 for a in step.arguments
             ]
             launch(stream, step.config, step.kernel, *arguments)
+        if workspace.status is not None:
+            # Part of the run (and of its graph): the host reads the copy
+            # when it likes, without waiting.
+            workspace.status.copy_to(workspace.status_host, stream=stream)
 
     def _run(
         self, stream: Any, pointers: tuple[int, ...], workspace: _Workspace
@@ -1178,25 +1202,62 @@ class CudaCompiledFunction:
             graphs.move_to_end(pointers)
         graph.launch(stream)
 
-    def _check_status(self, workspace: _Workspace, stream: Any) -> None:
-        """Raise `AssertionFailure` if a kernel's `cf.assert` failed: reading
-        the status word waits for the plan (only plans with assertions)."""
+    def _check_status(
+        self, workspace: _Workspace, stream: Any, *, wait: bool = True
+    ) -> None:
+        """Raise `AssertionFailure` if a kernel's `cf.assert` failed (only
+        plans with assertions have a status word).
+
+        `wait=True` waits for the stream first, so a failure raises from the
+        run that caused it. `wait=False` (PyTorch or CuPy arrays in and out)
+        reads the host copy of the status as the last finished run left it,
+        without waiting: a failure then raises from a later call on that
+        stream, as PyTorch reports CUDA device-side assertions.
+        """
         if workspace.status is None:
             return
-        status = np.zeros(1, np.int32)
-        workspace.status.copy_to(
-            self._cc.Buffer.from_handle(status.ctypes.data, 4), stream=stream
+        if wait:
+            stream.sync()
+        number = workspace.reported_status()
+        if not number:
+            return
+        if not wait:
+            stream.sync()
+            number = workspace.reported_status()
+        workspace.clear_status(stream)
+        assertions = self.unit.assertions
+        message = (
+            assertions[number - 1]
+            if 0 < number <= len(assertions)
+            else f"status {number}"
         )
-        stream.sync()
-        number = int(status[0])
-        if number:
-            assertions = self.unit.assertions
-            message = (
-                assertions[number - 1]
-                if 0 < number <= len(assertions)
-                else f"status {number}"
-            )
-            raise AssertionFailure(f"@{self.symbol}: assertion failed: {message}")
+        when = (
+            ""
+            if wait
+            else " (in an earlier call on this stream: on GPU arrays the status "
+            "is read back without waiting, as PyTorch reports device-side "
+            "assertions; CUDA_LAUNCH_BLOCKING=1 or checked=True raises from "
+            "the failing call)"
+        )
+        raise AssertionFailure(f"@{self.symbol}: assertion failed: {message}{when}")
+
+    def _run_and_check(
+        self,
+        stream: Any,
+        pointers: tuple[int, ...],
+        workspace: _Workspace,
+        *,
+        wait: bool,
+    ) -> None:
+        """Run the plan and report a failed assertion: after the run when
+        `wait` (host results), `checked` or `CUDA_LAUNCH_BLOCKING=1` (as in
+        PyTorch); otherwise an earlier run's, before this one starts."""
+        wait = wait or self.checked or os.environ.get("CUDA_LAUNCH_BLOCKING") == "1"
+        if not wait:
+            self._check_status(workspace, stream, wait=False)
+        self._run(stream, pointers, workspace)
+        if wait:
+            self._check_status(workspace, stream)
 
     def _torch_facts(self) -> _TorchFacts:
         """What the PyTorch fast path compares with, made once."""
@@ -1258,8 +1319,7 @@ class CudaCompiledFunction:
             if self.checked:
                 for parameter in self.outputs:
                     self._poison(pointers[parameter.position], parameter, stream)
-            self._run(stream, tuple(pointers), workspace)
-            self._check_status(workspace, stream)
+            self._run_and_check(stream, tuple(pointers), workspace, wait=False)
         return tuple(results)
 
     def __call__(self, *inputs: Any, out: Any = None) -> tuple[Any, ...]:
@@ -1342,8 +1402,10 @@ class CudaCompiledFunction:
             if self.checked:
                 self._poison(pointer, parameter, stream)
             pointers[parameter.position] = pointer
-        self._run(stream, tuple(pointers), workspace)
-        self._check_status(workspace, stream)
+        # Host results are waited for anyway; GPU arrays in a framework's
+        # stream are not (see `_check_status`).
+        host_results = framework in (NUMPY, DLPACK) or bool(copies_back)
+        self._run_and_check(stream, tuple(pointers), workspace, wait=host_results)
         for pointer, host in copies_back:
             if host.nbytes:
                 keep_alive.append(host)
