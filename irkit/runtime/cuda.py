@@ -751,7 +751,8 @@ def workspace_layout(plan: LaunchPlan) -> WorkspaceLayout:
 class _Launch:
     """One kernel launch of a plan, ready to run: each argument is a
     parameter's position (`int`), a workspace offset (`_Offset`), the status
-    word (`None`) or a by-value number."""
+    word (`None`), a tensor map of a buffer (`_TensorMap`) or a by-value
+    number."""
 
     kernel: Any
     config: Any
@@ -761,6 +762,23 @@ class _Launch:
 @dataclass(frozen=True)
 class _Offset:
     offset: int
+
+
+@dataclass(frozen=True)
+class _TensorMap:
+    """A kernel's tensor map of the buffer at `source` (a parameter's
+    position or a workspace offset), encoded per buffer address
+    (`CudaCompiledFunction._tensor_map`)."""
+
+    source: int | _Offset
+    dtype: np.dtype[Any]
+    shape: tuple[int, ...]
+    box: tuple[int, ...]
+
+
+# Encoded tensor maps kept per function (one per buffer address and map):
+# a call with the same arrays encodes none.
+TENSOR_MAPS_PER_FUNCTION = 64
 
 
 @dataclass(frozen=True)
@@ -899,6 +917,7 @@ class CudaCompiledFunction:
         self._workspaces: dict[int, _Workspace] = {}
         self._streams: dict[int, Any] = {}
         self._torch: _TorchFacts | None = None
+        self._tensor_maps: dict[tuple[int, _TensorMap], Any] = {}
         # PyTorch's stream handle -> (its cuda.core view, its workspace).
         self._on_torch_stream: dict[int, tuple[Any, _Workspace]] = {}
         launched = [
@@ -982,7 +1001,12 @@ class CudaCompiledFunction:
     def _prepare_launches(self) -> tuple[_Launch, ...]:
         """Each launch's kernel, configuration and argument sources, so a
         call only fills in pointers."""
-        from irkit.targets.cuda import BufferArgument, KernelLaunch, ScalarArgument
+        from irkit.targets.cuda import (
+            BufferArgument,
+            KernelLaunch,
+            ScalarArgument,
+            TensorMapArgument,
+        )
 
         positions = {p.argument.name: p.position for p in self.parameters}
         launches: list[_Launch] = []
@@ -998,6 +1022,17 @@ class CudaCompiledFunction:
                         arguments.append(_Offset(self._layout.offsets[argument.buffer]))
                 elif isinstance(argument, ScalarArgument):
                     arguments.append(argument.element_type.type(argument.value))
+                elif isinstance(argument, TensorMapArgument):
+                    source: int | _Offset = (
+                        positions[argument.buffer]
+                        if argument.buffer in positions
+                        else _Offset(self._layout.offsets[argument.buffer])
+                    )
+                    arguments.append(
+                        _TensorMap(
+                            source, argument.element_type, argument.shape, argument.box
+                        )
+                    )
                 else:
                     arguments.append(None)
             config = self._cc.LaunchConfig(
@@ -1163,6 +1198,8 @@ class CudaCompiledFunction:
                 if type(a) is _Offset
                 else status
                 if a is None
+                else self._tensor_map(a, pointers, base)
+                if type(a) is _TensorMap
                 else a
                 for a in step.arguments
             ]
@@ -1171,6 +1208,47 @@ class CudaCompiledFunction:
             # Part of the run (and of its graph): the host reads the copy
             # when it likes, without waiting.
             workspace.status.copy_to(workspace.status_host, stream=stream)
+
+    def _tensor_map(
+        self, tensor_map: _TensorMap, pointers: Sequence[int], base: int
+    ) -> Any:
+        """The tensor map (`cuda.core`'s `TensorMapDescriptor`) of the buffer
+        `tensor_map` names, for this call's addresses: 128-byte swizzle, 256-
+        byte L2 promotion, zeros outside the buffer. Encoded once per address
+        (graphs keep theirs in their kernel nodes)."""
+        source = tensor_map.source
+        pointer = (
+            base + source.offset if isinstance(source, _Offset) else pointers[source]
+        )
+        key = (pointer, tensor_map)
+        cache = self._tensor_maps
+        found = cache.get(key)
+        if found is not None:
+            return found
+        cc = self._cc
+        maps = _cuda_module("cuda.core._tensor_map")
+        view_type = _cuda_module("cuda.core.utils").StridedMemoryView
+        nbytes = int(np.prod(tensor_map.shape)) * tensor_map.dtype.itemsize
+        view = view_type.from_buffer(
+            cc.Buffer.from_handle(pointer, nbytes),
+            tensor_map.shape,
+            dtype=tensor_map.dtype,
+        )
+        try:
+            found = view.as_tensor_map(
+                tensor_map.box,
+                swizzle=maps.TensorMapSwizzle.SWIZZLE_128B,
+                l2_promotion=maps.TensorMapL2Promotion.L2_256B,
+            )
+        except ValueError as error:
+            raise InputError(
+                f"@{self.symbol}: an array a kernel reads through a tensor map "
+                f"(TMA) must start at a 16-byte aligned address: {error}"
+            ) from error
+        if len(cache) >= TENSOR_MAPS_PER_FUNCTION:
+            cache.pop(next(iter(cache)))
+        cache[key] = found
+        return found
 
     def _run(
         self, stream: Any, pointers: tuple[int, ...], workspace: _Workspace

@@ -24,7 +24,13 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
 from irkit.context import make_context
-from irkit.dialects.mma import SyncOp, WarpgroupMmaOp
+from irkit.dialects.mma import (
+    CpAsyncOp,
+    MbarrierWaitOp,
+    SyncOp,
+    TmaLoadOp,
+    WarpgroupMmaOp,
+)
 from irkit.parsing import parse_module
 from irkit.pass_manager import Pipeline
 from irkit.testing import TF32_TOLERANCE, assert_pass_preserves_semantics, check_pass
@@ -400,9 +406,14 @@ def test_lower_to_cuda_takes_the_tf32_path_only_when_allowed(
 
 
 # Warpgroup products: 128x128 blocks (halved to 64 where 192 needs it: one
-# warpgroup, m64n64 products), three stages, the H100's opt-in budget.
+# warpgroup, m64n64 products), three stages, the H100's opt-in budget; tiles
+# copied by cp.async (TMA's are `TMA_WGMMA_PASS`'s).
 WGMMA_PASS = ConvertLinalgToMmaPass(
-    wgmma=True, wgmma_block=(128, 128), stages=3, max_shared_bytes=232448
+    wgmma=True,
+    wgmma_block=(128, 128),
+    stages=3,
+    max_shared_bytes=232448,
+    tma=False,
 )
 
 
@@ -429,6 +440,40 @@ def test_warpgroup_kernels_keep_meaning_and_fire() -> None:
     so a copy into a buffer that products may still read is a race."""
     programs = half_matmuls(epilogues=(*EPILOGUES, "none"), ks=(64, 192, 320))
     reach = check_pass(_WarpgroupProductsFire(), programs.map(_bufferized))
+    assert reach.changed == reach.examples
+
+
+# The same kernels with their tiles copied by the Tensor Memory Accelerator
+# (the default): thread 0's `mma.tma_load`s, an mbarrier per stage.
+TMA_WGMMA_PASS = replace(WGMMA_PASS, tma=True)
+
+
+@dataclass(frozen=True)
+class _TmaCopiesFire(ModulePass):
+    """`TMA_WGMMA_PASS`, failing where a warpgroup kernel's tiles are not
+    all copied by TMA."""
+
+    name = "test-tma-copies-fire"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        TMA_WGMMA_PASS.apply(ctx, op)
+        ops = list(op.walk())
+        assert any(isinstance(inner, WarpgroupMmaOp) for inner in ops)
+        assert any(isinstance(inner, TmaLoadOp) for inner in ops)
+        assert any(isinstance(inner, MbarrierWaitOp) for inner in ops)
+        assert not any(isinstance(inner, CpAsyncOp) for inner in ops)
+
+
+def test_tma_warpgroup_kernels_keep_meaning_and_fire() -> None:
+    """The warpgroup kernels of the test above with TMA copies: the
+    emulator lands each box in the swizzled layout only at the mbarrier
+    wait that completes its phase (a wait of the wrong phase, or bytes the
+    barrier does not expect, never completes: an error), and records the
+    copy's writes from its issue, so a copy into a buffer products may still
+    read is a race. K up to 5 steps on 3 buffers: every mbarrier runs
+    through both parities."""
+    programs = half_matmuls(epilogues=("none", "bias"), ks=(64, 192, 320))
+    reach = check_pass(_TmaCopiesFire(), programs.map(_bufferized))
     assert reach.changed == reach.examples
 
 
