@@ -40,6 +40,7 @@ from irkit.dialects.static_values import constant_int
 from irkit.targets.c import C_MATH_FUNCTIONS
 from irkit.targets.cstyle import CStyleEmitter
 from irkit.targets.cuda_mma import MMA_PRINTERS, workgroup_alignment
+from irkit.targets.cuda_stores import paired_stores, print_paired_store
 from irkit.targets.language import HELPER_PREFIX, Language, mangle_symbol
 from irkit.targets.launch_plan import (
     AllocateBuffer,
@@ -321,6 +322,11 @@ class CudaEmitter(CStyleEmitter):
         # box; the printed name of each map in the kernel being printed.
         self.tensor_map_boxes: dict[str, dict[int, tuple[int, ...]]] = {}
         self.tensor_maps: dict[SSAValue, str] = {}
+        # Stores printed as pairs in the kernel being printed: first ->
+        # second, second -> first, and their element key.
+        self._paired_first: dict[Operation, Operation] = {}
+        self._paired_second: dict[Operation, Operation] = {}
+        self._paired_key: dict[Operation, str] = {}
         # Kernels whose workgroup buffers live in dynamic shared memory, and
         # the bytes each launch of them asks for.
         self.dynamic_shared_bytes: dict[str, int] = {}
@@ -342,7 +348,14 @@ class CudaEmitter(CStyleEmitter):
         self.number_assertions()
 
     def print_op(self, op: Operation) -> None:
-        """The `gpu` ops, and refusals of what a kernel cannot do, first."""
+        """The `gpu` ops, and refusals of what a kernel cannot do, first;
+        paired stores (`irkit.targets.cuda_stores`) as one."""
+        if op.name == "memref.store" and op in self._paired_first:
+            return  # printed with its partner
+        first = self._paired_second.get(op)
+        if first is not None:
+            print_paired_store(self, first, op, self._paired_key[op])
+            return
         printer = _GPU_PRINTERS.get(op.name)
         if printer is None:
             super().print_op(op)
@@ -537,6 +550,7 @@ class CudaEmitter(CStyleEmitter):
                 launch_bounds = f"__launch_bounds__({threads}, {resident.value.data}) "
             else:
                 launch_bounds = f"__launch_bounds__({threads}) "
+        self._pair_stores(func)
         qualifier = self.language.function_qualifier
         signature = f"{qualifier} void {launch_bounds}{c_name}({', '.join(parameters)})"
         with self.writer.block(signature):
@@ -558,6 +572,24 @@ class CudaEmitter(CStyleEmitter):
             if terminator is None or terminator.name != "gpu.return":
                 raise self.error(func, "kernel body must end in gpu.return")
         self.writer.line("")
+
+    def _pair_stores(self, func: gpu.FuncOp) -> None:
+        """Find the kernel's stores to print as pairs (`cuda_stores`)."""
+        keys: dict[Operation, str] = {}
+        blocks: list[Block] = []
+        for op in func.walk():
+            if op.name == "memref.store":
+                memref_type = op.operands[1].type
+                if isinstance(memref_type, MemRefType):
+                    keys[op] = self.key_of(memref_type.get_element_type(), op)
+            for region in op.regions:
+                blocks.extend(region.blocks)
+        self._paired_first, self._paired_second, self._paired_key = {}, {}, {}
+        for block in blocks:
+            for first, second in paired_stores(block, keys).items():
+                self._paired_first[first] = second
+                self._paired_second[second] = first
+                self._paired_key[second] = keys[second]
 
     def _place_workgroup_buffers(self, func: gpu.FuncOp, c_name: str) -> None:
         """Static `__shared__` arrays while the kernel's workgroup buffers fit
