@@ -317,10 +317,13 @@ class CudaEmitter(CStyleEmitter):
         # Kernels holding a cf.assert take the status word as a last argument.
         self.status_kernels: set[str] = set()
         self.status_name: str | None = None
-        # Kernel arguments `mma.tma_load` reads are passed as tensor maps too
-        # (right after their pointer): per kernel, per argument index, the
-        # box; the printed name of each map in the kernel being printed.
-        self.tensor_map_boxes: dict[str, dict[int, tuple[int, ...]]] = {}
+        # What `mma.tma_load`s read is passed as tensor maps too (after the
+        # other parameters): per kernel, (the argument viewed, the view's
+        # shape, the box) each; the printed name of each map in the kernel
+        # being printed.
+        self.tensor_map_boxes: dict[
+            str, list[tuple[int, tuple[int, ...], tuple[int, ...]]]
+        ] = {}
         self.tensor_maps: dict[SSAValue, str] = {}
         # Stores printed as pairs in the kernel being printed: first ->
         # second, second -> first, and their element key.
@@ -521,21 +524,23 @@ class CudaEmitter(CStyleEmitter):
                 parameters.append(
                     self.pointer_parameter(func, argument, name, key, read_only)
                 )
-                box = _tensor_map_box(self, argument)
-                if box is not None:
-                    c_kernel = self.kernel_names[(module_name, func.sym_name.data)]
-                    self.tensor_map_boxes.setdefault(c_kernel, {})[index] = box
-                    self.tensor_maps[argument] = f"{name}_map"
-                    self.types_needing_headers.add("tensor_map")
-                    self._part_types.add("tensor_map")
-                    parameters.append(
-                        f"const __grid_constant__ irkit_tensor_map {name}_map"
-                    )
             else:
                 key = self.key_of(argument_type, func)
                 self.scope.values[argument] = name
                 parameters.append(f"{self.type_name(key)} {name}")
         c_name = self.kernel_names[(module_name, func.sym_name.data)]
+        maps = _tensor_map_sources(self, func)
+        if maps:
+            self.tensor_map_boxes[c_name] = [
+                (index, shape, box) for _, index, shape, box in maps
+            ]
+            self.types_needing_headers.add("tensor_map")
+            self._part_types.add("tensor_map")
+        for source, index, _, _ in maps:
+            pointer = self.scope.views[func.arguments[index]].pointer
+            map_name = self.fresh_name(f"{pointer}_map")
+            self.tensor_maps[source] = map_name
+            parameters.append(f"const __grid_constant__ irkit_tensor_map {map_name}")
         self.status_name = None
         if any(op.name == "cf.assert" for op in func.walk()):
             self.status_name = self.fresh_name("status")
@@ -682,29 +687,55 @@ _DEVICE_HELPERS = {
 }
 
 
-def _tensor_map_box(emitter: CudaEmitter, argument: SSAValue) -> tuple[int, ...] | None:
-    """The box every `mma.tma_load` of kernel argument `argument` reads
-    (None when none does); the loads of one argument share one map."""
-    boxes = {
-        use.operation.box_shape
-        for use in argument.uses
-        if isinstance(use.operation, mma.TmaLoadOp)
-        and use.operation.source[0] is argument
+# Views a `tma_load` may read a kernel argument through: on an identity
+# layout they keep its elements in place (row-major, from offset 0), so the
+# tensor map is the argument's address with the view's shape.
+_RESHAPING_VIEWS = frozenset(
+    {
+        "memref.collapse_shape",
+        "memref.expand_shape",
+        "memref.cast",
+        "memref.memory_space_cast",
     }
-    if not boxes:
-        return None
-    if len(boxes) > 1:
-        op = next(iter(argument.uses)).operation
-        raise emitter.error(op, "the tma_loads of one kernel argument need one box")
-    (box,) = boxes
-    memref_type = argument.type
-    assert isinstance(memref_type, MemRefType)
-    if not isinstance(memref_type.layout, NoneAttr):
-        raise emitter.error(
-            next(iter(argument.uses)).operation,
-            "a tma_load source must be a contiguous kernel argument",
-        )
-    return box
+)
+
+
+def _tensor_map_sources(
+    emitter: CudaEmitter, func: gpu.FuncOp
+) -> list[tuple[SSAValue, int, tuple[int, ...], tuple[int, ...]]]:
+    """Each value `mma.tma_load`s of `func` read (in order of first use), the
+    kernel argument it views, its shape and the box of its loads: the
+    kernel takes a tensor map of each (after its other parameters)."""
+    found: dict[SSAValue, tuple[int, tuple[int, ...], tuple[int, ...]]] = {}
+    for op in func.walk():
+        if not isinstance(op, mma.TmaLoadOp):
+            continue
+        source = op.source[0]
+        memref_type = source.type
+        assert isinstance(memref_type, MemRefType)
+        value = source
+        while value not in func.arguments:
+            owner = value.owner
+            value_type = value.type
+            if (
+                not isinstance(owner, Operation)
+                or owner.name not in _RESHAPING_VIEWS
+                or not isinstance(value_type, MemRefType)
+                or not isinstance(value_type.layout, NoneAttr)
+            ):
+                raise emitter.error(
+                    op,
+                    "a tma_load must read a kernel argument, or a reshaping view "
+                    "of one with the identity layout",
+                )
+            value = owner.operands[0]
+        if not isinstance(memref_type.layout, NoneAttr):
+            raise emitter.error(op, "a tma_load source needs the identity layout")
+        index = next(i for i, a in enumerate(func.arguments) if a is value)
+        entry = (index, tuple(memref_type.get_shape()), op.box_shape)
+        if found.setdefault(source, entry) != entry:
+            raise emitter.error(op, "the tma_loads of one source need one box")
+    return [(source, *entry) for source, entry in found.items()]
 
 
 def _dimension(emitter: CudaEmitter, op: Operation) -> None:

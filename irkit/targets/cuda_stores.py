@@ -13,8 +13,9 @@ pairs them, as a compiler's store merging would:
   kernels recompute `row + 8` per element) but the last, which is the
   first's last plus one (`x + 1` against `x`, or `x + c + 1` against
   `x + c`, through `arith.addi` of a constant);
-- of f32 (an 8-byte pair, `float2`), f16 (`__half2`) or bf16
-  (`__nv_bfloat162`) elements, on a memref whose innermost stride is 1;
+- of f32 (an 8-byte pair, PTX's `st.v2.f32`), f16 or bf16 (4 bytes,
+  `st.b32` of both elements' bits), on a memref whose innermost stride is
+  1;
 - with nothing between them that could see the difference: only ops with
   no regions that write no memory and read none of the stored memref (the
   first store is printed at the second's place).
@@ -37,11 +38,30 @@ from irkit.targets.cstyle_memory import stored_element
 if TYPE_CHECKING:
     from irkit.targets.cuda import CudaEmitter
 
-# Element key -> (the pair's CUDA type, how to make one of two values).
-PAIR_TYPES = {
-    "f32": ("float2", "make_float2({low}, {high})"),
-    "f16": ("__half2", "__halves2half2({low}, {high})"),
-    "bf16": ("__nv_bfloat162", "__halves2bfloat162({low}, {high})"),
+# Element key -> (the pair's bytes, PTX's store of it, the register kind
+# and how the pair's register is made of the two values). The store is
+# inline PTX: printed as a `float2` store under the alignment test, nvcc
+# merged it with the other branch's scalar stores and split it again.
+PAIR_STORES = {
+    "f32": (8, "st.v2.f32 [%0], {%1, %2};", ("f", "f"), ("{low}", "{high}")),
+    "f16": (
+        4,
+        "st.b32 [%0], %1;",
+        ("r",),
+        (
+            "(unsigned)__half_as_ushort({low}) | "
+            "((unsigned)__half_as_ushort({high}) << 16)",
+        ),
+    ),
+    "bf16": (
+        4,
+        "st.b32 [%0], %1;",
+        ("r",),
+        (
+            "(unsigned)__bfloat16_as_ushort({low}) | "
+            "((unsigned)__bfloat16_as_ushort({high}) << 16)",
+        ),
+    ),
 }
 
 # Ops that may sit between two paired stores: they neither write memory
@@ -123,7 +143,7 @@ def paired_stores(
         memref = first.operands[1]
         memref_type = memref.type
         if (
-            key not in PAIR_TYPES
+            key not in PAIR_STORES
             or not isinstance(memref_type, MemRefType)
             or not _unit_innermost_stride(memref_type)
         ):
@@ -156,19 +176,22 @@ def print_paired_store(
 ) -> None:
     """The two stores as one where the first element is aligned to the
     pair, else one after the other."""
-    pair_type, make = PAIR_TYPES[key]
+    size, instruction, kinds, values = PAIR_STORES[key]
     low = emitter.name_of(first.operands[0])
     high = emitter.name_of(second.operands[0])
     element = stored_element(emitter, first)
     pointer = emitter.fresh_name("pair")
     scalar = emitter.type_name(key)
     emitter.writer.line(f"{scalar} *{pointer} = &{element};")
+    operands = ", ".join(
+        f'"{kind}"({value.format(low=low, high=high)})'
+        for kind, value in zip(kinds, values, strict=True)
+    )
     with emitter.writer.block(
-        f"if (((unsigned long long){pointer} & (sizeof({pair_type}) - 1)) == 0)"
+        f"if (((unsigned long long){pointer} & {size - 1}) == 0)"
     ):
         emitter.writer.line(
-            f"*reinterpret_cast<{pair_type} *>({pointer}) = "
-            f"{make.format(low=low, high=high)};"
+            f'asm volatile("{instruction}" :: "l"({pointer}), {operands} : "memory");'
         )
     with emitter.writer.block("else"):
         emitter.writer.line(f"*{pointer} = {low};")

@@ -14,7 +14,7 @@ comment `irkit-opt -t cuda` prints after the source.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -162,15 +162,19 @@ def plan_launches(  # noqa: C901 (one branch per host op kind)
     error: Callable[[Operation, str], DiagnosticError],
     status_kernels: set[str],
     dynamic_shared_bytes: Mapping[str, int],
-    tensor_map_boxes: Mapping[str, Mapping[int, tuple[int, ...]]] | None = None,
+    tensor_map_boxes: Mapping[
+        str, Sequence[tuple[int, tuple[int, ...], tuple[int, ...]]]
+    ]
+    | None = None,
 ) -> LaunchPlan:
     """The plan of host function `func`. `kernel_names` maps (gpu.module,
     gpu.func) to the printed kernel names, `status_kernels` holds the kernels
     that take the status word, `dynamic_shared_bytes` the dynamic shared
     memory the printer gave a kernel's workgroup buffers (added to what the
-    launch asks for itself), `tensor_map_boxes` the kernel arguments passed
-    as tensor maps too (by kernel, argument index: the box); `error` makes
-    the located error for an op the plan cannot hold."""
+    launch asks for itself), `tensor_map_boxes` the tensor maps a kernel
+    takes after its other arguments (by kernel: the argument viewed, the
+    view's shape and the box, each); `error` makes the located error for an
+    op the plan cannot hold."""
     block = func.body.blocks[0]
     names: dict[SSAValue, str] = {}
     arguments: list[CArgument] = []
@@ -228,23 +232,13 @@ def plan_launches(  # noqa: C901 (one branch per host op kind)
                 shared = value
             launch_arguments: list[KernelArgument] = []
             key = (op.kernel_module_name, op.kernel_name)
-            boxes = (tensor_map_boxes or {}).get(kernel_names.get(key, ""), {})
-            for position, operand in enumerate(op.kernel_operands):
+            for operand in op.kernel_operands:
                 if isinstance(operand.type, MemRefType):
                     if operand not in names:
                         raise error(
                             op, "kernel buffers must be arguments or allocations"
                         )
                     launch_arguments.append(BufferArgument(names[operand]))
-                    if position in boxes:
-                        launch_arguments.append(
-                            TensorMapArgument(
-                                names[operand],
-                                numpy_dtype(operand.type.get_element_type()),
-                                tuple(operand.type.get_shape()),
-                                boxes[position],
-                            )
-                        )
                 else:
                     constant = _scalar_constant(operand)
                     if constant is None:
@@ -254,6 +248,20 @@ def plan_launches(  # noqa: C901 (one branch per host op kind)
                     )
             if key not in kernel_names:
                 raise error(op, f"no kernel @{key[0]}::@{key[1]} in the module")
+            for index, shape, box in (tensor_map_boxes or {}).get(
+                kernel_names[key], ()
+            ):
+                viewed = op.kernel_operands[index]
+                viewed_type = viewed.type
+                assert isinstance(viewed_type, MemRefType)
+                launch_arguments.append(
+                    TensorMapArgument(
+                        names[viewed],
+                        numpy_dtype(viewed_type.get_element_type()),
+                        shape,
+                        box,
+                    )
+                )
             if kernel_names[key] in status_kernels:
                 launch_arguments.append(StatusArgument())
             grid = (int(sizes[0] or 1), int(sizes[1] or 1), int(sizes[2] or 1))
