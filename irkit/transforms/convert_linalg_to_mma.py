@@ -870,17 +870,17 @@ class _MmaKernel:
             kb.add(load)
             indices = self._output_indices(row, col)
             inside = _within(kb, indices, bounds)
-            target = kb
-            if inside is not None:
-                then = Block()
-                kb.add(IfOp(inside, [], Region(then)))
-                target = kb.nested(then)
+            then = Block()
+            # The guarded ops' constants are hoisted where the builder is at
+            # (the kernel's entry block): the `scf.if` goes in after them.
+            target = kb if inside is None else kb.nested(then)
             if self.store_product:
                 target.add(memref.StoreOp.get(load.res, self.shape.c, indices))
             if self.epilogue is not None:
                 self._epilogue_element(target, load.res, indices)
             if inside is not None:
                 target.add(YieldOp())
+                kb.add(IfOp(inside, [], Region(then)))
 
     def _epilogue_element(
         self, kb: _KernelBuilder, product: SSAValue, indices: list[SSAValue]
@@ -897,10 +897,10 @@ class _MmaKernel:
             self._epilogue_body(kb, epilogue, product, indices)
             return
         then = Block()
-        kb.add(IfOp(inside, [], Region(then)))
         guarded = kb.nested(then)
         self._epilogue_body(guarded, epilogue, product, indices)
         guarded.add(YieldOp())
+        kb.add(IfOp(inside, [], Region(then)))
 
     @staticmethod
     def _epilogue_body(
