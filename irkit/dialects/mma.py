@@ -725,7 +725,9 @@ class CpAsyncOp(IRDLOperation):
 
         def indices(unresolved: list[UnresolvedOperand]) -> list[SSAValue]:
             return list(
-                parser.resolve_operands(unresolved, [IndexType()] * len(unresolved), pos)
+                parser.resolve_operands(
+                    unresolved, [IndexType()] * len(unresolved), pos
+                )
             )
 
         return cls.build(

@@ -318,9 +318,7 @@ def cp_async(interp: Interpreter, op: Operation, args: Values) -> Values:
     grid = current_grid(interp, op)
     has_valid = op.valid_bytes is not None
     operands = args[:-1] if has_valid else args
-    (source, source_at), (destination, destination_at) = _split_operands(
-        op, operands
-    )
+    (source, source_at), (destination, destination_at) = _split_operands(op, operands)
     if has_valid:
         values = _read_valid_run(op, grid, source, source_at, args[-1])
     else:

@@ -635,7 +635,9 @@ def _within(
         below = arith.CmpiOp(indices[dim], kb.const(size), "ult")
         kb.add(below)
         inside = (
-            below.result if inside is None else kb.binary(arith.AndIOp, inside, below.result)
+            below.result
+            if inside is None
+            else kb.binary(arith.AndIOp, inside, below.result)
         )
     return inside
 

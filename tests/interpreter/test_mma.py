@@ -218,7 +218,6 @@ def test_tf32_rounds_to_nearest_ties_away() -> None:
     assert not (to_tf32(np.float32(np.pi)).view(np.uint32) & 0x1FFF)
 
 
-
 def _zero_fill_program(valid: str, row: str) -> str:
     """8 threads each copy 16 bytes (4 f32) of row `%src` of a 4x4 A into
     row `%tx` of a workgroup tile, reading `%valid` bytes (`valid` and
@@ -261,7 +260,9 @@ def test_a_zero_filling_copy_reads_its_valid_bytes_and_zeros_the_rest() -> None:
     16): its first t mod 5 elements are A's, the rest zeros, as PTX's
     src-size form writes them."""
     a = np.arange(1, 17, dtype=np.float32).reshape(4, 4)
-    valid = "%r5 = arith.remui %tx, %c5 : index\n    %valid = arith.muli %r5, %c4 : index"
+    valid = (
+        "%r5 = arith.remui %tx, %c5 : index\n    %valid = arith.muli %r5, %c4 : index"
+    )
     (c,) = interpret(parse_module(_zero_fill_program(valid, CLAMPED_ROW)), "main", a)
     expected = np.zeros((8, 4), np.float32)
     for t in range(8):

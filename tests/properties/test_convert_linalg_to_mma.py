@@ -653,7 +653,9 @@ def test_partial_tiles_keep_meaning_and_fire(
     (else out of bounds), on the grid emulator."""
     epilogues = (*EPILOGUES, "none") if elements != ("f32",) else ("none",)
     programs = half_matmuls(elements, epilogues=epilogues, partial=True)
-    reach = check_pass(_PartialTilesFire(kernel), programs.map(_bufferized), **tolerance)
+    reach = check_pass(
+        _PartialTilesFire(kernel), programs.map(_bufferized), **tolerance
+    )
     assert reach.changed == reach.examples
 
 
