@@ -57,6 +57,23 @@ every copy and fragment is whole: a matmul it cannot take is left alone for
 `linalg-pad-contractions`). Options are checked: `block` takes three sizes,
 multiples of (64, 64, 16); `stages` is 2 to 4.
 
+With `partial-tiles`, a matmul whose operand rows are multiples of 16
+bytes (K, and N for a k-major B, multiples of 8 f16/bf16 or 4 f32:
+`takes_partial_tiles`) is taken whatever its extents: an extent no tile
+divides keeps the largest tile (BK halves once at most), the grid and the
+K steps round up, and the last tiles pass the operands' edges. Every
+16-byte copy of an operand row then lies inside the row or wholly past
+it: its source row and column are clamped inside the operand (the address
+stays valid) and it reads 16 bytes where both lie inside, none past
+(`mma.cp_async ... valid_bytes`, PTX's zero-filling src-size form), so the
+tiles hold zeros past the edges and the products past K add `0 * 0`. The
+accumulators past M or N are never stored: each store (and the epilogue's
+body) runs under an `scf.if` on the output's extents; accumulators
+started from the output read a clamped element. The sums of the output's
+elements are the same as on padded operands, with no padded copy. A
+matmul with a row length not of 16-byte multiples (an odd K in f16) is
+left alone as without the option, for the padded path.
+
 With `wgmma` (Hopper, sm_90a), an f16/bf16 matmul whose K is a multiple
 of 64 runs as warpgroup products instead (`mma.warpgroup_mma`,
 `docs/passes/convert-linalg-to-mma.md`): blocks of at most `wgmma-block`
