@@ -72,7 +72,9 @@ body) runs under an `scf.if` on the output's extents; accumulators
 started from the output read a clamped element. The sums of the output's
 elements are the same as on padded operands, with no padded copy. A
 matmul with a row length not of 16-byte multiples (an odd K in f16) is
-left alone as without the option, for the padded path.
+left alone as without the option, for the padded path, and so is TF32
+warpgroup products' element-by-element copy of a k-major B
+(`tf32-transpose-b=false`), which would spill on partial tiles.
 
 With `wgmma` (Hopper, sm_90a), an f16/bf16 matmul whose K is a multiple
 of 64 runs as warpgroup products instead (`mma.warpgroup_mma`,
@@ -1743,6 +1745,14 @@ class ConvertLinalgToMmaPass(ModulePass):
             transpose_b = (
                 self.wgmma and self.tf32_transpose_b and shape.tf32 and shape.b_k_major
             )
+            # TF32 warpgroup products copying a k-major B element by element
+            # keep whole tiles: their 32 four-byte copies a thread a step,
+            # each clamped and guarded, spill (3000^3: 255 registers, 288
+            # bytes) where the whole-tile kernel fits in 200.
+            element_copies = (
+                self.wgmma and shape.tf32 and shape.b_k_major and not transpose_b
+            )
+            partial = self.partial_tiles and not element_copies
             if self.wgmma:
                 tiles = choose_warpgroup_tiles(
                     replace(shape, b_k_major=False) if transpose_b else shape,
@@ -1750,7 +1760,7 @@ class ConvertLinalgToMmaPass(ModulePass):
                     self.stages,
                     self.multiprocessors,
                     self.max_shared_bytes,
-                    self.partial_tiles,
+                    partial,
                 )
                 kernel_type = _MmaKernel if tiles is None else _WarpgroupKernel
                 transpose_b = transpose_b and tiles is not None
@@ -1762,7 +1772,7 @@ class ConvertLinalgToMmaPass(ModulePass):
                     self.warps,
                     self.multiprocessors,
                     self.max_shared_bytes,
-                    self.partial_tiles,
+                    partial,
                 )
             if tiles is None:
                 continue
