@@ -1385,10 +1385,8 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "wgmma-tf32-b-copied-untransposed",
         MMA,
-        "                        builder.add_index(k0, k),\n"
-        "                        builder.add_index(self.n0, n),\n",
-        "                        builder.add_index(self.n0, n),\n"
-        "                        builder.add_index(k0, k),\n",
+        "                (builder.add_index(k0, k), builder.add_index(self.n0, n)),",
+        "                (builder.add_index(self.n0, n), builder.add_index(k0, k)),",
         (MMA_TF32_WGMMA_PROPERTY,),
         "a planted wrong transpose: a k-major f32 B is read as if stored "
         "n-major, so its tile holds B's transpose",
