@@ -88,6 +88,28 @@ Lanes are numbered `l = linear thread id % 32`, `g = l / 4`, `c = l % 4`.
   products; `mma.warpgroup_wait {pending = N}`
   (`wgmma.wait_group.sync.aligned N`) waits until at most `N` committed
   groups are in flight.
+- `mma.tma_load %src[...], %tile[...], %bars[%i] {box = array<i64: R, C>}`
+  (PTX `cp.async.bulk.tensor.Nd.shared::cluster.global.mbarrier::complete_tx
+  ::bytes`, MLIR's `nvgpu.tma.async.load`): one thread starts copying the
+  box of `R x C` elements of the global `src` whose first element is at the
+  named index (leading box sizes 1) into workgroup memory with the Tensor
+  Memory Accelerator, and completes its bytes on mbarrier `%bars[%i]`. The
+  box's rows are 128 bytes (`C` elements) and land as the rows of `tile`
+  from the named `[..., r, 0]` on, in the 128-byte swizzled layout
+  `warpgroup_mma` reads (`swizzled_chunk`; the tile 1024-byte aligned).
+  Elements outside `src` land as zeros. The printer passes `src` to the
+  kernel as a tensor map too (a `__grid_constant__` `CUtensorMap` the
+  runtime encodes from the buffer's address, `docs/runtime.md`).
+- `mma.mbarrier_init %bars[%i] {count = N}` (PTX `mbarrier.init.shared
+  ::cta.b64`, MLIR's `nvgpu.mbarrier.init`): one thread makes the i64 of
+  workgroup memory at `%bars[%i]` a barrier whose phases complete after `N`
+  arrivals and every byte they expect. `mma.mbarrier_arrive_expect_tx
+  %bars[%i] {bytes = B}` (`mbarrier.arrive.expect_tx`): the thread
+  arrives and the phase expects `B` more bytes (of `tma_load`s).
+  `mma.mbarrier_wait %bars[%i], %parity` (`mbarrier.try_wait.parity` in a
+  loop): waits until the phase of parity `%parity` (0 or 1, as an index)
+  completed; the bytes of its `tma_load`s are then in workgroup memory for
+  the waiting thread (for the others, after a `gpu.barrier`).
 - `mma.fence_proxy_async` (`fence.proxy.async.shared::cta`, MLIR's
   `nvvm.fence.proxy`): makes the thread's earlier writes to workgroup
   memory (by `mma.cp_async` and stores, the generic proxy) visible to the
@@ -104,10 +126,12 @@ from typing import Any, Self, TypeVar
 from xdsl.dialects.arith import ConstantOp
 from xdsl.dialects.builtin import (
     BFloat16Type,
+    DenseArrayBase,
     Float16Type,
     Float32Type,
     IndexType,
     IntegerAttr,
+    IntegerType,
     MemRefType,
     UnitAttr,
     i64,
@@ -1008,6 +1032,306 @@ class WarpgroupWaitOp(IRDLOperation):
             )
 
 
+def _check_barrier(
+    value: SSAValue, indices: Sequence[SSAValue]
+) -> MemRefType[Attribute]:
+    """An i64 of workgroup memory named by one index per dimension."""
+    memref_type = _check_access(value, indices, "barrier", AddressSpace.WORKGROUP, 1)
+    element = memref_type.get_element_type()
+    if not (isinstance(element, IntegerType) and element.width.data == 64):
+        raise VerifyException(f"barrier must hold i64 mbarriers, got {memref_type}")
+    return memref_type
+
+
+# PTX's limits: an mbarrier counts at most 2^20 - 1 arrivals and bytes.
+MBARRIER_MAX_COUNT = (1 << 20) - 1
+# A tensor map's box: at most 256 elements along each dimension; the
+# strides of its global array: multiples of 16 bytes.
+TMA_MAX_BOX = 256
+TMA_STRIDE_BYTES = 16
+
+
+def _check_count(value: int, what: str) -> None:
+    if not 0 < value <= MBARRIER_MAX_COUNT:
+        raise VerifyException(
+            f"{what} must be in [1, {MBARRIER_MAX_COUNT}] (PTX's mbarrier), got {value}"
+        )
+
+
+class _BarrierOp(IRDLOperation):
+    """An op naming one mbarrier, `%bars[%i]`, and an attribute."""
+
+    barriers = var_operand_def()
+    barrier_indices = var_operand_def(IndexType)
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        memrefs, indices, attributes = _parse_accesses(parser, 1)
+        return cls.build(operands=[[memrefs[0]], indices[0]], attributes=attributes)
+
+    def print(self, printer: Printer) -> None:
+        _print_accesses(printer, self, [self.barriers[0]], [self.barrier_indices])
+
+    def verify_(self) -> None:
+        verify_in_kernel(self)
+        if len(self.barriers) != 1:
+            raise VerifyException("names one barrier memref")
+        _check_barrier(self.barriers[0], self.barrier_indices)
+
+
+@irdl_op_definition
+class MbarrierInitOp(_BarrierOp):
+    """Makes `%bars[%i]` an mbarrier whose phases complete after `count`
+    arrivals (and the bytes they expect); run by one thread, before a
+    `gpu.barrier` that publishes it.
+
+    ```mlir
+    mma.mbarrier_init %bars[%s] {count = 1 : i64}
+        : memref<4xi64, #gpu.address_space<workgroup>>
+    ```
+    """
+
+    name = "mma.mbarrier_init"
+
+    count = attr_def(IntegerAttr)
+
+    def __init__(self, barriers: SSAValue, indices: Sequence[SSAValue], count: int):
+        super().__init__(
+            operands=[[barriers], list(indices)],
+            attributes={"count": IntegerAttr(count, i64)},
+        )
+
+    @property
+    def arrivals(self) -> int:
+        return self.count.value.data
+
+    def verify_(self) -> None:
+        super().verify_()
+        _check_count(self.arrivals, "count")
+
+
+@irdl_op_definition
+class MbarrierArriveExpectTxOp(_BarrierOp):
+    """The thread arrives on `%bars[%i]`, whose phase then also waits for
+    `bytes` more bytes of `mma.tma_load`s.
+
+    ```mlir
+    mma.mbarrier_arrive_expect_tx %bars[%s] {bytes = 49152 : i64}
+        : memref<4xi64, #gpu.address_space<workgroup>>
+    ```
+    """
+
+    name = "mma.mbarrier_arrive_expect_tx"
+
+    bytes = attr_def(IntegerAttr)
+
+    def __init__(
+        self, barriers: SSAValue, indices: Sequence[SSAValue], expected_bytes: int
+    ):
+        super().__init__(
+            operands=[[barriers], list(indices)],
+            attributes={"bytes": IntegerAttr(expected_bytes, i64)},
+        )
+
+    @property
+    def expected_bytes(self) -> int:
+        return self.bytes.value.data
+
+    def verify_(self) -> None:
+        super().verify_()
+        _check_count(self.expected_bytes, "bytes")
+
+
+@irdl_op_definition
+class MbarrierWaitOp(IRDLOperation):
+    """Waits until the phase of parity `parity` (0 or 1) of `%bars[%i]`
+    completed: its arrivals came and its `mma.tma_load`s landed.
+
+    ```mlir
+    mma.mbarrier_wait %bars[%s], %parity
+        : memref<4xi64, #gpu.address_space<workgroup>>
+    ```
+    """
+
+    name = "mma.mbarrier_wait"
+
+    barriers = var_operand_def()
+    barrier_indices = var_operand_def(IndexType)
+    parity = var_operand_def(IndexType)
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+
+    def __init__(
+        self, barriers: SSAValue, indices: Sequence[SSAValue], parity: SSAValue
+    ) -> None:
+        super().__init__(operands=[[barriers], list(indices), [parity]])
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        pos = parser.pos
+        memref, index_list = _parse_indexed(parser)
+        parser.parse_punctuation(",")
+        parity = parser.parse_unresolved_operand()
+        attributes = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        memref_type = parser.parse_type()
+        return cls.build(
+            operands=[
+                [parser.resolve_operand(memref, memref_type)],
+                parser.resolve_operands(
+                    index_list, [IndexType()] * len(index_list), pos
+                ),
+                [parser.resolve_operand(parity, IndexType())],
+            ],
+            attributes=attributes,
+        )
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_ssa_value(self.barriers[0])
+        with printer.in_square_brackets():
+            printer.print_list(self.barrier_indices, printer.print_ssa_value)
+        printer.print_string(", ")
+        printer.print_ssa_value(self.parity[0])
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.barriers[0].type)
+
+    def verify_(self) -> None:
+        verify_in_kernel(self)
+        if len(self.barriers) != 1 or len(self.parity) != 1:
+            raise VerifyException("names one barrier memref and one parity")
+        _check_barrier(self.barriers[0], self.barrier_indices)
+
+
+@irdl_op_definition
+class TmaLoadOp(IRDLOperation):
+    """Starts copying a box of global memory into a 128-byte swizzled tile
+    of workgroup memory with the Tensor Memory Accelerator, completing its
+    bytes on an mbarrier (see the module doc).
+
+    ```mlir
+    mma.tma_load %a[%m0, %k0], %a_tiles[%s, %c0, %c0], %bars[%s]
+        {box = array<i64: 128, 64>}
+        : memref<4096x4096xf16>, memref<4x128x64xf16, #gpu.address_space<workgroup>>,
+          memref<4xi64, #gpu.address_space<workgroup>>
+    ```
+    """
+
+    name = "mma.tma_load"
+
+    source = var_operand_def()
+    source_indices = var_operand_def(IndexType)
+    destination = var_operand_def()
+    destination_indices = var_operand_def(IndexType)
+    barriers = var_operand_def()
+    barrier_indices = var_operand_def(IndexType)
+    box = attr_def(DenseArrayBase)
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+
+    def __init__(
+        self,
+        source: SSAValue,
+        source_indices: Sequence[SSAValue],
+        destination: SSAValue,
+        destination_indices: Sequence[SSAValue],
+        barriers: SSAValue,
+        barrier_indices: Sequence[SSAValue],
+        box: Sequence[int],
+    ) -> None:
+        super().__init__(
+            operands=[
+                [source],
+                list(source_indices),
+                [destination],
+                list(destination_indices),
+                [barriers],
+                list(barrier_indices),
+            ],
+            attributes={"box": DenseArrayBase.from_list(i64, list(box))},
+        )
+
+    @property
+    def box_shape(self) -> tuple[int, ...]:
+        return tuple(int(v) for v in self.box.get_values())
+
+    @property
+    def copy_bytes(self) -> int:
+        """Bytes the copy completes on its barrier."""
+        element = _memref(self.destination[0], "destination").get_element_type()
+        count = 1
+        for size in self.box_shape:
+            count *= size
+        return count * (element_bytes(element) or 1)
+
+    def verify_(self) -> None:
+        verify_in_kernel(self)
+        if not (len(self.source) == len(self.destination) == len(self.barriers) == 1):
+            raise VerifyException("names one source, destination and barrier")
+        box = self.box_shape
+        source = _check_access(self.source[0], self.source_indices, "source", None, 1)
+        if len(box) != source.get_num_dims() or len(box) < 2:
+            raise VerifyException(
+                f"box must have one size per source dimension (at least 2), got "
+                f"{list(box)} for {source}"
+            )
+        if any(size != 1 for size in box[:-2]) or not all(
+            0 < size <= TMA_MAX_BOX for size in box[-2:]
+        ):
+            raise VerifyException(
+                f"box must be rows x columns of at most {TMA_MAX_BOX} each "
+                f"(leading sizes 1), got {list(box)}"
+            )
+        element = source.get_element_type()
+        if box[-1] * (element_bytes(element) or 0) != SWIZZLE_ROW_BYTES:
+            raise VerifyException(
+                f"box rows must be {SWIZZLE_ROW_BYTES} bytes (the swizzled "
+                f"layout's rows), got {box[-1]} elements of {element}"
+            )
+        destination = _check_access(
+            self.destination[0],
+            self.destination_indices,
+            "destination",
+            AddressSpace.WORKGROUP,
+            box[-1],
+        )
+        shape = destination.get_shape()
+        if len(shape) < 2 or shape[-1] != box[-1] or 0 <= shape[-2] < box[-2]:
+            raise VerifyException(
+                f"destination must be rows of {box[-1]} elements, at least "
+                f"{box[-2]} of them, got {destination}"
+            )
+        if destination.get_element_type() != element:
+            raise VerifyException("source and destination must hold one element type")
+        _check_barrier(self.barriers[0], self.barrier_indices)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        memrefs, indices, attributes = _parse_accesses(parser, 3)
+        return cls.build(
+            operands=[
+                [memrefs[0]],
+                indices[0],
+                [memrefs[1]],
+                indices[1],
+                [memrefs[2]],
+                indices[2],
+            ],
+            attributes=attributes,
+        )
+
+    def print(self, printer: Printer) -> None:
+        _print_accesses(
+            printer,
+            self,
+            [self.source[0], self.destination[0], self.barriers[0]],
+            [self.source_indices, self.destination_indices, self.barrier_indices],
+        )
+
+
 @irdl_op_definition
 class FenceProxyAsyncOp(IRDLOperation):
     """Makes the thread's earlier writes to workgroup memory visible to the
@@ -1035,6 +1359,10 @@ MMA = Dialect(
         WarpgroupCommitOp,
         WarpgroupWaitOp,
         FenceProxyAsyncOp,
+        MbarrierInitOp,
+        MbarrierArriveExpectTxOp,
+        MbarrierWaitOp,
+        TmaLoadOp,
     ],
     [],
 )

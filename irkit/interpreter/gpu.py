@@ -314,6 +314,22 @@ class Grid:
         positions, lanes, taken = self._positions(op, memref, indices)
         self._record_writes(op, accesses, positions, lanes, taken)
 
+    def reserve_positions(
+        self,
+        op: Operation,
+        memref: MemRefValue,
+        positions: np.ndarray,
+        lanes: np.ndarray,
+        taken: list[np.ndarray],
+    ) -> None:
+        """`reserve` for many elements of each lane at once: `positions` in
+        `memref`'s buffer (bounds already checked), the lane writing each and
+        its indices (`taken`, for messages)."""
+        check_writable(op, memref)
+        accesses = self.scoped.get(memref.buffer)
+        if accesses is not None:
+            self._record_writes(op, accesses, positions, lanes, taken)
+
     def _race(
         self, op: Operation, lane: int, verb: str, index: str, other: int, what: str
     ) -> InterpretationError:

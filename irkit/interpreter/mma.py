@@ -390,6 +390,213 @@ def cp_async_wait(interp: Interpreter, op: Operation, args: Values) -> Values:
 
 
 # --------------------------------------------------------------------------
+# Tensor Memory Accelerator copies and mbarriers
+# --------------------------------------------------------------------------
+
+
+@dataclass
+class _PendingTma:
+    destination: MemRefValue
+    positions: np.ndarray  # in the destination's buffer
+    values: np.ndarray  # read when issued (zeros outside the source)
+
+
+@dataclass
+class _Mbarrier:
+    """One mbarrier of one block: its phase and what the phase waits for."""
+
+    count: int
+    phase: int = 0
+    arrived: int = 0
+    expected_bytes: int = 0
+    issued_bytes: int = 0
+    copies: list[_PendingTma] = field(default_factory=list)
+
+    def complete(self) -> bool:
+        """Whether the open phase has every arrival and byte it waits for."""
+        return self.arrived == self.count and self.issued_bytes == self.expected_bytes
+
+
+_BARRIERS: WeakKeyDictionary[Grid, dict[tuple[int, int], _Mbarrier]] = (
+    WeakKeyDictionary()
+)
+
+
+def _barrier_positions(
+    op: Operation, grid: Grid, barriers: MemRefValue, indices: list[Any]
+) -> tuple[list[tuple[int, int]], np.ndarray]:
+    """The (buffer, position) key of the mbarrier each active lane names, and
+    those lanes."""
+    lanes = grid.active_lane_numbers()
+    positions = np.full(lanes.shape, barriers.offset, np.int64)
+    if barriers.lanes is not None:
+        positions += grid.take(barriers.lanes)
+    for index, extent, stride in zip(
+        indices, barriers.shape, barriers.strides, strict=True
+    ):
+        taken = np.broadcast_to(grid.take(np.asarray(index, np.int64)), lanes.shape)
+        if ((taken < 0) | (taken >= extent)).any():
+            raise interpretation_error(op, "names an mbarrier out of its memref")
+        positions = positions + taken * stride
+    buffer = id(barriers.buffer)
+    return [(buffer, int(p)) for p in positions], lanes
+
+
+def _state(op: Operation, grid: Grid, key: tuple[int, int]) -> _Mbarrier:
+    barrier = _BARRIERS.setdefault(grid, {}).get(key)
+    if barrier is None:
+        raise interpretation_error(op, "uses an mbarrier no mma.mbarrier_init made")
+    return barrier
+
+
+@register("mma.mbarrier_init")
+def mbarrier_init(interp: Interpreter, op: Operation, args: Values) -> Values:
+    assert isinstance(op, mma.MbarrierInitOp)
+    grid = current_grid(interp, op)
+    barriers, *indices = args
+    keys, _ = _barrier_positions(op, grid, barriers, indices)
+    states = _BARRIERS.setdefault(grid, {})
+    for key in keys:
+        states[key] = _Mbarrier(op.arrivals)
+    return ()
+
+
+@register("mma.mbarrier_arrive_expect_tx")
+def mbarrier_arrive_expect_tx(
+    interp: Interpreter, op: Operation, args: Values
+) -> Values:
+    assert isinstance(op, mma.MbarrierArriveExpectTxOp)
+    grid = current_grid(interp, op)
+    barriers, *indices = args
+    keys, _ = _barrier_positions(op, grid, barriers, indices)
+    for key in keys:
+        barrier = _state(op, grid, key)
+        if barrier.arrived == barrier.count:
+            raise interpretation_error(
+                op, "arrives on an mbarrier phase that has all its arrivals"
+            )
+        barrier.arrived += 1
+        barrier.expected_bytes += op.expected_bytes
+    return ()
+
+
+@register("mma.mbarrier_wait")
+def mbarrier_wait(interp: Interpreter, op: Operation, args: Values) -> Values:
+    """In lockstep every arrival and copy a phase waits for was issued
+    before the wait, so a phase that is not complete never will be (on the
+    GPU, the threads would wait forever): an error. Completing a phase lands
+    its copies."""
+    assert isinstance(op, mma.MbarrierWaitOp)
+    grid = current_grid(interp, op)
+    barriers, *indices, parity = args
+    keys, lanes = _barrier_positions(op, grid, barriers, indices)
+    parities = np.broadcast_to(grid.take(np.asarray(parity, np.int64)), lanes.shape)
+    for k, key in enumerate(keys):
+        barrier = _state(op, grid, key)
+        if barrier.phase % 2 != parities[k] % 2:
+            continue  # that phase completed before
+        if not barrier.complete():
+            raise interpretation_error(
+                op,
+                f"waits in {grid.describe_lane(int(lanes[k]))} for an mbarrier "
+                f"phase that never completes ({barrier.arrived} of "
+                f"{barrier.count} arrivals, {barrier.issued_bytes} of "
+                f"{barrier.expected_bytes} bytes)",
+            )
+        for copy in barrier.copies:
+            buffer = copy.destination.buffer
+            buffer.data[copy.positions] = copy.values
+            buffer.written[copy.positions] = True
+        barrier.copies = []
+        barrier.phase += 1
+        barrier.arrived = barrier.expected_bytes = barrier.issued_bytes = 0
+    return ()
+
+
+def _box_positions(
+    memref: MemRefValue, grid: Grid, indices: list[Any], box: tuple[int, ...]
+) -> tuple[np.ndarray, np.ndarray, list[np.ndarray]]:
+    """(lanes, box elements) positions of the box from each active lane's
+    index in `memref`, whether each lies inside it, and the indices."""
+    lanes = grid.active_lane_numbers()
+    grids = np.meshgrid(*(np.arange(size) for size in box), indexing="ij")
+    positions = np.full((lanes.size, grids[0].size), memref.offset, np.int64)
+    if memref.lanes is not None:
+        positions += grid.take(memref.lanes)[:, None]
+    inside = np.ones(positions.shape, np.bool_)
+    taken: list[np.ndarray] = []
+    for index, extent, stride, offsets in zip(
+        indices, memref.shape, memref.strides, grids, strict=True
+    ):
+        start = np.broadcast_to(grid.take(np.asarray(index, np.int64)), lanes.shape)
+        at = start[:, None] + offsets.reshape(1, -1)
+        inside &= (at >= 0) & (at < extent)
+        positions += np.clip(at, 0, extent - 1) * stride
+        taken.append(at)
+    return positions, inside, taken
+
+
+@register("mma.tma_load")
+def tma_load(interp: Interpreter, op: Operation, args: Values) -> Values:
+    """Reads the box when issued (zeros outside the source), reserves its
+    destination for the race checks from now on (it may land any time
+    before the wait), and lands it at the `mma.mbarrier_wait` that sees its
+    phase complete."""
+    assert isinstance(op, mma.TmaLoadOp)
+    grid = current_grid(interp, op)
+    (source, source_at), (tile, tile_at), (barriers, barrier_at) = _split_operands(
+        op, args
+    )
+    box = op.box_shape
+    read, inside, _ = _box_positions(source, grid, source_at, box)
+    unwritten = inside & ~source.buffer.written[read]
+    if unwritten.any():
+        raise interpretation_error(
+            op, f"reads a box of a buffer nothing wrote ({source.buffer.origin})"
+        )
+    values = np.where(inside, source.buffer.data[read], 0).astype(source.dtype)
+    # The box's rows land as the tile's rows from the named one on, each
+    # 128-byte row swizzled by its row in the tile.
+    rows, columns = box[-2], box[-1]
+    chunk = mma.SWIZZLE_CHUNK_BYTES // tile.dtype.itemsize
+    *leading, first_row, first_column = tile_at
+    row = np.arange(rows)[:, None] + np.zeros((1, columns), np.int64)
+    column = np.arange(columns)[None, :] + np.zeros((rows, 1), np.int64)
+    lanes = grid.active_lane_numbers()
+    start = np.broadcast_to(grid.take(np.asarray(first_row, np.int64)), lanes.shape)
+    tile_row = start[:, None] + row.reshape(1, -1)
+    stored = mma.swizzled_chunk(tile_row, column.reshape(1, -1) // chunk)
+    tile_column = stored * chunk + column.reshape(1, -1) % chunk
+    if np.any(np.asarray(first_column) != 0):
+        raise interpretation_error(op, "must land at the first column of tile rows")
+    if ((tile_row < 0) | (tile_row >= tile.shape[-2])).any():
+        raise interpretation_error(op, "lands rows past the end of its tile")
+    positions = np.full(tile_row.shape, tile.offset, np.int64)
+    if tile.lanes is not None:
+        positions += grid.take(tile.lanes)[:, None]
+    taken: list[np.ndarray] = []
+    for index, stride in zip(leading, tile.strides[:-2], strict=True):
+        at = np.broadcast_to(grid.take(np.asarray(index, np.int64)), lanes.shape)
+        positions += at[:, None] * stride
+        taken.append(np.repeat(at, rows * columns))
+    positions += tile_row * tile.strides[-2] + tile_column * tile.strides[-1]
+    flat_lanes = np.repeat(lanes, rows * columns)
+    grid.reserve_positions(
+        op,
+        tile,
+        positions.reshape(-1),
+        flat_lanes,
+        [*taken, tile_row.reshape(-1), tile_column.reshape(-1)],
+    )
+    keys, _ = _barrier_positions(op, grid, barriers, barrier_at)
+    for k, key in enumerate(keys):
+        barrier = _state(op, grid, key)
+        barrier.copies.append(_PendingTma(tile, positions[k], values[k]))
+        barrier.issued_bytes += op.copy_bytes
+    return ()
+
+
+# --------------------------------------------------------------------------
 # Warpgroup products
 # --------------------------------------------------------------------------
 

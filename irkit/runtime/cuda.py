@@ -20,6 +20,7 @@ for wrong arguments, raised before anything runs. See `docs/runtime.md`.
 
 from __future__ import annotations
 
+import ctypes
 import functools
 import importlib
 import importlib.util
@@ -750,7 +751,8 @@ def workspace_layout(plan: LaunchPlan) -> WorkspaceLayout:
 class _Launch:
     """One kernel launch of a plan, ready to run: each argument is a
     parameter's position (`int`), a workspace offset (`_Offset`), the status
-    word (`None`) or a by-value number."""
+    word (`None`), a tensor map of a buffer (`_TensorMap`) or a by-value
+    number."""
 
     kernel: Any
     config: Any
@@ -760,6 +762,23 @@ class _Launch:
 @dataclass(frozen=True)
 class _Offset:
     offset: int
+
+
+@dataclass(frozen=True)
+class _TensorMap:
+    """A kernel's tensor map of the buffer at `source` (a parameter's
+    position or a workspace offset), encoded per buffer address
+    (`CudaCompiledFunction._tensor_map`)."""
+
+    source: int | _Offset
+    dtype: np.dtype[Any]
+    shape: tuple[int, ...]
+    box: tuple[int, ...]
+
+
+# Encoded tensor maps kept per function (one per buffer address and map):
+# a call with the same arrays encodes none.
+TENSOR_MAPS_PER_FUNCTION = 64
 
 
 @dataclass(frozen=True)
@@ -806,11 +825,32 @@ class _Workspace:
         self.scratch = _allocate_for_any_stream(function, layout.nbytes)
         self.base = int(self.scratch.handle)
         self.status: Any = None
+        self.status_host: Any = None
         if layout.status_offset is not None:
+            # The status word is sticky: zeroed here and after a failure is
+            # reported, never per run, so the latest copy of it in pinned
+            # host memory (made at the end of every run, without waiting)
+            # shows a failure of any earlier run on this stream.
             self.status = cc.Buffer.from_handle(self.base + layout.status_offset, 4)
+            self.status_host = cc.LegacyPinnedMemoryResource().allocate(4)
+            ctypes.memset(int(self.status_host.handle), 0, 4)
+            self.status.fill(0, stream=function._stream)
+            function._stream.sync()
         self.staging: Any = None
         self.staging_pointers: dict[str, int] = {}
         self.graphs: OrderedDict[tuple[int, ...], Any] = OrderedDict()
+
+    def reported_status(self) -> int:
+        """The status word as last copied to the host (0: no failure seen
+        yet); read without waiting for the stream."""
+        return int(ctypes.c_int32.from_address(int(self.status_host.handle)).value)
+
+    def clear_status(self, stream: Any) -> None:
+        """Zero the status word and its host copy once a failure is
+        reported, so later runs start clean."""
+        self.status.fill(0, stream=stream)
+        stream.sync()
+        ctypes.memset(int(self.status_host.handle), 0, 4)
 
     def stage(self, function: CudaCompiledFunction) -> dict[str, int]:
         """Device buffers for every parameter passed as a host array."""
@@ -877,6 +917,7 @@ class CudaCompiledFunction:
         self._workspaces: dict[int, _Workspace] = {}
         self._streams: dict[int, Any] = {}
         self._torch: _TorchFacts | None = None
+        self._tensor_maps: dict[tuple[int, _TensorMap], Any] = {}
         # PyTorch's stream handle -> (its cuda.core view, its workspace).
         self._on_torch_stream: dict[int, tuple[Any, _Workspace]] = {}
         launched = [
@@ -960,7 +1001,12 @@ class CudaCompiledFunction:
     def _prepare_launches(self) -> tuple[_Launch, ...]:
         """Each launch's kernel, configuration and argument sources, so a
         call only fills in pointers."""
-        from irkit.targets.cuda import BufferArgument, KernelLaunch, ScalarArgument
+        from irkit.targets.cuda import (
+            BufferArgument,
+            KernelLaunch,
+            ScalarArgument,
+            TensorMapArgument,
+        )
 
         positions = {p.argument.name: p.position for p in self.parameters}
         launches: list[_Launch] = []
@@ -976,6 +1022,17 @@ class CudaCompiledFunction:
                         arguments.append(_Offset(self._layout.offsets[argument.buffer]))
                 elif isinstance(argument, ScalarArgument):
                     arguments.append(argument.element_type.type(argument.value))
+                elif isinstance(argument, TensorMapArgument):
+                    source: int | _Offset = (
+                        positions[argument.buffer]
+                        if argument.buffer in positions
+                        else _Offset(self._layout.offsets[argument.buffer])
+                    )
+                    arguments.append(
+                        _TensorMap(
+                            source, argument.element_type, argument.shape, argument.box
+                        )
+                    )
                 else:
                     arguments.append(None)
             config = self._cc.LaunchConfig(
@@ -1130,8 +1187,6 @@ class CudaCompiledFunction:
         self, stream: Any, pointers: Sequence[int], workspace: _Workspace
     ) -> None:
         """Queue the plan's launches on `stream` (or a graph being built)."""
-        if workspace.status is not None:
-            workspace.status.fill(0, stream=stream)
         status = workspace.base + (self._layout.status_offset or 0)
         base = workspace.base
         launch = self._cc.launch
@@ -1143,10 +1198,57 @@ class CudaCompiledFunction:
                 if type(a) is _Offset
                 else status
                 if a is None
+                else self._tensor_map(a, pointers, base)
+                if type(a) is _TensorMap
                 else a
                 for a in step.arguments
             ]
             launch(stream, step.config, step.kernel, *arguments)
+        if workspace.status is not None:
+            # Part of the run (and of its graph): the host reads the copy
+            # when it likes, without waiting.
+            workspace.status.copy_to(workspace.status_host, stream=stream)
+
+    def _tensor_map(
+        self, tensor_map: _TensorMap, pointers: Sequence[int], base: int
+    ) -> Any:
+        """The tensor map (`cuda.core`'s `TensorMapDescriptor`) of the buffer
+        `tensor_map` names, for this call's addresses: 128-byte swizzle, 256-
+        byte L2 promotion, zeros outside the buffer. Encoded once per address
+        (graphs keep theirs in their kernel nodes)."""
+        source = tensor_map.source
+        pointer = (
+            base + source.offset if isinstance(source, _Offset) else pointers[source]
+        )
+        key = (pointer, tensor_map)
+        cache = self._tensor_maps
+        found = cache.get(key)
+        if found is not None:
+            return found
+        cc = self._cc
+        maps = _cuda_module("cuda.core._tensor_map")
+        view_type = _cuda_module("cuda.core.utils").StridedMemoryView
+        nbytes = int(np.prod(tensor_map.shape)) * tensor_map.dtype.itemsize
+        view = view_type.from_buffer(
+            cc.Buffer.from_handle(pointer, nbytes),
+            tensor_map.shape,
+            dtype=tensor_map.dtype,
+        )
+        try:
+            found = view.as_tensor_map(
+                tensor_map.box,
+                swizzle=maps.TensorMapSwizzle.SWIZZLE_128B,
+                l2_promotion=maps.TensorMapL2Promotion.L2_256B,
+            )
+        except ValueError as error:
+            raise InputError(
+                f"@{self.symbol}: an array a kernel reads through a tensor map "
+                f"(TMA) must start at a 16-byte aligned address: {error}"
+            ) from error
+        if len(cache) >= TENSOR_MAPS_PER_FUNCTION:
+            cache.pop(next(iter(cache)))
+        cache[key] = found
+        return found
 
     def _run(
         self, stream: Any, pointers: tuple[int, ...], workspace: _Workspace
@@ -1178,25 +1280,62 @@ class CudaCompiledFunction:
             graphs.move_to_end(pointers)
         graph.launch(stream)
 
-    def _check_status(self, workspace: _Workspace, stream: Any) -> None:
-        """Raise `AssertionFailure` if a kernel's `cf.assert` failed: reading
-        the status word waits for the plan (only plans with assertions)."""
+    def _check_status(
+        self, workspace: _Workspace, stream: Any, *, wait: bool = True
+    ) -> None:
+        """Raise `AssertionFailure` if a kernel's `cf.assert` failed (only
+        plans with assertions have a status word).
+
+        `wait=True` waits for the stream first, so a failure raises from the
+        run that caused it. `wait=False` (PyTorch or CuPy arrays in and out)
+        reads the host copy of the status as the last finished run left it,
+        without waiting: a failure then raises from a later call on that
+        stream, as PyTorch reports CUDA device-side assertions.
+        """
         if workspace.status is None:
             return
-        status = np.zeros(1, np.int32)
-        workspace.status.copy_to(
-            self._cc.Buffer.from_handle(status.ctypes.data, 4), stream=stream
+        if wait:
+            stream.sync()
+        number = workspace.reported_status()
+        if not number:
+            return
+        if not wait:
+            stream.sync()
+            number = workspace.reported_status()
+        workspace.clear_status(stream)
+        assertions = self.unit.assertions
+        message = (
+            assertions[number - 1]
+            if 0 < number <= len(assertions)
+            else f"status {number}"
         )
-        stream.sync()
-        number = int(status[0])
-        if number:
-            assertions = self.unit.assertions
-            message = (
-                assertions[number - 1]
-                if 0 < number <= len(assertions)
-                else f"status {number}"
-            )
-            raise AssertionFailure(f"@{self.symbol}: assertion failed: {message}")
+        when = (
+            ""
+            if wait
+            else " (in an earlier call on this stream: on GPU arrays the status "
+            "is read back without waiting, as PyTorch reports device-side "
+            "assertions; CUDA_LAUNCH_BLOCKING=1 or checked=True raises from "
+            "the failing call)"
+        )
+        raise AssertionFailure(f"@{self.symbol}: assertion failed: {message}{when}")
+
+    def _run_and_check(
+        self,
+        stream: Any,
+        pointers: tuple[int, ...],
+        workspace: _Workspace,
+        *,
+        wait: bool,
+    ) -> None:
+        """Run the plan and report a failed assertion: after the run when
+        `wait` (host results), `checked` or `CUDA_LAUNCH_BLOCKING=1` (as in
+        PyTorch); otherwise an earlier run's, before this one starts."""
+        wait = wait or self.checked or os.environ.get("CUDA_LAUNCH_BLOCKING") == "1"
+        if not wait:
+            self._check_status(workspace, stream, wait=False)
+        self._run(stream, pointers, workspace)
+        if wait:
+            self._check_status(workspace, stream)
 
     def _torch_facts(self) -> _TorchFacts:
         """What the PyTorch fast path compares with, made once."""
@@ -1258,8 +1397,7 @@ class CudaCompiledFunction:
             if self.checked:
                 for parameter in self.outputs:
                     self._poison(pointers[parameter.position], parameter, stream)
-            self._run(stream, tuple(pointers), workspace)
-            self._check_status(workspace, stream)
+            self._run_and_check(stream, tuple(pointers), workspace, wait=False)
         return tuple(results)
 
     def __call__(self, *inputs: Any, out: Any = None) -> tuple[Any, ...]:
@@ -1342,8 +1480,10 @@ class CudaCompiledFunction:
             if self.checked:
                 self._poison(pointer, parameter, stream)
             pointers[parameter.position] = pointer
-        self._run(stream, tuple(pointers), workspace)
-        self._check_status(workspace, stream)
+        # Host results are waited for anyway; GPU arrays in a framework's
+        # stream are not (see `_check_status`).
+        host_results = framework in (NUMPY, DLPACK) or bool(copies_back)
+        self._run_and_check(stream, tuple(pointers), workspace, wait=host_results)
         for pointer, host in copies_back:
             if host.nbytes:
                 keep_alive.append(host)

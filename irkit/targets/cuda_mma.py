@@ -330,6 +330,88 @@ def _fence_proxy_async(emitter: CudaEmitter, op: Operation) -> None:
     )
 
 
+def _barrier_address(emitter: CudaEmitter, op: Operation) -> str:
+    assert isinstance(
+        op, mma.MbarrierInitOp | mma.MbarrierArriveExpectTxOp | mma.MbarrierWaitOp
+    )
+    return _shared_address(_element(emitter, op, op.barriers[0], op.barrier_indices))
+
+
+def _mbarrier_init(emitter: CudaEmitter, op: Operation) -> None:
+    """The init, then the fence that makes it visible to the async proxy
+    (the TMA unit) once a barrier follows, as CUTLASS's
+    `fence_barrier_init`."""
+    assert isinstance(op, mma.MbarrierInitOp)
+    emitter.writer.line(
+        f'asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\\n" :: '
+        f'"r"({_barrier_address(emitter, op)}), "r"({op.arrivals}) : "memory");'
+    )
+    emitter.writer.line(
+        'asm volatile("fence.mbarrier_init.release.cluster;\\n" ::: "memory");'
+    )
+
+
+def _mbarrier_arrive_expect_tx(emitter: CudaEmitter, op: Operation) -> None:
+    assert isinstance(op, mma.MbarrierArriveExpectTxOp)
+    emitter.writer.line(
+        f'asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\\n" '
+        f':: "r"({_barrier_address(emitter, op)}), "r"({op.expected_bytes}) '
+        ': "memory");'
+    )
+
+
+def _mbarrier_wait(emitter: CudaEmitter, op: Operation) -> None:
+    """`try_wait` in a loop; the braces scope the label, so the wait may be
+    printed more than once in a kernel."""
+    assert isinstance(op, mma.MbarrierWaitOp)
+    parity = emitter.name_of(op.parity[0])
+    lines = [
+        "{",
+        ".reg .pred complete;",
+        "irkit_wait:",
+        "mbarrier.try_wait.parity.shared::cta.b64 complete, [%0], %1;",
+        "@!complete bra irkit_wait;",
+        "}",
+    ]
+    emitter.writer.line("asm volatile(")
+    with emitter.writer.indented():
+        for line in lines:
+            emitter.writer.line(f'"{line}\\n"')
+        emitter.writer.line(
+            f':: "r"({_barrier_address(emitter, op)}), "r"((uint32_t)({parity})) '
+            ': "memory");'
+        )
+
+
+def _tma_load(emitter: CudaEmitter, op: Operation) -> None:
+    """The copy through the kernel's tensor map of its source
+    (`CudaEmitter.tensor_maps`); coordinates innermost first, as PTX and
+    the driver count them."""
+    assert isinstance(op, mma.TmaLoadOp)
+    source = op.source[0]
+    tensor_map = emitter.tensor_maps.get(source)
+    if tensor_map is None:
+        raise emitter.error(op, "a tma_load source must be a kernel argument")
+    destination = _shared_address(
+        _element(emitter, op, op.destination[0], op.destination_indices)
+    )
+    barrier = _shared_address(_element(emitter, op, op.barriers[0], op.barrier_indices))
+    coordinates = [
+        f'"r"((int32_t)({emitter.name_of(index)}))'
+        for index in reversed(op.source_indices)
+    ]
+    rank = len(coordinates)
+    placeholders = ", ".join(f"%{3 + k}" for k in range(rank))
+    instruction = (
+        f"cp.async.bulk.tensor.{rank}d.shared::cluster.global.mbarrier::"
+        f"complete_tx::bytes [%0], [%1, {{{placeholders}}}], [%2];"
+    )
+    emitter.writer.line(
+        f'asm volatile("{instruction}\\n" :: "r"({destination}), '
+        f'"l"(&{tensor_map}), "r"({barrier}), {", ".join(coordinates)} : "memory");'
+    )
+
+
 # Ops that only the architecture-specific target (`sm_90a`) compiles.
 ARCHITECTURE_SPECIFIC_OPS = frozenset(
     {
@@ -352,7 +434,10 @@ def uses_architecture_specific_features(source: str) -> bool:
 def workgroup_alignment(buffer: SSAValue) -> int:
     """The bytes a workgroup buffer must be aligned to: a swizzle atom when a
     warpgroup product reads it, else 16 (one `ld.shared.v4`)."""
-    if any(isinstance(use.operation, mma.WarpgroupMmaOp) for use in buffer.uses):
+    if any(
+        isinstance(use.operation, mma.WarpgroupMmaOp | mma.TmaLoadOp)
+        for use in buffer.uses
+    ):
         return mma.SWIZZLE_ATOM_BYTES
     return 16
 
@@ -368,4 +453,8 @@ MMA_PRINTERS: dict[str, Callable[[CudaEmitter, Operation], None]] = {
     "mma.warpgroup_commit": _warpgroup_commit,
     "mma.warpgroup_wait": _warpgroup_wait,
     "mma.fence_proxy_async": _fence_proxy_async,
+    "mma.mbarrier_init": _mbarrier_init,
+    "mma.mbarrier_arrive_expect_tx": _mbarrier_arrive_expect_tx,
+    "mma.mbarrier_wait": _mbarrier_wait,
+    "mma.tma_load": _tma_load,
 }

@@ -39,6 +39,7 @@ __all__ = [
     "LaunchStep",
     "ScalarArgument",
     "StatusArgument",
+    "TensorMapArgument",
     "describe_plan",
     "plan_launches",
 ]
@@ -69,7 +70,20 @@ class StatusArgument:
     writes k there unless another failure got there first."""
 
 
-KernelArgument = BufferArgument | ScalarArgument | StatusArgument
+@dataclass(frozen=True)
+class TensorMapArgument:
+    """A TMA tensor map of a device buffer (`mma.tma_load`), passed by
+    value right after the buffer's pointer: the runtime encodes the buffer's
+    address, shape and element type with a box of `box` elements and the
+    128-byte swizzle (`cuTensorMapEncodeTiled`)."""
+
+    buffer: str
+    element_type: np.dtype[Any]
+    shape: tuple[int, ...]
+    box: tuple[int, ...]
+
+
+KernelArgument = BufferArgument | ScalarArgument | StatusArgument | TensorMapArgument
 
 
 @dataclass(frozen=True)
@@ -148,13 +162,15 @@ def plan_launches(  # noqa: C901 (one branch per host op kind)
     error: Callable[[Operation, str], DiagnosticError],
     status_kernels: set[str],
     dynamic_shared_bytes: Mapping[str, int],
+    tensor_map_boxes: Mapping[str, Mapping[int, tuple[int, ...]]] | None = None,
 ) -> LaunchPlan:
     """The plan of host function `func`. `kernel_names` maps (gpu.module,
     gpu.func) to the printed kernel names, `status_kernels` holds the kernels
     that take the status word, `dynamic_shared_bytes` the dynamic shared
     memory the printer gave a kernel's workgroup buffers (added to what the
-    launch asks for itself); `error` makes the located error for an op the
-    plan cannot hold."""
+    launch asks for itself), `tensor_map_boxes` the kernel arguments passed
+    as tensor maps too (by kernel, argument index: the box); `error` makes
+    the located error for an op the plan cannot hold."""
     block = func.body.blocks[0]
     names: dict[SSAValue, str] = {}
     arguments: list[CArgument] = []
@@ -211,13 +227,24 @@ def plan_launches(  # noqa: C901 (one branch per host op kind)
                     raise error(op, "dynamic shared memory size must be a constant")
                 shared = value
             launch_arguments: list[KernelArgument] = []
-            for operand in op.kernel_operands:
+            key = (op.kernel_module_name, op.kernel_name)
+            boxes = (tensor_map_boxes or {}).get(kernel_names.get(key, ""), {})
+            for position, operand in enumerate(op.kernel_operands):
                 if isinstance(operand.type, MemRefType):
                     if operand not in names:
                         raise error(
                             op, "kernel buffers must be arguments or allocations"
                         )
                     launch_arguments.append(BufferArgument(names[operand]))
+                    if position in boxes:
+                        launch_arguments.append(
+                            TensorMapArgument(
+                                names[operand],
+                                numpy_dtype(operand.type.get_element_type()),
+                                tuple(operand.type.get_shape()),
+                                boxes[position],
+                            )
+                        )
                 else:
                     constant = _scalar_constant(operand)
                     if constant is None:
@@ -225,7 +252,6 @@ def plan_launches(  # noqa: C901 (one branch per host op kind)
                     launch_arguments.append(
                         ScalarArgument(constant, numpy_dtype(operand.type))
                     )
-            key = (op.kernel_module_name, op.kernel_name)
             if key not in kernel_names:
                 raise error(op, f"no kernel @{key[0]}::@{key[1]} in the module")
             if kernel_names[key] in status_kernels:
@@ -273,6 +299,8 @@ def _argument_text(argument: KernelArgument) -> str:
         return argument.buffer
     if isinstance(argument, ScalarArgument):
         return repr(argument.value)
+    if isinstance(argument, TensorMapArgument):
+        return f"tensor_map({argument.buffer}, box {list(argument.box)})"
     return "&status"
 
 

@@ -99,6 +99,18 @@ the same tolerance). A matmul it cannot take (K, buffers past
 `wgmma-block` takes two multiples of 64, BN at most 256 (one product's
 N), BM at most 1024 / 128 * 64.
 
+With `tma` too (on by default), an f16/bf16 warpgroup kernel whose A and B
+are whole buffers (identity layout, rows a multiple of 16 bytes, as TMA's
+global strides must be) copies its tiles with the Tensor Memory
+Accelerator instead: thread 0 starts one `mma.tma_load` per operand box (A
+`BM x 64`, B `64 x 64` panels or, n-major, `BN x 64`), which land in the
+same swizzled layout, and an mbarrier per stage (`mma.mbarrier_*`) counts
+their bytes; a step waits for its stage's mbarrier phase, then the same
+`gpu.barrier`, products and prefetch distance as with `cp_async`. No
+thread computes a copy address but thread 0. H100, 4096^3 f16, the kernel
+alone: 258 -> 204 us (`benchmarks/wgmma.py`; cuBLAS 186 us with f32 out).
+TF32 kernels keep `cp_async` (their transposing 4-byte copies of B).
+
 MLIR builds the same kernels from `nvgpu` ops through vector distribution
 (`mlir/lib/Dialect/NVGPU/TransformOps`, IREE's `LLVMGPUTensorCore`
 pipeline); here the kernel is built directly from the structured op.
@@ -108,6 +120,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from typing import cast
 
@@ -117,6 +130,7 @@ from xdsl.dialects.builtin import (
     Float32Type,
     IndexType,
     IntegerAttr,
+    IntegerType,
     MemRefType,
     ModuleOp,
     NoneAttr,
@@ -153,6 +167,8 @@ from irkit.dialects.mma import (
     MMA_SHAPE,
     SWIZZLE_ROW_BYTES,
     TF32_MMA_SHAPE,
+    TMA_MAX_BOX,
+    TMA_STRIDE_BYTES,
     WARPGROUP_M,
     WARPGROUP_MAX_N,
     WARPGROUP_THREADS,
@@ -161,7 +177,11 @@ from irkit.dialects.mma import (
     CpAsyncWaitOp,
     FenceProxyAsyncOp,
     LdMatrixOp,
+    MbarrierArriveExpectTxOp,
+    MbarrierInitOp,
+    MbarrierWaitOp,
     SyncOp,
+    TmaLoadOp,
     WarpgroupCommitOp,
     WarpgroupFenceOp,
     WarpgroupMmaOp,
@@ -809,10 +829,7 @@ class _MmaKernel:
         kb, tiles = self.kb, self.tiles
         self._initialise_accumulators(initial)
         steps = _ceil_div(self.shape.k, tiles.block_k)
-        for stage in range(self.prefetch_distance()):
-            if stage < steps:
-                self._copy_tiles(kb, stage * tiles.block_k, stage)
-            kb.add(CpAsyncCommitOp())
+        self._first_copies(steps)
         self._reduction_loop(steps)
         self._store_results()
         kb.add(TerminatorOp())
@@ -820,6 +837,15 @@ class _MmaKernel:
         if accumulators > MAX_ACCUMULATORS_FOR_TWO_BLOCKS:
             self.launch.attributes[MIN_BLOCKS_ATTRIBUTE] = IntegerAttr(1, 32)
         return self.launch
+
+    def _first_copies(self, steps: int) -> None:
+        """The copies of the first `prefetch_distance` steps, a group each
+        (an empty one past the last step, so each step's wait counts right)."""
+        kb, tiles = self.kb, self.tiles
+        for stage in range(self.prefetch_distance()):
+            if stage < steps:
+                self._copy_tiles(kb, stage * tiles.block_k, stage)
+            kb.add(CpAsyncCommitOp())
 
     def prefetch_distance(self) -> int:
         """How many steps ahead of the one multiplied the copies run: the
@@ -1079,9 +1105,14 @@ class _MmaKernel:
         self._copy_tiles(pb, pb.mul(ahead, tiles.block_k), pb.rem(ahead, tiles.stages))
         prefetch.add_op(YieldOp())
         lb.add(IfOp(more.result, [], Region(prefetch)))
-        # The commit runs in every step (an empty group past the end), so the
-        # wait's count of groups in flight holds for each step.
-        lb.add(CpAsyncCommitOp())
+        if self._tma_barriers() is None:
+            # The commit runs in every step (an empty group past the end), so
+            # the wait's count of groups in flight holds for each step.
+            lb.add(CpAsyncCommitOp())
+
+    def _tma_barriers(self) -> SSAValue | None:
+        """The stages' mbarriers when TMA copies the tiles (else None)."""
+        return None
 
     def _products(self, lb: _KernelBuilder, stage: SSAValue, kk: int) -> None:
         """The fragments of the `kk`-th 16-deep slice of a step's tiles, and
@@ -1183,6 +1214,27 @@ class _MmaKernel:
         self._syncs(lb)
 
 
+def tma_copies_apply(shape: MatmulShape, tiles: MmaTiles) -> bool:
+    """Whether TMA can copy a warpgroup kernel's tiles: 16-bit operands
+    (TF32 kernels copy B transposed), K steps of one 128-byte row, boxes of
+    at most 256 rows, and A and B whole buffers (identity layout) whose
+    rows are a multiple of 16 bytes (TMA's global strides)."""
+    element = element_bytes(shape.element) or 0
+    if shape.tf32 or element != 2 or tiles.block_k * element != SWIZZLE_ROW_BYTES:
+        return False
+    if tiles.block_m > TMA_MAX_BOX or tiles.block_n > TMA_MAX_BOX:
+        return False
+    for operand in (shape.a, shape.b):
+        memref_type = operand.type
+        if not isinstance(memref_type, MemRefType) or not isinstance(
+            memref_type.layout, NoneAttr
+        ):
+            return False
+        if memref_type.get_shape()[-1] * element % TMA_STRIDE_BYTES:
+            return False
+    return True
+
+
 class _WarpgroupKernel(_MmaKernel):
     """The `gpu.launch` computing one matmul with warpgroup products
     (`wgmma` option; see the module doc): a warpgroup per 64 rows of the
@@ -1196,8 +1248,22 @@ class _WarpgroupKernel(_MmaKernel):
         at: InsertPoint,
         epilogue: _Epilogue | None = None,
         store_product: bool = True,
+        tma: bool = False,
     ) -> None:
         bm, bn, bk, stages = tiles.block_m, tiles.block_n, tiles.block_k, tiles.stages
+        self.tma = tma and tma_copies_apply(shape, tiles)
+        barriers = (
+            [
+                (
+                    "barriers",
+                    MemRefType(
+                        IntegerType(64), [stages], memory_space=workgroup_memory_space()
+                    ),
+                )
+            ]
+            if self.tma
+            else []
+        )
         # B stored k-major is copied in panels of 64 columns: each the
         # N-major (`transpose_b`) layout's 128-byte rows, one per k. TF32
         # products have no N-major B: f32 B is copied transposed, a row per n.
@@ -1216,6 +1282,7 @@ class _WarpgroupKernel(_MmaKernel):
             workgroup=[
                 ("a_tiles", self._swizzled_type(shape, [stages, bm, bk])),
                 ("b_tiles", self._swizzled_type(shape, b_shape)),
+                *barriers,
             ],
             private=[
                 (
@@ -1224,7 +1291,8 @@ class _WarpgroupKernel(_MmaKernel):
                 )
             ],
         )
-        self.a_tiles, self.b_tiles = self.launch.workgroup_attributions
+        self.a_tiles, self.b_tiles, *tma_barriers = self.launch.workgroup_attributions
+        self.barriers = tma_barriers[0] if tma_barriers else None
         (self.acc,) = self.launch.private_attributions
         kb = self.kb
         warpgroup = kb.div(self.tid, WARPGROUP_THREADS)
@@ -1241,6 +1309,25 @@ class _WarpgroupKernel(_MmaKernel):
             kb.div(lane, 4),
         )
         self.col0 = kb.add_index(self.n0, kb.mul(kb.rem(lane, 4), 2))
+
+    def _tma_barriers(self) -> SSAValue | None:
+        return self.barriers
+
+    def _first_copies(self, steps: int) -> None:
+        """With TMA: thread 0 makes each stage's mbarrier (one arrival, its
+        own, and the step's bytes), a barrier publishes them, then thread 0
+        starts the first steps' copies."""
+        if self.barriers is None:
+            super()._first_copies(steps)
+            return
+        kb, tiles = self.kb, self.tiles
+        barriers = self.barriers
+        with self._on_thread_zero(kb) as tb:
+            for stage in range(tiles.stages):
+                tb.add(MbarrierInitOp(barriers, tb.indices([stage]), 1))
+        kb.add(BarrierOp())
+        for stage in range(min(self.prefetch_distance(), steps)):
+            self._copy_tiles(kb, stage * tiles.block_k, stage)
 
     @staticmethod
     def _b_transposed(shape: MatmulShape) -> bool:
@@ -1263,6 +1350,9 @@ class _WarpgroupKernel(_MmaKernel):
     def _copy_tiles(
         self, builder: _KernelBuilder, k0: SSAValue | int, stage: SSAValue | int
     ) -> None:
+        if self.tma:
+            self._tma_copies(builder, k0, stage)
+            return
         shape, tiles = self.shape, self.tiles
         bm, bn, bk = tiles.block_m, tiles.block_n, tiles.block_k
         chunks = bk // shape.chunk  # of one 128-byte row
@@ -1291,6 +1381,90 @@ class _WarpgroupKernel(_MmaKernel):
             bk * row_chunks,
             lambda chunk: self._panel_chunk(builder, chunk, row_chunks, k0, stage),
         )
+
+    @contextmanager
+    def _on_thread_zero(self, builder: _KernelBuilder) -> Iterator[_KernelBuilder]:
+        """A builder of the body of an `scf.if` only thread 0 of the block
+        runs, added to `builder` once the body is built."""
+        body = Block()
+        yield builder.nested(body)
+        body.add_op(YieldOp())
+        first = arith.CmpiOp(self.tid, builder.const(0), "eq")
+        builder.add(first)
+        builder.add(IfOp(first.result, [], Region(body)))
+
+    def _tma_copies(
+        self, builder: _KernelBuilder, k0: SSAValue | int, stage: SSAValue | int
+    ) -> None:
+        """Thread 0 expects the step's bytes on its stage's mbarrier and
+        starts the TMA copies of its tiles: A's `BM x BK` box, B's `BK x 64`
+        panels (k-major B) or its `BN x BK` box (n-major)."""
+        assert self.barriers is not None
+        shape, tiles = self.shape, self.tiles
+        bm, bn, bk = tiles.block_m, tiles.block_n, tiles.block_k
+        element = element_bytes(shape.element) or 1
+        barriers = self.barriers
+        with self._on_thread_zero(builder) as tb:
+            tb.add(
+                MbarrierArriveExpectTxOp(
+                    barriers, tb.indices([stage]), (bm * bk + bk * bn) * element
+                )
+            )
+            self._tma_boxes(tb, k0, stage)
+
+    def _tma_boxes(
+        self, tb: _KernelBuilder, k0: SSAValue | int, stage: SSAValue | int
+    ) -> None:
+        """The `mma.tma_load`s of one step's tiles."""
+        assert self.barriers is not None
+        barriers = self.barriers
+        shape, tiles = self.shape, self.tiles
+        bm, bn, bk = tiles.block_m, tiles.block_n, tiles.block_k
+        element = element_bytes(shape.element) or 1
+
+        def load(
+            source: SSAValue,
+            leading: list[SSAValue | int],
+            origin: list[SSAValue | int],
+            tile: SSAValue,
+            tile_at: list[SSAValue | int],
+            box: list[int],
+        ) -> None:
+            tb.add(
+                TmaLoadOp(
+                    source,
+                    tb.indices([*leading, *origin]),
+                    tile,
+                    tb.indices(tile_at),
+                    barriers,
+                    tb.indices([stage]),
+                    [1] * len(leading) + box,
+                )
+            )
+
+        load(
+            shape.a, self.a_batch, [self.m0, k0], self.a_tiles, [stage, 0, 0], [bm, bk]
+        )
+        if not shape.b_k_major:
+            load(
+                shape.b,
+                self.b_batch,
+                [self.n0, k0],
+                self.b_tiles,
+                [stage, 0, 0],
+                [bn, bk],
+            )
+            return
+        panel = SWIZZLE_ROW_BYTES // element
+        for p in range(bn // panel):
+            load(
+                shape.b,
+                self.b_batch,
+                [k0, tb.add_index(self.n0, p * panel)],
+                self.b_tiles,
+                [stage, p, 0, 0],
+                [bk, panel],
+            )
 
     def _swizzled_column(
         self, builder: _KernelBuilder, row: SSAValue, chunk: SSAValue
@@ -1465,12 +1639,25 @@ class _WarpgroupKernel(_MmaKernel):
         step.name_hint = "step"
         lb = self.kb.nested(loop_body)
         distance = self.prefetch_distance()
-        # The step's copies landed: `distance` groups were committed before
-        # the loop and one a step.
-        lb.add(CpAsyncWaitOp(distance - 1))
-        # This thread's copies of the step, visible to the tensor cores once
-        # the barrier has every thread's.
-        lb.add(FenceProxyAsyncOp())
+        if self.barriers is not None:
+            # The step's TMA copies landed: its stage's mbarrier completed
+            # the phase of the step's round through the stages.
+            lb.add(
+                MbarrierWaitOp(
+                    self.barriers,
+                    lb.indices([lb.rem(step, stages)]),
+                    lb.rem(lb.div(step, stages), 2),
+                )
+            )
+        else:
+            # The step's copies landed: `distance` groups were committed
+            # before the loop and one a step.
+            lb.add(CpAsyncWaitOp(distance - 1))
+            # This thread's copies of the step, visible to the tensor cores
+            # once the barrier has every thread's.
+            lb.add(FenceProxyAsyncOp())
+        # Every thread's wait (and products of earlier steps' retired
+        # buffers) before any thread reads or refills a buffer.
         lb.add(BarrierOp())
         stage_now = lb.rem(step, stages)
         lb.add(WarpgroupFenceOp())
@@ -1662,9 +1849,11 @@ class ConvertLinalgToMmaPass(ModulePass):
     sm_90a; off), `wgmma-block` = BM, BN (their largest tiles; 128, 256),
     `tf32-transpose-b` (TF32 warpgroup products on a k-major B read an N x K
     copy made by a transposing `linalg.generic` before the kernel; false:
-    B copied transposed by 4-byte `cp.async`s; on), `partial-tiles`
-    (extents no tile divides on partial tiles, zero-filled copies and
-    guarded stores, where operand rows are 16-byte multiples; off).
+    B copied transposed by 4-byte `cp.async`s; on), `tma` (f16/bf16
+    warpgroup kernels copy their tiles with the Tensor Memory Accelerator
+    where the operands allow; on), `partial-tiles` (extents no tile
+    divides on partial tiles, zero-filled copies and guarded stores, where
+    operand rows are 16-byte multiples; off).
     """
 
     name = "convert-linalg-to-mma"
@@ -1682,6 +1871,9 @@ class ConvertLinalgToMmaPass(ModulePass):
     # and copy its rows 16 bytes at a time; false: copy B transposed into
     # shared memory by 4-byte `cp.async`s every step.
     tf32_transpose_b: bool = True
+    # f16/bf16 warpgroup kernels copy their tiles with TMA (one thread, an
+    # mbarrier per stage) where the operands allow; false: `cp.async`.
+    tma: bool = True
     # Extents no tile divides run on partial last tiles (rows, columns and
     # K steps past the operands' edges copied as zeros, the stores past
     # the output's guarded) where operand rows are 16-byte multiples
@@ -1794,7 +1986,13 @@ class ConvertLinalgToMmaPass(ModulePass):
                 shape.c, set(fused), epilogue.product_view
             )
             at = InsertPoint.before(generic)
-            kernel = kernel_type(shape, tiles, at, epilogue, store_product)
+            kernel = (
+                _WarpgroupKernel(
+                    shape, tiles, at, epilogue, store_product, tma=self.tma
+                )
+                if kernel_type is _WarpgroupKernel
+                else kernel_type(shape, tiles, at, epilogue, store_product)
+            )
             Rewriter.insert_op(kernel.build(initial), at)
             for fused_op in fused:
                 fused_op.detach()

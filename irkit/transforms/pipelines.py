@@ -317,7 +317,9 @@ class LowerToCudaPipeline(NamedPipeline):
     K is a multiple of 32, the others on `mma.sync`; with both, a row-major
     f32 B is transposed once into an N x K buffer for K-major products
     unless `tf32-transpose-b=false`, which copies it transposed element by
-    element instead); `linalg-tile-transposes-for-gpu` (unless
+    element instead; f16/bf16 warpgroup kernels copy their tiles with TMA
+    unless `tma=false`, which copies them with `cp.async`);
+    `linalg-tile-transposes-for-gpu` (unless
     `transposes=false`: ops that move data through a permutation, read
     coalesced into workgroup tiles of `transpose-block` = side, threads y
     and written coalesced); `linalg-tile-for-gpu`
@@ -425,6 +427,9 @@ class LowerToCudaPipeline(NamedPipeline):
     # kernel (`convert-linalg-to-mma{tf32-transpose-b}`), or, with false,
     # copied into shared memory transposed by 4-byte `cp.async`s.
     tf32_transpose_b: bool = True
+    # f16/bf16 warpgroup kernels copy their tiles with the Tensor Memory
+    # Accelerator (`convert-linalg-to-mma{tma}`), or, with false, cp.async.
+    tma: bool = True
     # Tensor-core matmuls whose extents no tile divides run on partial
     # tiles (`convert-linalg-to-mma{partial-tiles}`, before
     # `linalg-pad-contractions`: zero-filled copies past the operands'
@@ -462,6 +467,7 @@ class LowerToCudaPipeline(NamedPipeline):
             wgmma=self.wgmma,
             wgmma_block=self.wgmma_block,
             tf32_transpose_b=self.tf32_transpose_b,
+            tma=self.tma,
             partial_tiles=partial_tiles,
         )
 

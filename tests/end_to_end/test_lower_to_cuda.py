@@ -72,9 +72,37 @@ def test_a_failed_assertion_in_a_kernel_raises() -> None:
         match="@embedding: assertion failed: index must be smaller than dim size",
     ):
         compiled(bad)
-    # The status word belongs to one call: the next good call succeeds.
+    # A reported failure is cleared: the next good call succeeds.
     (again,) = compiled(good)
     np.testing.assert_array_equal(again, result)
+
+
+def test_a_failed_assertion_on_torch_tensors_raises_from_a_later_call(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # On PyTorch CUDA tensors the call does not wait for the GPU: the status
+    # word is copied to pinned host memory at the end of each run and read
+    # by the next call, as PyTorch reports device-side assertions.
+    torch = pytest.importorskip("torch")
+    text = (CORPUS / "embedding.mlir").read_text()
+    compiled = irkit.compile(text, target="cuda")
+    good = torch.tensor([[0, 1, 2], [3, 4, 5]], dtype=torch.int64, device="cuda")
+    bad = torch.tensor([[0, 1, 2], [3, 4, 99]], dtype=torch.int64, device="cuda")
+    (expected,) = compiled(good)
+    compiled(bad)  # queued; its failure is not known yet
+    torch.cuda.synchronize()
+    with pytest.raises(AssertionFailure, match=r"index must be smaller.*earlier call"):
+        compiled(good)
+    # Reported once, then cleared.
+    (again,) = compiled(good)
+    torch.testing.assert_close(again, expected, rtol=0, atol=0)
+    # CUDA_LAUNCH_BLOCKING=1 raises from the failing call itself.
+    monkeypatch.setenv("CUDA_LAUNCH_BLOCKING", "1")
+    with pytest.raises(AssertionFailure, match="index must be smaller") as failure:
+        compiled(bad)
+    assert "earlier call" not in str(failure.value)
+    (after,) = compiled(good)
+    torch.testing.assert_close(after, expected, rtol=0, atol=0)
 
 
 @pytest.mark.parametrize("shape", [(64, 64, 64), (37, 29, 23), (256, 128, 96)])

@@ -26,7 +26,13 @@ from xdsl.passes import ModulePass
 
 from irkit.analysis.structured import is_contraction
 from irkit.context import make_context
-from irkit.dialects.mma import CpAsyncOp, SyncOp, WarpgroupMmaOp
+from irkit.dialects.mma import (
+    CpAsyncOp,
+    MbarrierWaitOp,
+    SyncOp,
+    TmaLoadOp,
+    WarpgroupMmaOp,
+)
 from irkit.parsing import parse_module
 from irkit.pass_manager import Pipeline
 from irkit.testing import TF32_TOLERANCE, assert_pass_preserves_semantics, check_pass
@@ -416,9 +422,14 @@ def test_lower_to_cuda_takes_the_tf32_path_only_when_allowed(
 
 
 # Warpgroup products: 128x128 blocks (halved to 64 where 192 needs it: one
-# warpgroup, m64n64 products), three stages, the H100's opt-in budget.
+# warpgroup, m64n64 products), three stages, the H100's opt-in budget; tiles
+# copied by cp.async (TMA's are `TMA_WGMMA_PASS`'s).
 WGMMA_PASS = ConvertLinalgToMmaPass(
-    wgmma=True, wgmma_block=(128, 128), stages=3, max_shared_bytes=232448
+    wgmma=True,
+    wgmma_block=(128, 128),
+    stages=3,
+    max_shared_bytes=232448,
+    tma=False,
 )
 
 
@@ -445,6 +456,40 @@ def test_warpgroup_kernels_keep_meaning_and_fire() -> None:
     so a copy into a buffer that products may still read is a race."""
     programs = half_matmuls(epilogues=(*EPILOGUES, "none"), ks=(64, 192, 320))
     reach = check_pass(_WarpgroupProductsFire(), programs.map(_bufferized))
+    assert reach.changed == reach.examples
+
+
+# The same kernels with their tiles copied by the Tensor Memory Accelerator
+# (the default): thread 0's `mma.tma_load`s, an mbarrier per stage.
+TMA_WGMMA_PASS = replace(WGMMA_PASS, tma=True)
+
+
+@dataclass(frozen=True)
+class _TmaCopiesFire(ModulePass):
+    """`TMA_WGMMA_PASS`, failing where a warpgroup kernel's tiles are not
+    all copied by TMA."""
+
+    name = "test-tma-copies-fire"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        TMA_WGMMA_PASS.apply(ctx, op)
+        ops = list(op.walk())
+        assert any(isinstance(inner, WarpgroupMmaOp) for inner in ops)
+        assert any(isinstance(inner, TmaLoadOp) for inner in ops)
+        assert any(isinstance(inner, MbarrierWaitOp) for inner in ops)
+        assert not any(isinstance(inner, CpAsyncOp) for inner in ops)
+
+
+def test_tma_warpgroup_kernels_keep_meaning_and_fire() -> None:
+    """The warpgroup kernels of the test above with TMA copies: the
+    emulator lands each box in the swizzled layout only at the mbarrier
+    wait that completes its phase (a wait of the wrong phase, or bytes the
+    barrier does not expect, never completes: an error), and records the
+    copy's writes from its issue, so a copy into a buffer products may still
+    read is a race. K up to 5 steps on 3 buffers: every mbarrier runs
+    through both parities."""
+    programs = half_matmuls(epilogues=("none", "bias"), ks=(64, 192, 320))
+    reach = check_pass(_TmaCopiesFire(), programs.map(_bufferized))
     assert reach.changed == reach.examples
 
 
@@ -603,7 +648,8 @@ def test_lower_to_cuda_with_wgmma_and_tf32_keeps_meaning(text: str, seed: int) -
 class _PartialTilesFire(ModulePass):
     """`kernel` with `partial-tiles`, failing where the partial-tile path
     did not fire: every drawn M is a partial tile, so every matmul must be
-    a kernel with zero-filling copies (and, with `wgmma`, of warpgroup
+    a kernel with zero-filling copies (TMA boxes, which zero-fill past the
+    operands by themselves, with `tma`; and with `wgmma`, warpgroup
     products); no contraction is left (a TF32 B's transposing generic
     may be)."""
 
@@ -616,10 +662,13 @@ class _PartialTilesFire(ModulePass):
             isinstance(inner, GenericOp) and is_contraction(inner)
             for inner in op.walk()
         )
-        assert any(
-            isinstance(inner, CpAsyncOp) and inner.valid_bytes is not None
-            for inner in op.walk()
-        )
+        if self.kernel.wgmma and self.kernel.tma:
+            assert any(isinstance(inner, TmaLoadOp) for inner in op.walk())
+        else:
+            assert any(
+                isinstance(inner, CpAsyncOp) and inner.valid_bytes is not None
+                for inner in op.walk()
+            )
         if self.kernel.wgmma:
             assert any(isinstance(inner, WarpgroupMmaOp) for inner in op.walk())
             assert not any(isinstance(inner, SyncOp) for inner in op.walk())
@@ -638,11 +687,12 @@ PARTIAL_WGMMA = replace(WGMMA_PASS, wgmma_block=(64, 64))
         (PARTIAL_SYNC, ("f16", "bf16"), {}),
         (replace(PARTIAL_SYNC, tf32=True), ("f32",), TF32_TOLERANCE_KW),
         (PARTIAL_WGMMA, ("f16", "bf16"), {}),
+        (replace(PARTIAL_WGMMA, tma=True), ("f16", "bf16"), {}),
         # B k-major: transposed once into B's own N x K by a generic (run
         # by the interpreter here), read by zero-filling 16-byte copies.
         (replace(PARTIAL_WGMMA, tf32=True), ("f32",), TF32_TOLERANCE_KW),
     ],
-    ids=["mma-sync", "mma-sync-tf32", "wgmma", "wgmma-tf32"],
+    ids=["mma-sync", "mma-sync-tf32", "wgmma", "wgmma-tma", "wgmma-tf32"],
 )
 def test_partial_tiles_keep_meaning_and_fire(
     kernel: ConvertLinalgToMmaPass,
@@ -680,9 +730,10 @@ def partial_matmuls_for_lower_to_cuda(draw: st.DrawFn) -> str:
 @given(partial_matmuls_for_lower_to_cuda(), st.integers(0, 2**16))
 def test_lower_to_cuda_runs_partial_tiles_unpadded(text: str, seed: int) -> None:
     """`lower-to-cuda{wgmma allow-tf32}` whole (the TF32 path with its
-    default, B transposed once into an N x K buffer of B's own extents):
-    the matmul takes warpgroup products on partial tiles, with zero-filling
-    copies and no padded buffer, and keeps its meaning on the emulator."""
+    default, B transposed once into an N x K buffer of B's own extents;
+    f16/bf16 with TMA copies): the matmul takes warpgroup products on
+    partial tiles, with zero-filling copies (or TMA boxes) and no padded
+    buffer, and keeps its meaning on the emulator."""
     pipeline = replace(WGMMA_PIPELINE, allow_tf32=True)
     tolerance = TF32_TOLERANCE_KW if "xf32>, %b" in text else {}
     after = assert_pass_preserves_semantics(
@@ -690,7 +741,11 @@ def test_lower_to_cuda_runs_partial_tiles_unpadded(text: str, seed: int) -> None
     )
     ops = list(after.walk())
     assert any(isinstance(op, WarpgroupMmaOp) for op in ops)
-    assert any(isinstance(op, CpAsyncOp) and op.valid_bytes is not None for op in ops)
+    assert any(
+        isinstance(op, TmaLoadOp)
+        or (isinstance(op, CpAsyncOp) and op.valid_bytes is not None)
+        for op in ops
+    )
     assert not any(op.name == "memref.copy" for op in ops)
     assert not any(
         op.name == "memref.alloc" and op.results[0].name_hint == "padded" for op in ops

@@ -1,6 +1,7 @@
 // RUN: irkit-opt %s --split-input-file -p 'linalg-generalize-named-ops,bufferize,convert-linalg-to-mma{partial-tiles=true tf32=true}' | filecheck %s
-// RUN: irkit-opt %s --split-input-file -p 'linalg-generalize-named-ops,bufferize,convert-linalg-to-mma{partial-tiles=true tf32=true wgmma=true wgmma-block=128,128 stages=3 max-shared-bytes=232448}' | filecheck %s --check-prefix=WGMMA
+// RUN: irkit-opt %s --split-input-file -p 'linalg-generalize-named-ops,bufferize,convert-linalg-to-mma{partial-tiles=true tf32=true wgmma=true tma=false wgmma-block=128,128 stages=3 max-shared-bytes=232448}' | filecheck %s --check-prefix=WGMMA
 // RUN: irkit-opt %s --split-input-file -p 'linalg-generalize-named-ops,bufferize,convert-linalg-to-mma{tf32=true}' | filecheck %s --check-prefix=WHOLE
+// RUN: irkit-opt %s --split-input-file -p 'linalg-generalize-named-ops,bufferize,convert-linalg-to-mma{partial-tiles=true wgmma=true wgmma-block=128,128 stages=3 max-shared-bytes=232448}' | filecheck %s --check-prefix=TMA
 // RUN: irkit-opt %s --split-input-file -p 'linalg-generalize-named-ops,bufferize,convert-linalg-to-mma{partial-tiles=true tf32=true wgmma=true tf32-transpose-b=false wgmma-block=128,128 stages=3 max-shared-bytes=232448}' | filecheck %s --check-prefix=COPIES
 
 // Partial tiles (`partial-tiles`): 200x136x40 in f16, which no 128x128x32
@@ -39,6 +40,18 @@
 // WGMMA: mma.warpgroup_wait %acc {pending = 0 : i64}
 // WGMMA: scf.if
 // WGMMA-NEXT: memref.store %{{.*}}, %out[{{.*}}] : memref<200x136xf32>
+
+// With TMA copies (the default for f16/bf16 warpgroup kernels) the boxes
+// past A's and B's edges are zero-filled by the copies themselves: the
+// same boxes as on whole tiles (B's second panel, columns 192 to 255 of
+// the second block, lies wholly past N = 136), only the stores guarded.
+// TMA-LABEL: func.func @partial
+// TMA-NOT: valid_bytes
+// TMA: mma.tma_load %a[{{.*}}] {box = array<i64: 128, 64>} : memref<200x40xf16>
+// TMA: mma.tma_load %b[{{.*}}] {box = array<i64: 64, 64>} : memref<40x136xf16>
+// TMA: mma.warpgroup_wait %acc {pending = 0 : i64}
+// TMA: scf.if
+// TMA-NEXT: memref.store %{{.*}}, %out[{{.*}}] : memref<200x136xf32>
 
 // WHOLE-LABEL: func.func @partial
 // WHOLE-NOT: gpu.launch

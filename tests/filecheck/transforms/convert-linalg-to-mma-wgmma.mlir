@@ -1,4 +1,4 @@
-// RUN: irkit-opt %s --split-input-file -p 'linalg-generalize-named-ops,bufferize,convert-linalg-to-mma{wgmma=true wgmma-block=128,128 stages=3 max-shared-bytes=232448}' | filecheck %s
+// RUN: irkit-opt %s --split-input-file -p 'linalg-generalize-named-ops,bufferize,convert-linalg-to-mma{wgmma=true wgmma-block=128,128 stages=3 max-shared-bytes=232448 tma=false}' | filecheck %s
 // RUN: irkit-opt %s --split-input-file -p 'linalg-generalize-named-ops,bufferize,convert-linalg-to-mma{wgmma=true stages=4 max-shared-bytes=232448}' | filecheck %s --check-prefix=WIDE
 // RUN: irkit-opt %s --split-input-file -p 'linalg-generalize-named-ops,bufferize,convert-linalg-to-mma{wgmma=true wgmma-block=128,128 stages=4}' | filecheck %s --check-prefix=BUDGET
 
@@ -49,10 +49,10 @@
 // CHECK-NOT: mma.sync
 
 // The default 128x256 tile: 128 accumulators a thread, one resident block
-// (four stages of 48 KiB); a budget of 48 KiB fits no 128x128 pipeline of
+// (four stages of 48 KiB, copied by TMA: an mbarrier a stage); a budget of 48 KiB fits no 128x128 pipeline of
 // two stages (64 KiB): the mma.sync kernel takes the matmul.
 // WIDE-LABEL: func.func @matmul
-// WIDE: workgroup(%a_tiles : memref<4x128x64xf16, #gpu.address_space<workgroup>>, %b_tiles : memref<4x4x64x64xf16, #gpu.address_space<workgroup>>) private(%acc : memref<128xf32, #gpu.address_space<private>>)
+// WIDE: workgroup(%a_tiles : memref<4x128x64xf16, #gpu.address_space<workgroup>>, %b_tiles : memref<4x4x64x64xf16, #gpu.address_space<workgroup>>, %barriers : memref<4xi64, #gpu.address_space<workgroup>>) private(%acc : memref<128xf32, #gpu.address_space<private>>)
 // WIDE: mma.warpgroup_mma {{.*}} {n = 256 : i64, transpose_b}
 // WIDE: } {nvvm.minctasm = 1 : i32}
 // BUDGET-LABEL: func.func @matmul

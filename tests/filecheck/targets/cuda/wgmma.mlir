@@ -1,7 +1,7 @@
-// RUN: irkit-opt %s -p 'lower-to-cuda{wgmma=true wgmma-block=128,128 mma-stages=2 max-dynamic-shared-bytes=232448}' -t cuda | filecheck %s
+// RUN: irkit-opt %s -p 'lower-to-cuda{wgmma=true wgmma-block=128,128 mma-stages=2 max-dynamic-shared-bytes=232448 tma=false}' -t cuda | filecheck %s
 // RUN: irkit-opt %s -p 'lower-to-cuda{wgmma=true wgmma-block=64,64 mma-stages=2}' -t cuda | filecheck %s --check-prefix=STATIC
 // RUN: irkit-opt %s -p 'lower-to-cuda' -t cuda | filecheck %s --check-prefix=OFF
-// RUN: irkit-opt %s -p 'lower-to-cuda{wgmma=true wgmma-block=128,128 mma-stages=3 max-dynamic-shared-bytes=232448}' -t cuda | filecheck %s --check-prefix=RUNNING
+// RUN: irkit-opt %s -p 'lower-to-cuda{wgmma=true wgmma-block=128,128 mma-stages=3 max-dynamic-shared-bytes=232448 tma=false}' -t cuda | filecheck %s --check-prefix=RUNNING
 
 // A warpgroup product prints as PTX's wgmma.mma_async with its operands
 // named by 64-bit descriptors: the 128-byte swizzle (mode 1, bit 62), the
