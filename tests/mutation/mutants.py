@@ -1350,8 +1350,9 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "wgmma-no-barrier-before-the-products",
         MMA,
-        "        lb.add(FenceProxyAsyncOp())\n        lb.add(BarrierOp())\n",
-        "        lb.add(FenceProxyAsyncOp())\n",
+        "        # buffers) before any thread reads or refills a buffer.\n"
+        "        lb.add(BarrierOp())\n",
+        "        # buffers) before any thread reads or refills a buffer.\n",
         (MMA_WGMMA_PROPERTY,),
         "the tensor cores read tiles other threads copied with no barrier between",
     ),
