@@ -398,8 +398,9 @@ ALLOW_TF32 = LowerToCudaPipeline(
 def test_lower_to_cuda_with_tf32_keeps_meaning_on_unaligned_matmuls(
     drawn: tuple[str, int, int, int], seed: int
 ) -> None:
-    """Through the whole pipeline, which pads extents no tile divides
-    (`linalg-pad-contractions`) before the tensor-core kernel, run as one
+    """Through the whole pipeline, which runs extents no tile divides on
+    partial tiles where the rows are 16-byte multiples (K a multiple of 4)
+    and pads the others (`linalg-pad-contractions`), run as one
     pass (checking each stage on its own runs scalar loop nests on the
     interpreter: minutes), its kernels on the grid emulator."""
     after = assert_pass_preserves_semantics(
@@ -536,8 +537,10 @@ WGMMA_PIPELINE = LowerToCudaPipeline(
 def test_lower_to_cuda_with_wgmma_keeps_meaning_on_unaligned_matmuls(
     text: str, seed: int
 ) -> None:
-    """Through the whole pipeline, which pads M, N and K to 64 before the
-    warpgroup kernel; its kernels on the grid emulator."""
+    """Through the whole pipeline, which runs the matmul on partial tiles
+    (TMA boxes past the edges) where K and N are multiples of 8, and pads
+    M, N and K to 64 before the warpgroup kernel otherwise; its kernels on
+    the grid emulator."""
     after = assert_pass_preserves_semantics(
         WGMMA_PIPELINE, text, trials=1, seed=seed, **TOLERANCE
     )
@@ -627,7 +630,8 @@ def unaligned_tf32_matmuls(draw: st.DrawFn) -> str:
 @given(unaligned_tf32_matmuls(), st.integers(0, 2**16))
 def test_lower_to_cuda_with_wgmma_and_tf32_keeps_meaning(text: str, seed: int) -> None:
     """`lower-to-cuda{wgmma allow-tf32}` whole (as `irkit.compile(...,
-    allow_tf32=True)` on sm_90a): the padded f32 matmul runs as TF32
+    allow_tf32=True)` on sm_90a): the f32 matmul (on partial tiles where K
+    is a multiple of 4, else padded) runs as TF32
     warpgroup products, B transposed once by a tiled transpose kernel
     (`linalg-tile-transposes-for-gpu`), on the emulator."""
     pipeline = replace(WGMMA_PIPELINE, allow_tf32=True)
