@@ -21,7 +21,8 @@ and `torch.compile`; `--call-overhead` times the host cost of calling
 `examples/mlp.mlir` on device tensors.
 
     python benchmarks/gpu.py [--small] [--sizes 1000,2048] [--tune] [--models]
-                             [--half 1024,4096] [--tf32 1024,4096,3000]
+                             [--half 1024,4096,3000] [--tf32 1024,4096,3000]
+                             [--half-pipelines 'LABEL=PIPELINE;...']
                              [--tf32-pipelines 'LABEL=PIPELINE;...']
                              [--transpose 4096,3000x1000]
                              [--call-overhead] [--json FILE]
@@ -35,6 +36,10 @@ once by a tiled transpose kernel; `copies`, `lower-to-cuda{tf32-transpose-
 b=false}`: B copied transposed into shared memory by 4-byte cp.async; and
 `mma.sync`, `lower-to-cuda{wgmma=false}`: m16n8k8), the peers timed once;
 a note names the tensor-core instruction each row's kernel uses.
+Sizes no tile divides (3000) run on partial tiles, unpadded (zero-filling
+cp.async, guarded stores); `lower-to-cuda{mma-partial-tiles=false}` is the
+padded path, which `--half-pipelines`/`--tf32-pipelines` can time beside
+it: `padded=lower-to-cuda{mma-partial-tiles=false}`.
 
 `--transpose` times f32 transposes (`linalg-tile-transposes-for-gpu`)
 beside a copy of the same bytes and the transpose untiled
@@ -237,10 +242,17 @@ def matmul_case(n: int) -> Case:
 _HALF_DTYPES = {"f16": torch.float16, "bf16": torch.bfloat16}
 
 
-def half_matmul_case(n: int, element: str) -> Case:
+def half_matmul_case(
+    n: int,
+    element: str,
+    label: str = "",
+    pipeline: str | None = None,
+    peers_from: Case | None = None,
+) -> Case:
     """A half-precision GEMM into f32 (tensor cores): cuBLAS through
     PyTorch (which returns `element`; `out_dtype` where this PyTorch has it)
-    and Triton's f16/bf16 `tl.dot` beside irkit's `convert-linalg-to-mma`."""
+    and Triton's f16/bf16 `tl.dot` beside irkit's `convert-linalg-to-mma`
+    (`pipeline` the target's own when None)."""
     dtype = _HALF_DTYPES[element]
 
     def cublas(a: Tensor, b: Tensor, out: Tensor) -> Tensor:
@@ -250,7 +262,7 @@ def half_matmul_case(n: int, element: str) -> Case:
         return torch.mm(a, b, out_dtype=torch.float32)
 
     return Case(
-        f"{element} gemm {n}^3",
+        f"{element} gemm {n}^3" + (f" [{label}]" if label else ""),
         half_matmul(n, element),
         lambda g: [_uniform((n, n), g).to(dtype), _uniform((n, n), g).to(dtype)],
         lambda a, b: a.double() @ b.double(),
@@ -263,7 +275,37 @@ def half_matmul_case(n: int, element: str) -> Case:
         # Exact products summed in f32; cuBLAS's own result is rounded to
         # `element` (about 2^-8 relative for bf16).
         rtol=1e-2 if element == "bf16" else 2e-3,
+        pipeline=pipeline,
+        peers_from=peers_from,
     )
+
+
+def _pipeline_variants(pipelines: str) -> list[tuple[str, str | None]]:
+    """(label, pipeline) of each `LABEL=PIPELINE` of `pipelines`
+    (';'-separated; an empty PIPELINE is the target's own)."""
+    return [
+        (label.strip(), pipeline.strip() or None)
+        for label, _, pipeline in (
+            entry.partition("=") for entry in pipelines.split(";") if entry.strip()
+        )
+    ]
+
+
+def half_matmul_cases(sizes: str, elements: str, pipelines: str) -> list[Case]:
+    """`half_matmul_case` per element type, size and `LABEL=PIPELINE` of
+    `pipelines`, the first pipeline's case timing the peers for the
+    others (a label only where there are several)."""
+    variants = _pipeline_variants(pipelines)
+    cases: list[Case] = []
+    for element in [e for e in elements.split(",") if e]:
+        for n in [int(size) for size in sizes.split(",") if size]:
+            first: Case | None = None
+            for label, pipeline in variants:
+                shown = label if len(variants) > 1 else ""
+                case = half_matmul_case(n, element, shown, pipeline, first)
+                first = first or case
+                cases.append(case)
+    return cases
 
 
 def tf32_matmul_case(
@@ -273,7 +315,7 @@ def tf32_matmul_case(
     peers_from: Case | None = None,
 ) -> Case:
     """An f32 GEMM on TF32 tensor cores: irkit with `allow_tf32=True`
-    (`convert-linalg-to-mma{tf32}`; a size no tile divides is padded first;
+    (`convert-linalg-to-mma{tf32}`; a size no tile divides runs on partial tiles;
     `pipeline` the target's own when None) beside cuBLAS with
     `torch.backends.cuda.matmul.allow_tf32 = True` and Triton's
     `tl.dot(..., input_precision="tf32")`; cuBLAS at exact f32 for scale.
@@ -311,12 +353,7 @@ def tf32_matmul_cases(sizes: str, pipelines: str) -> list[Case]:
     """`tf32_matmul_case` per size and per `LABEL=PIPELINE` of `pipelines`
     (';'-separated; an empty PIPELINE is the target's own), the first
     pipeline's case timing the peers for all of a size's."""
-    variants = [
-        (label.strip(), pipeline.strip() or None)
-        for label, _, pipeline in (
-            entry.partition("=") for entry in pipelines.split(";") if entry.strip()
-        )
-    ]
+    variants = _pipeline_variants(pipelines)
     cases: list[Case] = []
     for n in [int(size) for size in sizes.split(",") if size]:
         first: Case | None = None
@@ -766,6 +803,13 @@ def main() -> None:
         "--half-types", default="f16,bf16", help="element types of --half"
     )
     parser.add_argument(
+        "--half-pipelines",
+        default="target=",
+        help="';'-separated LABEL=PIPELINE, a row each for every --half size "
+        "(an empty PIPELINE: the target's own, partial tiles unpadded), e.g. "
+        "'target=;padded=lower-to-cuda{mma-partial-tiles=false}'",
+    )
+    parser.add_argument(
         "--tf32",
         default="",
         help="f32 GEMM sizes on TF32 tensor cores (irkit allow_tf32=True beside "
@@ -824,13 +868,7 @@ def main() -> None:
             layer_norm_case(32768, 4096),
         ]
     cases += [matmul_case(int(n)) for n in args.sizes.split(",") if n]
-    cases += [
-        half_matmul_case(int(n), element)
-        for element in args.half_types.split(",")
-        if element
-        for n in args.half.split(",")
-        if n
-    ]
+    cases += half_matmul_cases(args.half, args.half_types, args.half_pipelines)
     cases += tf32_matmul_cases(args.tf32, args.tf32_pipelines)
     cases += transpose_cases(args.transpose)
     bandwidth = copy_bandwidth_gbs(args.repeats)

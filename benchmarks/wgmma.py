@@ -7,6 +7,7 @@ against the `mma.sync` kernel and cuBLAS in one GPU run.
     python benchmarks/wgmma.py --sizes 4096 --layouts kn --mn-offsets both
     python benchmarks/wgmma.py --types tf32 --sizes 1024,4096,3000
     python benchmarks/wgmma.py --types tf32 --sizes 4096 --layouts kn --tf32-copy-k all
+    python benchmarks/wgmma.py --types f16,tf32 --sizes 3000 --tiles partial,padded
 
 For each size, type (f16, bf16) and layout of B (`kn`: `a @ b` with b stored
 (k, n), as `torch.mm`, the `transpose_b` products; `nk`: `a @ w.T` with w
@@ -16,7 +17,10 @@ BM,BN mma-stages=STAGES}` (`mma` is the `mma.sync` kernel: `wgmma=false`),
 run on fresh random inputs, checked against a float64 product (relative L2
 error; FAIL past the tolerance) and timed with CUDA events beside cuBLAS
 (PyTorch's matmul on the same half-precision inputs). A size the tiles do
-not divide (1000) is padded by `linalg-pad-contractions` first.
+not divide (1000, 3000) runs on partial tiles (zero-filling cp.async,
+guarded stores; `convert-linalg-to-mma{partial-tiles}`); `--tiles
+partial,padded` times each configuration both ways, `padded` with
+`mma-partial-tiles=false` (padded by `linalg-pad-contractions` first).
 
 `tf32`: f32 operands with `allow-tf32=true` (m64nNk8 TF32 products; `mma`
 is then `mma.sync`'s m16n8k8), cuBLAS with TF32 allowed; `kn` transposes
@@ -52,6 +56,12 @@ parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
 parser.add_argument("--sizes", default="1024,4096,1000")
 parser.add_argument("--types", default="f16,bf16", help="f16, bf16 and/or tf32")
 parser.add_argument("--layouts", default="kn,nk", help="B stored (k, n) and/or (n, k)")
+parser.add_argument(
+    "--tiles",
+    default="partial",
+    help="sizes no tile divides on 'partial' tiles (the default pipeline) "
+    "and/or 'padded' (lower-to-cuda{mma-partial-tiles=false})",
+)
 parser.add_argument(
     "--configs",
     default="mma;128,256/4;128,256/3;128,128/4",
@@ -160,13 +170,15 @@ func.func @main(%a: {t}, %b: {t}) -> {c} {{
 """
 
 
-def pipeline(config: str, kind: str) -> str:
+def pipeline(config: str, kind: str, tiles: str = "partial") -> str:
     copies = args.tf32_b == "copies" or args.tf32_copy_k != "4"
     tf32 = (
         f" allow-tf32=true{' tf32-transpose-b=false' if copies else ''}"
         if kind == "tf32"
         else ""
     )
+    if tiles == "padded":
+        tf32 += " mma-partial-tiles=false"
     if config == "mma":
         return f"lower-to-cuda{{wgmma=false{tf32}}}"
     block, stages = config.split("/")
@@ -242,12 +254,17 @@ def main() -> None:
                         f"| {n} | {element} | {layout} | B transposed (torch) | - | "
                         f"{transpose:.3f} | - | - | - |"
                     )
-                for config in args.configs.split(";"):
+                for config, tiles in [
+                    (config, tiles)
+                    for config in args.configs.split(";")
+                    for tiles in args.tiles.split(",")
+                ]:
+                    label = config if tiles == "partial" else f"{config} {tiles}"
                     try:
                         f = irkit.compile(
                             program(n, element, layout),
                             target="cuda",
-                            pipeline=pipeline(config, element),
+                            pipeline=pipeline(config, element, tiles),
                         )
                         (out,) = f(a, b)
                         if tf32:
@@ -264,14 +281,14 @@ def main() -> None:
                         verdict = " FAIL" if failed else ""
                         failures += failed
                         print(
-                            f"| {n} | {element} | {layout} | {config} | "
+                            f"| {n} | {element} | {layout} | {label} | "
                             f"{kernel_kinds(f)} | {ms:.3f} | {flops / ms:.0f} | "
                             f"{cublas / ms:.2f} | {error_text}{verdict} |"
                         )
                     except Exception as exc:  # one failure must not end the run
                         failures += 1
                         print(
-                            f"| {n} | {element} | {layout} | {config} | failed: {exc} |"
+                            f"| {n} | {element} | {layout} | {label} | failed: {exc} |"
                         )
     print(f"{failures} failure(s)")
 

@@ -41,6 +41,13 @@ Lanes are numbered `l = linear thread id % 32`, `g = l / 4`, `c = l % 4`.
   .shared.global`, 16 bytes; `cp.async.ca` for 4 or 8, MLIR's
   `nvgpu.device_async_copy` with `dstElements`): starts copying `B` bytes
   (16 when not given) from global to workgroup memory.
+  With `valid_bytes %n` (PTX's zero-filling form `cp.async.cg.shared.global
+  [dst], [src], 16, n`; MLIR's `srcElements` of `nvgpu.device_async_copy`)
+  only the first `n` bytes (0 to `B`, whole elements) are read from the
+  source and the rest of the destination's `B` bytes are written as zeros:
+  a tile's rows or columns past an operand's edge are copied as zeros.
+  The source address must still be a valid one (clamped inside the
+  operand) even when `n` is 0.
   `mma.cp_async_commit` closes the thread's open group of copies;
   `mma.cp_async_wait {pending = N}` waits until at most `N` of the thread's
   committed groups are still in flight. The copied elements may be read
@@ -116,6 +123,7 @@ import operator
 from collections.abc import Callable, Sequence
 from typing import Any, Self, TypeVar
 
+from xdsl.dialects.arith import ConstantOp
 from xdsl.dialects.builtin import (
     BFloat16Type,
     DenseArrayBase,
@@ -135,6 +143,7 @@ from xdsl.irdl import (
     attr_def,
     irdl_op_definition,
     opt_attr_def,
+    opt_operand_def,
     var_operand_def,
 )
 from xdsl.parser import Parser, UnresolvedOperand
@@ -620,13 +629,16 @@ class SyncOp(IRDLOperation):
 @irdl_op_definition
 class CpAsyncOp(IRDLOperation):
     """Starts copying `bytes` (16 when not given; 4 or 8) from global to
-    workgroup memory (module doc).
+    workgroup memory; with `valid_bytes`, only that many are read and the
+    rest written as zeros (module doc).
 
     ```mlir
     mma.cp_async %a[%i, %k], %tile[%r, %c]
         : memref<1024x1024xf16>, memref<128x40xf16, #gpu.address_space<workgroup>>
     mma.cp_async %b[%k, %n], %tile[%s, %n, %kk] {bytes = 4 : i64}
         : memref<512x512xf32>, memref<4x256x32xf32, #gpu.address_space<workgroup>>
+    mma.cp_async %a[%i, %k], %tile[%r, %c] valid_bytes %n
+        : memref<1000x1000xf16>, memref<128x40xf16, #gpu.address_space<workgroup>>
     ```
     """
 
@@ -636,6 +648,8 @@ class CpAsyncOp(IRDLOperation):
     source_indices = var_operand_def(IndexType)
     destination = var_operand_def()
     destination_indices = var_operand_def(IndexType)
+    # The bytes read from the source (the rest zero-filled); none: all.
+    valid_bytes = opt_operand_def(IndexType)
     bytes = opt_attr_def(IntegerAttr)
 
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
@@ -647,12 +661,19 @@ class CpAsyncOp(IRDLOperation):
         destination: SSAValue,
         destination_indices: Sequence[SSAValue],
         size: int = ASYNC_COPY_BYTES,
+        valid_bytes: SSAValue | None = None,
     ) -> None:
         attributes: dict[str, Attribute] = {}
         if size != ASYNC_COPY_BYTES:
             attributes["bytes"] = IntegerAttr(size, i64)
         super().__init__(
-            operands=[[source], source_indices, [destination], destination_indices],
+            operands=[
+                [source],
+                source_indices,
+                [destination],
+                destination_indices,
+                [] if valid_bytes is None else [valid_bytes],
+            ],
             attributes=attributes,
         )
 
@@ -692,17 +713,78 @@ class CpAsyncOp(IRDLOperation):
         )
         if source.get_element_type() != element:
             raise VerifyException("source and destination must hold one element type")
+        self._verify_valid_bytes(size)
+
+    def _verify_valid_bytes(self, element_size: int) -> None:
+        """A constant `valid_bytes` lies in [0, copy_bytes] and counts whole
+        elements (a computed one is checked by the emulator as it runs)."""
+        if self.valid_bytes is None:
+            return
+        owner = self.valid_bytes.owner
+        if not isinstance(owner, ConstantOp) or not isinstance(
+            owner.value, IntegerAttr
+        ):
+            return
+        valid = owner.value.value.data
+        if not 0 <= valid <= self.copy_bytes or valid % element_size:
+            raise VerifyException(
+                f"valid_bytes must be whole elements of {element_size} bytes from 0 "
+                f"to the {self.copy_bytes} copied, got {valid}"
+            )
 
     @classmethod
     def parse(cls, parser: Parser) -> Self:
-        return _parse_two_accesses(cls, parser)
+        pos = parser.pos
+        source, source_indices = _parse_indexed(parser)
+        parser.parse_punctuation(",")
+        destination, destination_indices = _parse_indexed(parser)
+        valid = None
+        if parser.parse_optional_keyword("valid_bytes") is not None:
+            valid = parser.parse_unresolved_operand()
+        attributes = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        source_type = parser.parse_type()
+        parser.parse_punctuation(",")
+        destination_type = parser.parse_type()
+
+        def indices(unresolved: list[UnresolvedOperand]) -> list[SSAValue]:
+            return list(
+                parser.resolve_operands(
+                    unresolved, [IndexType()] * len(unresolved), pos
+                )
+            )
+
+        return cls.build(
+            operands=[
+                [parser.resolve_operand(source, source_type)],
+                indices(source_indices),
+                [parser.resolve_operand(destination, destination_type)],
+                indices(destination_indices),
+                [] if valid is None else [parser.resolve_operand(valid, IndexType())],
+            ],
+            attributes=attributes,
+        )
 
     def print(self, printer: Printer) -> None:
-        _print_accesses(
-            printer,
-            self,
-            [self.source[0], self.destination[0]],
-            [self.source_indices, self.destination_indices],
+        printer.print_string(" ")
+        for position, (memref, index_list) in enumerate(
+            [
+                (self.source[0], self.source_indices),
+                (self.destination[0], self.destination_indices),
+            ]
+        ):
+            if position:
+                printer.print_string(", ")
+            printer.print_ssa_value(memref)
+            with printer.in_square_brackets():
+                printer.print_list(index_list, printer.print_ssa_value)
+        if self.valid_bytes is not None:
+            printer.print_string(" valid_bytes ")
+            printer.print_ssa_value(self.valid_bytes)
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_list(
+            [self.source[0].type, self.destination[0].type], printer.print_attribute
         )
 
 

@@ -14,8 +14,10 @@ operands from their lanes, computes, and scatters each lane's share:
   as `cvt.rna.tf32.f32` rounds, `irkit.dtypes.to_tf32`), computes `C + A B`
   with exact products summed in float64 and rounded once to f32, and hands
   each lane its elements back;
-- `mma.cp_async` reads its bytes (16, or the 4 or 8 it names) when issued
-  but writes them only when a `mma.cp_async_wait` of the same thread
+- `mma.cp_async` reads its bytes (16, or the 4 or 8 it names; with
+  `valid_bytes`, that many, zeros for the rest, its source address checked
+  inside the operand even when it reads nothing) when issued but writes
+  them only when a `mma.cp_async_wait` of the same thread
   completes its group, so reading a copy's destination before the wait
   (or before the barrier after it, in another thread) reads what was there
   before: poison, or a race that the
@@ -314,8 +316,13 @@ _COPIES: WeakKeyDictionary[Grid, _AsyncGroups[_PendingCopy]] = WeakKeyDictionary
 def cp_async(interp: Interpreter, op: Operation, args: Values) -> Values:
     assert isinstance(op, mma.CpAsyncOp)
     grid = current_grid(interp, op)
-    (source, source_at), (destination, destination_at) = _split_operands(op, args)
-    values = _read_run(op, grid, source, source_at, op.element_count)
+    has_valid = op.valid_bytes is not None
+    operands = args[:-1] if has_valid else args
+    (source, source_at), (destination, destination_at) = _split_operands(op, operands)
+    if has_valid:
+        values = _read_valid_run(op, grid, source, source_at, args[-1])
+    else:
+        values = _read_run(op, grid, source, source_at, op.element_count)
     # The copy may land any time before its wait: from now on its bytes
     # are this thread's writes for the race checks.
     for k in range(op.element_count):
@@ -325,6 +332,40 @@ def cp_async(interp: Interpreter, op: Operation, args: Values) -> Values:
     )
     _AsyncGroups.of(_COPIES, grid).issue(copy, grid)
     return ()
+
+
+def _read_valid_run(
+    op: mma.CpAsyncOp,
+    grid: Grid,
+    source: MemRefValue,
+    source_at: list[Any],
+    valid_bytes: Any,
+) -> np.ndarray:
+    """(elements, lanes): what a zero-filling copy writes, each lane's
+    first `valid_bytes` read from its index on and zeros after them. Every
+    lane's source address must be a valid one (inside the operand), even
+    one that reads nothing, as the hardware's must."""
+    count = op.element_count
+    size = op.copy_bytes // count
+    valid = _full(np.asarray(valid_bytes, np.int64), grid)
+    wrong = grid.active & ((valid < 0) | (valid > op.copy_bytes) | (valid % size != 0))
+    if wrong.any():
+        lane = int(np.flatnonzero(wrong)[0])
+        raise interpretation_error(
+            op,
+            f"copies {int(valid[lane])} valid bytes of {op.copy_bytes} (whole "
+            f"elements of {size} bytes) in {grid.describe_lane(lane)}",
+        )
+    grid.load(op, source, source_at)  # the address, checked
+    elements = valid // size
+    runs = []
+    for k in range(count):
+        with grid.restricted(elements > k):
+            runs.append(_full(grid.load(op, source, _shifted(source_at, k)), grid))
+    values = np.stack(runs)
+    return np.where(elements[None, :] > np.arange(count)[:, None], values, 0).astype(
+        values.dtype
+    )
 
 
 @register("mma.cp_async_commit")

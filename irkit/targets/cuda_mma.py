@@ -197,7 +197,8 @@ def _sync(emitter: CudaEmitter, op: Operation) -> None:
 
 def _cp_async(emitter: CudaEmitter, op: Operation) -> None:
     """16 bytes bypass L1 (`.cg`); PTX takes 4 and 8 only through it
-    (`.ca`)."""
+    (`.ca`). With `valid_bytes`, PTX's src-size operand: the bytes past it
+    are written as zeros."""
     assert isinstance(op, mma.CpAsyncOp)
     destination = _shared_address(
         _element(emitter, op, op.destination[0], op.destination_indices),
@@ -205,9 +206,16 @@ def _cp_async(emitter: CudaEmitter, op: Operation) -> None:
     source = _element(emitter, op, op.source[0], op.source_indices)
     size = op.copy_bytes
     cache = "cg" if size == mma.ASYNC_COPY_BYTES else "ca"
+    if op.valid_bytes is None:
+        emitter.writer.line(
+            f'asm volatile("cp.async.{cache}.shared.global [%0], [%1], {size};\\n" '
+            f':: "r"({destination}), "l"(&{source}));'
+        )
+        return
+    valid = emitter.name_of(op.valid_bytes)
     emitter.writer.line(
-        f'asm volatile("cp.async.{cache}.shared.global [%0], [%1], {size};\\n" '
-        f':: "r"({destination}), "l"(&{source}));'
+        f'asm volatile("cp.async.{cache}.shared.global [%0], [%1], {size}, %2;\\n" '
+        f':: "r"({destination}), "l"(&{source}), "r"((uint32_t)({valid})));'
     )
 
 

@@ -57,6 +57,25 @@ every copy and fragment is whole: a matmul it cannot take is left alone for
 `linalg-pad-contractions`). Options are checked: `block` takes three sizes,
 multiples of (64, 64, 16); `stages` is 2 to 4.
 
+With `partial-tiles`, a matmul whose operand rows are multiples of 16
+bytes (K, and N for a k-major B, multiples of 8 f16/bf16 or 4 f32:
+`takes_partial_tiles`) is taken whatever its extents: an extent no tile
+divides keeps the largest tile (BK halves once at most), the grid and the
+K steps round up, and the last tiles pass the operands' edges. Every
+16-byte copy of an operand row then lies inside the row or wholly past
+it: its source row and column are clamped inside the operand (the address
+stays valid) and it reads 16 bytes where both lie inside, none past
+(`mma.cp_async ... valid_bytes`, PTX's zero-filling src-size form), so the
+tiles hold zeros past the edges and the products past K add `0 * 0`. The
+accumulators past M or N are never stored: each store (and the epilogue's
+body) runs under an `scf.if` on the output's extents; accumulators
+started from the output read a clamped element. The sums of the output's
+elements are the same as on padded operands, with no padded copy. A
+matmul with a row length not of 16-byte multiples (an odd K in f16) is
+left alone as without the option, for the padded path, and so is TF32
+warpgroup products' element-by-element copy of a k-major B
+(`tf32-transpose-b=false`), which would spill on partial tiles.
+
 With `wgmma` (Hopper, sm_90a), an f16/bf16 matmul whose K is a multiple
 of 64 runs as warpgroup products instead (`mma.warpgroup_mma`,
 `docs/passes/convert-linalg-to-mma.md`): blocks of at most `wgmma-block`
@@ -365,6 +384,36 @@ def workgroup_bytes(shape: MatmulShape, tiles: MmaTiles) -> int:
     return tiles.stages * elements * (element_bytes(shape.element) or 1)
 
 
+def takes_partial_tiles(shape: MatmulShape) -> bool:
+    """Whether the kernels can run `shape` on tiles that pass its edges
+    (`partial-tiles`): every 16-byte copy of an operand row then lies
+    inside the row or past its end, never across it, and starts 16-byte
+    aligned, which needs rows (A's and B's, K or N long) of a multiple of
+    16 bytes. Elsewhere (an odd K in f16) the extents must be padded."""
+    row_lengths = [shape.k, shape.n if shape.b_k_major else shape.k]
+    return all(length % shape.chunk == 0 for length in row_lengths)
+
+
+def _fitted_extent(extent: int, block: int, smallest: int, partial: bool) -> int:
+    """A tile extent for `extent`: `block` halved down to `smallest` until
+    it divides; where none does, with `partial`, `block` itself (the last
+    tile partial) or, for a short extent, its smallest halving that still
+    covers it in one tile."""
+    size = block
+    while size > smallest and extent % size:
+        size //= 2
+    if extent % size == 0 or not partial:
+        return size
+    size = block
+    while size > smallest and size // 2 >= extent:
+        size //= 2
+    return size
+
+
+def _ceil_div(a: int, b: int) -> int:
+    return -(-a // b)
+
+
 def choose_tiles(
     shape: MatmulShape,
     block: Sequence[int],
@@ -372,35 +421,43 @@ def choose_tiles(
     warps: Sequence[int],
     multiprocessors: int,
     max_shared_bytes: int,
+    partial: bool = False,
 ) -> MmaTiles | None:
     """Tiles dividing the extents, smaller where the grid would leave
     multiprocessors idle (never below a 16x8 product per warp), with fewer
     stages (then a shorter BK) where the
     copy buffers would pass `max_shared_bytes`; None when no tile of at
-    least 64x64 by the instruction's k (16, TF32's 8) divides or fits."""
+    least 64x64 by the instruction's k (16, TF32's 8) divides or fits.
+    With `partial` (and `takes_partial_tiles`), an extent no such tile
+    divides keeps the largest tile, its last one partial."""
+    partial = partial and takes_partial_tiles(shape)
     block_m, block_n, block_k = block
     warps_m, warps_n = warps
     smallest_m, smallest_n = max(64, 16 * warps_m), max(64, 8 * warps_n)
     smallest_k = shape.instruction[2]
-    while block_m > smallest_m and shape.m % block_m:
-        block_m //= 2
-    while block_n > smallest_n and shape.n % block_n:
-        block_n //= 2
-    while block_k > smallest_k and shape.k % block_k:
-        block_k //= 2
-    if shape.m % block_m or shape.n % block_n or shape.k % block_k:
+    block_m = _fitted_extent(shape.m, block_m, smallest_m, partial)
+    block_n = _fitted_extent(shape.n, block_n, smallest_n, partial)
+    # With partial steps, BK halves once at most to divide K: a shorter step
+    # costs its barrier and wait more often than a partial last one costs.
+    block_k = _fitted_extent(
+        shape.k, block_k, max(smallest_k, block_k // 2 if partial else 0), partial
+    )
+    if not partial and (shape.m % block_m or shape.n % block_n or shape.k % block_k):
         return None
     batch = 1
     for extent in shape.batch:
         batch *= extent
 
     def blocks(bm: int, bn: int) -> int:
-        return batch * (shape.m // bm) * (shape.n // bn)
+        return batch * _ceil_div(shape.m, bm) * _ceil_div(shape.n, bn)
+
+    def halves(extent: int, size: int) -> bool:
+        return extent % (size // 2) == 0 or (partial and extent % size != 0)
 
     while multiprocessors and blocks(block_m, block_n) < multiprocessors:
-        if block_n > smallest_n and shape.n % (block_n // 2) == 0:
+        if block_n > smallest_n and halves(shape.n, block_n):
             block_n //= 2
-        elif block_m > smallest_m and shape.m % (block_m // 2) == 0:
+        elif block_m > smallest_m and halves(shape.m, block_m):
             block_m //= 2
         else:
             break
@@ -428,6 +485,7 @@ def choose_warpgroup_tiles(
     stages: int,
     multiprocessors: int,
     max_shared_bytes: int,
+    partial: bool = False,
 ) -> MmaTiles | None:
     """Tiles of the warpgroup kernel: BM x BN from `block` (halved down to 64
     to divide the extents or fill `multiprocessors`, as `choose_tiles`
@@ -436,23 +494,28 @@ def choose_warpgroup_tiles(
     would pass `max_shared_bytes` (a stage is `(BM + BN) * 128` bytes
     whatever the element: f32 steps K by half as many elements, each
     product covering half the K). None for a K that BK does not divide,
-    or no tile that fits."""
+    or no tile that fits; with `partial` (and `takes_partial_tiles`),
+    extents no tile divides take partial last tiles (and K steps)."""
+    partial = partial and takes_partial_tiles(shape)
     block_k = SWIZZLE_ROW_BYTES // (element_bytes(shape.element) or 1)
     block_m, block_n = block
-    while block_m > WARPGROUP_M and shape.m % block_m:
-        block_m //= 2
-    while block_n > WARPGROUP_M and shape.n % block_n:
-        block_n //= 2
-    if shape.m % block_m or shape.n % block_n or shape.k % block_k:
+    block_m = _fitted_extent(shape.m, block_m, WARPGROUP_M, partial)
+    block_n = _fitted_extent(shape.n, block_n, WARPGROUP_M, partial)
+    if not partial and (shape.m % block_m or shape.n % block_n or shape.k % block_k):
         return None
     batch = math.prod(shape.batch)
+
+    def halves(extent: int, size: int) -> bool:
+        return extent % (size // 2) == 0 or (partial and extent % size != 0)
+
     while (
         multiprocessors
-        and batch * (shape.m // block_m) * (shape.n // block_n) < multiprocessors
+        and batch * _ceil_div(shape.m, block_m) * _ceil_div(shape.n, block_n)
+        < multiprocessors
     ):
-        if block_n > WARPGROUP_M and shape.n % (block_n // 2) == 0:
+        if block_n > WARPGROUP_M and halves(shape.n, block_n):
             block_n //= 2
-        elif block_m > WARPGROUP_M and shape.m % (block_m // 2) == 0:
+        elif block_m > WARPGROUP_M and halves(shape.m, block_m):
             block_m //= 2
         else:
             break
@@ -556,6 +619,66 @@ def _batch_indices(
         if inner > 1:
             remaining = kb.rem(remaining, inner)
     return indices
+
+
+def _source_of_copy(
+    builder: _KernelBuilder,
+    source: SSAValue,
+    leading: Sequence[SSAValue | int],
+    at: tuple[SSAValue | int, SSAValue | int],
+    tile: tuple[int, int],
+    run: int,
+    size: int = ASYNC_COPY_BYTES,
+) -> tuple[list[SSAValue], SSAValue | None]:
+    """The source indices of a copy of `run` elements (`size` bytes) at
+    `at` (row, column) of `source`, from a tile of `tile` extents whose
+    origin is a multiple of them, and its valid bytes (None: all). Along a
+    dimension whose extent the tile does not divide, the tile may pass the
+    edge: the index is clamped inside (a copy's address must be valid even
+    when it reads nothing) and the copy reads its `size` bytes where it
+    starts inside along both dimensions, none past (zero-filled). A run
+    lies inside a row whole or not at all: rows are a multiple of `run`
+    long (`takes_partial_tiles`)."""
+    source_type = cast(MemRefType[Attribute], source.type)
+    extents = source_type.get_shape()[-2:]
+    indices: list[SSAValue | int] = []
+    inside: SSAValue | None = None
+    for index, extent, tile_extent, length in zip(
+        at, extents, tile, (1, run), strict=True
+    ):
+        if extent % tile_extent == 0:
+            indices.append(index)
+            continue
+        below = arith.CmpiOp(builder.index(index), builder.const(extent), "ult")
+        builder.add(below)
+        inside = (
+            below.result
+            if inside is None
+            else builder.binary(arith.AndIOp, inside, below.result)
+        )
+        indices.append(builder.binary(arith.MinUIOp, index, extent - length))
+    if inside is None:
+        return builder.indices([*leading, *indices]), None
+    valid = arith.SelectOp(inside, builder.const(size), builder.const(0))
+    builder.add(valid)
+    return builder.indices([*leading, *indices]), valid.result
+
+
+def _within(
+    kb: _KernelBuilder, indices: Sequence[SSAValue], bounds: Sequence[tuple[int, int]]
+) -> SSAValue | None:
+    """Whether every `indices[dim] < size` of `bounds` holds (None: no
+    bounds)."""
+    inside: SSAValue | None = None
+    for dim, size in bounds:
+        below = arith.CmpiOp(indices[dim], kb.const(size), "ult")
+        kb.add(below)
+        inside = (
+            below.result
+            if inside is None
+            else kb.binary(arith.AndIOp, inside, below.result)
+        )
+    return inside
 
 
 class _MmaKernel:
@@ -680,8 +803,8 @@ class _MmaKernel:
         return [
             self._launch_constant(value, f"blocks_{axis}", at)
             for value, axis in (
-                (shape.n // tiles.block_n, "x"),
-                (shape.m // tiles.block_m, "y"),
+                (_ceil_div(shape.n, tiles.block_n), "x"),
+                (_ceil_div(shape.m, tiles.block_m), "y"),
                 (math.prod(shape.batch), "z"),
             )
         ]
@@ -705,7 +828,7 @@ class _MmaKernel:
     def build(self, initial: SSAValue | None) -> LaunchOp:
         kb, tiles = self.kb, self.tiles
         self._initialise_accumulators(initial)
-        steps = self.shape.k // tiles.block_k
+        steps = _ceil_div(self.shape.k, tiles.block_k)
         self._first_copies(steps)
         self._reduction_loop(steps)
         self._store_results()
@@ -749,33 +872,66 @@ class _MmaKernel:
             [*self.c_batch, kb.add_index(self.row0, row), kb.add_index(self.col0, col)]
         )
 
+    def _partial_output_bounds(self) -> list[tuple[int, int]]:
+        """(output dimension, extent) of M and N where the block tile does
+        not divide them: the last tiles' elements past them are not the
+        output's."""
+        shape, tiles = self.shape, self.tiles
+        rank = len(shape.batch)
+        return [
+            (rank + position, extent)
+            for position, (extent, tile) in enumerate(
+                [(shape.m, tiles.block_m), (shape.n, tiles.block_n)]
+            )
+            if extent % tile
+        ]
+
     def _initialise_accumulators(self, initial: SSAValue | None) -> None:
         """Each accumulator starts from the fill's value, or else from the
-        output element it accumulates into."""
+        output element it accumulates into (an element past the output's
+        edge, never stored, from a clamped one)."""
         kb = self.kb
+        bounds = self._partial_output_bounds()
         for slot, row, col in self._accumulator_elements():
             slot_index = kb.index(slot)
             start: SSAValue
             if initial is not None:
                 start = initial
             else:
-                load = memref.LoadOp.get(self.shape.c, self._output_indices(row, col))
+                indices = self._output_indices(row, col)
+                for dim, extent in bounds:
+                    indices[dim] = kb.binary(arith.MinUIOp, indices[dim], extent - 1)
+                load = memref.LoadOp.get(self.shape.c, indices)
                 kb.add(load)
                 start = load.res
             kb.add(memref.StoreOp.get(start, self.acc, [slot_index]))
 
     def _store_results(self) -> None:
+        """Each accumulator stored (and the epilogue run on it) where it is
+        an element of the output: under an `scf.if` on M and N where the
+        last tiles pass them."""
         kb = self.kb
+        bounds = self._partial_output_bounds()
         for slot, row, col in self._accumulator_elements():
             load = memref.LoadOp.get(self.acc, [kb.const(slot)])
             kb.add(load)
             indices = self._output_indices(row, col)
+            inside = _within(kb, indices, bounds)
+            then = Block()
+            # The guarded ops' constants are hoisted where the builder is at
+            # (the kernel's entry block): the `scf.if` goes in after them.
+            target = kb if inside is None else kb.nested(then)
             if self.store_product:
-                kb.add(memref.StoreOp.get(load.res, self.shape.c, indices))
+                target.add(memref.StoreOp.get(load.res, self.shape.c, indices))
             if self.epilogue is not None:
-                self._epilogue_element(load.res, indices)
+                self._epilogue_element(target, load.res, indices)
+            if inside is not None:
+                target.add(YieldOp())
+                kb.add(IfOp(inside, [], Region(then)))
 
-    def _epilogue_element(self, product: SSAValue, indices: list[SSAValue]) -> None:
+    def _epilogue_element(
+        self, kb: _KernelBuilder, product: SSAValue, indices: list[SSAValue]
+    ) -> None:
         """The epilogue's body at one output element: the product from the
         accumulator, its other operands loaded at their maps (loops and
         constants: `_fusable_epilogue`), its results stored at `indices`; for
@@ -783,24 +939,15 @@ class _MmaKernel:
         in the corner (an `scf.if`)."""
         epilogue = self.epilogue
         assert epilogue is not None
-        kb = self.kb
-        inside: SSAValue | None = None
-        for dim, size in epilogue.bounds:
-            below = arith.CmpiOp(indices[dim], kb.const(size), "ult")
-            kb.add(below)
-            inside = (
-                below.result
-                if inside is None
-                else kb.binary(arith.AndIOp, inside, below.result)
-            )
+        inside = _within(kb, indices, epilogue.bounds)
         if inside is None:
             self._epilogue_body(kb, epilogue, product, indices)
             return
         then = Block()
-        kb.add(IfOp(inside, [], Region(then)))
         guarded = kb.nested(then)
         self._epilogue_body(guarded, epilogue, product, indices)
         guarded.add(YieldOp())
+        kb.add(IfOp(inside, [], Region(then)))
 
     @staticmethod
     def _epilogue_body(
@@ -878,17 +1025,20 @@ class _MmaKernel:
         def copy_of(chunk: SSAValue) -> CpAsyncOp:
             row = builder.div(chunk, chunks_per_row)
             col = builder.mul(builder.rem(chunk, chunks_per_row), chunk_elements)
+            indices, valid = _source_of_copy(
+                builder,
+                source,
+                leading,
+                (builder.add_index(origin[0], row), builder.add_index(origin[1], col)),
+                extents,
+                chunk_elements,
+            )
             return CpAsyncOp(
                 source,
-                builder.indices(
-                    [
-                        *leading,
-                        builder.add_index(origin[0], row),
-                        builder.add_index(origin[1], col),
-                    ]
-                ),
+                indices,
                 tile,
                 builder.indices([stage, row, col]),
+                valid_bytes=valid,
             )
 
         self._copy_chunks(builder, rows * chunks_per_row, copy_of)
@@ -1344,17 +1494,25 @@ class _WarpgroupKernel(_MmaKernel):
         `chunk % chunks` of it."""
         row = builder.div(chunk, chunks)
         column = builder.rem(chunk, chunks)
+        is_a = source is self.shape.a
+        tiles = self.tiles
+        indices, valid = _source_of_copy(
+            builder,
+            source,
+            leading,
+            (
+                builder.add_index(origin[0], row),
+                builder.add_index(origin[1], builder.mul(column, self.shape.chunk)),
+            ),
+            (tiles.block_m if is_a else tiles.block_n, tiles.block_k),
+            self.shape.chunk,
+        )
         return CpAsyncOp(
             source,
-            builder.indices(
-                [
-                    *leading,
-                    builder.add_index(origin[0], row),
-                    builder.add_index(origin[1], builder.mul(column, self.shape.chunk)),
-                ]
-            ),
-            self.a_tiles if source is self.shape.a else self.b_tiles,
+            indices,
+            self.a_tiles if is_a else self.b_tiles,
             builder.indices([stage, row, self._swizzled_column(builder, row, column)]),
+            valid_bytes=valid,
         )
 
     def _copy_transposed(
@@ -1406,18 +1564,23 @@ class _WarpgroupKernel(_MmaKernel):
                 self._swizzled_column(builder, n, builder.div(k, chunk)),
                 builder.rem(k, chunk),
             )
+            size = element_bytes(self.shape.element) or 1
+            indices, valid = _source_of_copy(
+                builder,
+                self.shape.b,
+                self.b_batch,
+                (builder.add_index(k0, k), builder.add_index(self.n0, n)),
+                (self.tiles.block_k, self.tiles.block_n),
+                1,
+                size,
+            )
             copy = CpAsyncOp(
                 self.shape.b,
-                builder.indices(
-                    [
-                        *self.b_batch,
-                        builder.add_index(k0, k),
-                        builder.add_index(self.n0, n),
-                    ]
-                ),
+                indices,
                 self.b_tiles,
                 builder.indices([stage, n, column]),
-                element_bytes(self.shape.element) or 1,
+                size,
+                valid_bytes=valid,
             )
             if first + warps <= blocks:
                 builder.add(copy)
@@ -1445,19 +1608,25 @@ class _WarpgroupKernel(_MmaKernel):
         per_panel = SWIZZLE_ROW_BYTES // ASYNC_COPY_BYTES
         panel = builder.div(along_n, per_panel)
         column = builder.rem(along_n, per_panel)
+        indices, valid = _source_of_copy(
+            builder,
+            self.shape.b,
+            self.b_batch,
+            (
+                builder.add_index(k0, k),
+                builder.add_index(self.n0, builder.mul(along_n, self.shape.chunk)),
+            ),
+            (self.tiles.block_k, self.tiles.block_n),
+            self.shape.chunk,
+        )
         return CpAsyncOp(
             self.shape.b,
-            builder.indices(
-                [
-                    *self.b_batch,
-                    builder.add_index(k0, k),
-                    builder.add_index(self.n0, builder.mul(along_n, self.shape.chunk)),
-                ]
-            ),
+            indices,
             self.b_tiles,
             builder.indices(
                 [stage, panel, k, self._swizzled_column(builder, k, column)]
             ),
+            valid_bytes=valid,
         )
 
     # -- the reduction loop ---------------------------------------------------
@@ -1682,7 +1851,9 @@ class ConvertLinalgToMmaPass(ModulePass):
     copy made by a transposing `linalg.generic` before the kernel; false:
     B copied transposed by 4-byte `cp.async`s; on), `tma` (f16/bf16
     warpgroup kernels copy their tiles with the Tensor Memory Accelerator
-    where the operands allow; on).
+    where the operands allow; on), `partial-tiles` (extents no tile
+    divides on partial tiles, zero-filled copies and guarded stores, where
+    operand rows are 16-byte multiples; off).
     """
 
     name = "convert-linalg-to-mma"
@@ -1703,6 +1874,12 @@ class ConvertLinalgToMmaPass(ModulePass):
     # f16/bf16 warpgroup kernels copy their tiles with TMA (one thread, an
     # mbarrier per stage) where the operands allow; false: `cp.async`.
     tma: bool = True
+    # Extents no tile divides run on partial last tiles (rows, columns and
+    # K steps past the operands' edges copied as zeros, the stores past
+    # the output's guarded) where operand rows are 16-byte multiples
+    # (`takes_partial_tiles`); false: such matmuls are left alone (for
+    # `linalg-pad-contractions`' padded copies).
+    partial_tiles: bool = False
 
     def _check_options(self) -> None:
         if len(self.block) != 3:
@@ -1760,6 +1937,14 @@ class ConvertLinalgToMmaPass(ModulePass):
             transpose_b = (
                 self.wgmma and self.tf32_transpose_b and shape.tf32 and shape.b_k_major
             )
+            # TF32 warpgroup products copying a k-major B element by element
+            # keep whole tiles: their 32 four-byte copies a thread a step,
+            # each clamped and guarded, spill (3000^3: 255 registers, 288
+            # bytes) where the whole-tile kernel fits in 200.
+            element_copies = (
+                self.wgmma and shape.tf32 and shape.b_k_major and not transpose_b
+            )
+            partial = self.partial_tiles and not element_copies
             if self.wgmma:
                 tiles = choose_warpgroup_tiles(
                     replace(shape, b_k_major=False) if transpose_b else shape,
@@ -1767,6 +1952,7 @@ class ConvertLinalgToMmaPass(ModulePass):
                     self.stages,
                     self.multiprocessors,
                     self.max_shared_bytes,
+                    partial,
                 )
                 kernel_type = _MmaKernel if tiles is None else _WarpgroupKernel
                 transpose_b = transpose_b and tiles is not None
@@ -1778,6 +1964,7 @@ class ConvertLinalgToMmaPass(ModulePass):
                     self.warps,
                     self.multiprocessors,
                     self.max_shared_bytes,
+                    partial,
                 )
             if tiles is None:
                 continue

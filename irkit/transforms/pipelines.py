@@ -304,6 +304,9 @@ class LowerToCudaPipeline(NamedPipeline):
     `linalg-tile-rows-for-gpu` (unless
     `rows=false`: row reductions and their neighbours as one kernel, a block
     of `reduction-block` threads per row, by default chosen per row length);
+    `convert-linalg-to-mma{partial-tiles}` (unless `tensor-cores=false` or
+    `mma-partial-tiles=false`: the tensor-core matmuls below whose operand
+    rows are 16-byte multiples, on partial tiles, before any padding);
     `linalg-pad-contractions` (unless `pad=false`: matmuls whose extents the
     block tile does not divide run on zero-padded copies, when that at most
     doubles the iterations; with `wgmma`, f16/bf16 matmuls' K to a multiple
@@ -427,6 +430,12 @@ class LowerToCudaPipeline(NamedPipeline):
     # f16/bf16 warpgroup kernels copy their tiles with the Tensor Memory
     # Accelerator (`convert-linalg-to-mma{tma}`), or, with false, cp.async.
     tma: bool = True
+    # Tensor-core matmuls whose extents no tile divides run on partial
+    # tiles (`convert-linalg-to-mma{partial-tiles}`, before
+    # `linalg-pad-contractions`: zero-filled copies past the operands'
+    # edges, guarded stores; no padded copies, fills or copies back) where
+    # their operand rows are 16-byte multiples; false: padded, as before.
+    mma_partial_tiles: bool = True
     # Transposes as tiled kernels through workgroup memory
     # (`linalg-tile-transposes-for-gpu`), tiles of (side, threads y).
     transposes: bool = True
@@ -443,6 +452,24 @@ class LowerToCudaPipeline(NamedPipeline):
         if not self.wgmma or len(self.matmul_block) != 3:
             return 0
         return math.lcm(self.matmul_block[2], SWIZZLE_ROW_BYTES // 2)
+
+    def _tensor_core_stage(self, partial_tiles: bool) -> ModulePass:
+        """`convert-linalg-to-mma` with the pipeline's options, on partial
+        tiles or on whole ones."""
+        return _stage(
+            "convert-linalg-to-mma",
+            block=self.mma_block,
+            stages=self.mma_stages,
+            warps=self.mma_warps,
+            multiprocessors=self.multiprocessors,
+            max_shared_bytes=max(self.max_shared_bytes, self.max_dynamic_shared_bytes),
+            tf32=self.allow_tf32,
+            wgmma=self.wgmma,
+            wgmma_block=self.wgmma_block,
+            tf32_transpose_b=self.tf32_transpose_b,
+            tma=self.tma,
+            partial_tiles=partial_tiles,
+        )
 
     def _transpose_stages(self) -> list[ModulePass]:
         """`linalg-tile-transposes-for-gpu` with `transpose-block`, unless
@@ -534,6 +561,10 @@ class LowerToCudaPipeline(NamedPipeline):
                     max_shared_bytes=self.max_shared_bytes,
                 )
             )
+        if self.tensor_cores and self.mma_partial_tiles:
+            # Before the padding: the matmuls the kernels take on partial
+            # tiles are kernels by then, so none of them is padded.
+            stages.append(self._tensor_core_stage(partial_tiles=True))
         if self.pad:
             padding = _stage(
                 "linalg-pad-contractions",
@@ -542,23 +573,9 @@ class LowerToCudaPipeline(NamedPipeline):
             )
             stages.append(padding)
         if self.tensor_cores:
-            stages.append(
-                _stage(
-                    "convert-linalg-to-mma",
-                    block=self.mma_block,
-                    stages=self.mma_stages,
-                    warps=self.mma_warps,
-                    multiprocessors=self.multiprocessors,
-                    max_shared_bytes=max(
-                        self.max_shared_bytes, self.max_dynamic_shared_bytes
-                    ),
-                    tf32=self.allow_tf32,
-                    wgmma=self.wgmma,
-                    wgmma_block=self.wgmma_block,
-                    tf32_transpose_b=self.tf32_transpose_b,
-                    tma=self.tma,
-                )
-            )
+            # The matmuls padded to whole tiles (rows not of 16-byte
+            # multiples), or all of them without `mma-partial-tiles`.
+            stages.append(self._tensor_core_stage(partial_tiles=False))
         stages += self._transpose_stages()
         stages += [
             _stage(

@@ -123,7 +123,7 @@ func.func @main(%a: tensor<{m}x{k}xf32>, %b: tensor<{k}x{n}xf32>) -> tensor<{m}x
 @pytest.mark.parametrize("element", ["f16", "bf16"])
 @pytest.mark.parametrize(
     "shape",
-    [(128, 128, 64), (256, 384, 96), (100, 200, 72), (1024, 1024, 1024)],
+    [(128, 128, 64), (256, 384, 96), (100, 200, 72), (1024, 1024, 1024), (37, 29, 23)],
     ids=lambda shape: "x".join(map(str, shape)),
 )
 def test_half_matmul_runs_on_tensor_cores(
@@ -131,9 +131,11 @@ def test_half_matmul_runs_on_tensor_cores(
 ) -> None:
     """f16/bf16 matmuls into f32 against float64 products of the same
     inputs: on tensor cores (`convert-linalg-to-mma`: ldmatrix, mma.sync,
-    cp.async; on sm_90a warpgroup products) where 64x64x16 tiles divide the
-    (padded) extents; 100 rows
-    are not padded, and that matmul stays on the SIMT kernels."""
+    cp.async; on sm_90a warpgroup products) where the operands' rows are
+    16-byte multiples (K and N multiples of 8): 100x200x72 on partial
+    tiles, unpadded (zero-filling copies or TMA boxes past the edges,
+    guarded stores); 37x29x23 (odd K, rows of 46 bytes) would have to be
+    padded past the growth bound, and stays on the SIMT kernels."""
     m, n, k = shape
     a_type, b_type = f"tensor<{m}x{k}x{element}>", f"tensor<{k}x{n}x{element}>"
     c_type = f"tensor<{m}x{n}xf32>"
@@ -149,9 +151,9 @@ func.func @main(%a: {a_type}, %b: {b_type}) -> {c_type} {{
     source = compiled.unit.source
     warpgroup = "wgmma.mma_async" in source
     on_tensor_cores = "mma.sync.aligned.m16n8k16" in source or warpgroup
-    assert on_tensor_cores == (m % 64 == 0)
-    # On sm_90a the tensor-core matmuls are warpgroup products (K padded to
-    # a multiple of 64).
+    assert on_tensor_cores == (k % 8 == 0 and n % 8 == 0)
+    # On sm_90a the tensor-core matmuls are warpgroup products (K steps of
+    # 64, the last one partial).
     facts = get_target("cuda").hardware_facts()
     assert isinstance(facts, GpuHardware)
     assert warpgroup == (on_tensor_cores and facts.warpgroup_mma)
@@ -263,9 +265,9 @@ def test_f32_matmul_runs_on_tf32_tensor_cores_only_when_allowed(
     shape: tuple[int, int, int],
 ) -> None:
     """f32 matmuls with `allow_tf32=True` on the device's tensor cores
-    (m16n8k8 tf32, or on sm_90a m64nNk8 warpgroup products where K is a
-    multiple of 32: K = 72, padded to 80, stays on m16n8k8; 300 rows
-    padded to 384), against the product of the
+    (m16n8k8 tf32, or on sm_90a m64nNk8 warpgroup products: K = 72 as
+    three K steps of 32, the last partial, and 300 rows as a partial last
+    row of blocks, unpadded), against the product of the
     operands rounded as `cvt.rna.tf32.f32` rounds (`to_tf32`), or for
     warpgroup products truncated as the tensor cores read them from shared
     memory (`truncate_to_tf32`): close to it (sums in another order), and
@@ -283,7 +285,9 @@ func.func @main(%a: {a_type}, %b: {b_type}) -> {c_type} {{
     assert "mma.sync" not in exact.unit.source
     compiled = irkit.compile(text, target="cuda", checked=True, allow_tf32=True)
     facts = get_target("cuda").hardware_facts()
-    warpgroup = isinstance(facts, GpuHardware) and facts.warpgroup_mma and k % 32 == 0
+    # Every shape here has rows of 16-byte multiples (K and N multiples of
+    # 4): warpgroup products on partial tiles where K is not a multiple of 32.
+    warpgroup = isinstance(facts, GpuHardware) and facts.warpgroup_mma and k % 4 == 0
     instruction = (
         "k8.f32.tf32.tf32" if warpgroup else "mma.sync.aligned.m16n8k8.row.col.f32.tf32"
     )

@@ -216,3 +216,73 @@ def test_tf32_rounds_to_nearest_ties_away() -> None:
     )
     assert np.isnan(rounded[5])
     assert not (to_tf32(np.float32(np.pi)).view(np.uint32) & 0x1FFF)
+
+
+def _zero_fill_program(valid: str, row: str) -> str:
+    """8 threads each copy 16 bytes (4 f32) of row `%src` of a 4x4 A into
+    row `%tx` of a workgroup tile, reading `%valid` bytes (`valid` and
+    `row` are the ops defining them from `%tx`), and store the tile to C."""
+    return f"""
+func.func @main(%A: memref<4x4xf32>, %C: memref<8x4xf32> {{irkit.output}}) {{
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c8, %sy = %c1, %sz = %c1) workgroup(%tile : memref<8x4xf32, {WG}>) {{
+    %c0 = arith.constant 0 : index
+    %c2 = arith.constant 2 : index
+    %c3 = arith.constant 3 : index
+    %c4 = arith.constant 4 : index
+    %c5 = arith.constant 5 : index
+    {valid}
+    {row}
+    mma.cp_async %A[%src, %c0], %tile[%tx, %c0] valid_bytes %valid : memref<4x4xf32>, memref<8x4xf32, {WG}>
+    mma.cp_async_commit
+    mma.cp_async_wait {{pending = 0 : i64}}
+    %v0 = memref.load %tile[%tx, %c0] : memref<8x4xf32, {WG}>
+    %v1 = memref.load %tile[%tx, %c1] : memref<8x4xf32, {WG}>
+    %v2 = memref.load %tile[%tx, %c2] : memref<8x4xf32, {WG}>
+    %v3 = memref.load %tile[%tx, %c3] : memref<8x4xf32, {WG}>
+    memref.store %v0, %C[%tx, %c0] : memref<8x4xf32>
+    memref.store %v1, %C[%tx, %c1] : memref<8x4xf32>
+    memref.store %v2, %C[%tx, %c2] : memref<8x4xf32>
+    memref.store %v3, %C[%tx, %c3] : memref<8x4xf32>
+    gpu.terminator
+  }}
+  return
+}}
+"""
+
+
+CLAMPED_ROW = "%src = arith.minui %tx, %c3 : index"
+
+
+def test_a_zero_filling_copy_reads_its_valid_bytes_and_zeros_the_rest() -> None:
+    """Thread t reads row min(t, 3) of A with 4 (t mod 5) valid bytes (0 to
+    16): its first t mod 5 elements are A's, the rest zeros, as PTX's
+    src-size form writes them."""
+    a = np.arange(1, 17, dtype=np.float32).reshape(4, 4)
+    valid = (
+        "%r5 = arith.remui %tx, %c5 : index\n    %valid = arith.muli %r5, %c4 : index"
+    )
+    (c,) = interpret(parse_module(_zero_fill_program(valid, CLAMPED_ROW)), "main", a)
+    expected = np.zeros((8, 4), np.float32)
+    for t in range(8):
+        count = t % 5
+        expected[t, :count] = a[min(t, 3), :count]
+    np.testing.assert_array_equal(c, expected)
+
+
+def test_a_zero_filling_copy_needs_a_valid_address() -> None:
+    """A copy that reads nothing still names an address, which must lie in
+    its operand: the kernels clamp it (here row t of a 4-row A, unclamped)."""
+    program = _zero_fill_program(
+        "%valid = arith.constant 0 : index", "%src = arith.addi %tx, %c0 : index"
+    )
+    with pytest.raises(InterpretationError, match="out of bounds"):
+        interpret(parse_module(program), "main", np.ones((4, 4), np.float32))
+
+
+def test_valid_bytes_past_the_copy_are_an_error() -> None:
+    """A computed count is checked as it runs: 4 t bytes pass 16 at t = 5."""
+    program = _zero_fill_program("%valid = arith.muli %tx, %c4 : index", CLAMPED_ROW)
+    with pytest.raises(InterpretationError, match="copies 20 valid bytes of 16"):
+        interpret(parse_module(program), "main", np.ones((4, 4), np.float32))

@@ -60,6 +60,10 @@ MMA_TF32_WGMMA_PROPERTY = (
     "tests/properties/test_convert_linalg_to_mma.py"
     "::test_tf32_warpgroup_kernels_keep_meaning_and_fire"
 )
+MMA_PARTIAL_PROPERTY = (
+    "tests/properties/test_convert_linalg_to_mma.py"
+    "::test_partial_tiles_keep_meaning_and_fire"
+)
 MMA_TF32_PROPERTY = (
     "tests/properties/test_convert_linalg_to_mma.py"
     "::test_tf32_kernels_keep_meaning_and_fire"
@@ -1346,8 +1350,9 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "wgmma-no-barrier-before-the-products",
         MMA,
-        "        lb.add(FenceProxyAsyncOp())\n        lb.add(BarrierOp())\n",
-        "        lb.add(FenceProxyAsyncOp())\n",
+        "        # buffers) before any thread reads or refills a buffer.\n"
+        "        lb.add(BarrierOp())\n",
+        "        # buffers) before any thread reads or refills a buffer.\n",
         (MMA_WGMMA_PROPERTY,),
         "the tensor cores read tiles other threads copied with no barrier between",
     ),
@@ -1381,10 +1386,8 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "wgmma-tf32-b-copied-untransposed",
         MMA,
-        "                        builder.add_index(k0, k),\n"
-        "                        builder.add_index(self.n0, n),\n",
-        "                        builder.add_index(self.n0, n),\n"
-        "                        builder.add_index(k0, k),\n",
+        "                (builder.add_index(k0, k), builder.add_index(self.n0, n)),",
+        "                (builder.add_index(self.n0, n), builder.add_index(k0, k)),",
         (MMA_TF32_WGMMA_PROPERTY,),
         "a planted wrong transpose: a k-major f32 B is read as if stored "
         "n-major, so its tile holds B's transpose",
@@ -1581,5 +1584,46 @@ MUTANTS: tuple[Mutant, ...] = (
         (TRANSPOSE_TF32_PROPERTY,),
         "the N x K buffer the TF32 warpgroup products read is B copied as it "
         "is, not transposed",
+    ),
+    Mutant(
+        "partial-copy-reads-past-the-edge",
+        MMA,
+        "    valid = arith.SelectOp(inside, builder.const(size), builder.const(0))",
+        "    valid = arith.SelectOp(inside, builder.const(size), builder.const(size))",
+        (MMA_PARTIAL_PROPERTY,),
+        "a copy past an operand's edge reads its whole 16 bytes at the clamped "
+        "address (another row's elements) instead of zero-filling: the K steps "
+        "past K add products of real elements",
+    ),
+    Mutant(
+        "partial-source-unclamped",
+        MMA,
+        "        indices.append(builder.binary(arith.MinUIOp, index, extent - length))",
+        "        indices.append(builder.index(index))",
+        (MMA_PARTIAL_PROPERTY,),
+        "a copy that reads nothing names an address past its operand's end: "
+        "an invalid address on the hardware",
+    ),
+    Mutant(
+        "partial-store-unguarded",
+        MMA,
+        "        bounds = self._partial_output_bounds()\n"
+        "        for slot, row, col in self._accumulator_elements():\n"
+        "            load = memref.LoadOp.get(self.acc, [kb.const(slot)])",
+        "        bounds: list[tuple[int, int]] = []\n"
+        "        for slot, row, col in self._accumulator_elements():\n"
+        "            load = memref.LoadOp.get(self.acc, [kb.const(slot)])",
+        (MMA_PARTIAL_PROPERTY, "tests/filecheck/targets/cuda/mma-partial.mlir"),
+        "the last tiles store their accumulators past the output's rows and "
+        "columns: out of bounds, or over the next row's elements",
+    ),
+    Mutant(
+        "zero-fill-emulator-reads-every-byte",
+        "irkit/interpreter/mma.py",
+        "    elements = valid // size",
+        "    elements = np.full_like(valid, count)",
+        ("tests/interpreter/test_mma.py",),
+        "the emulator's zero-filling copy reads all its bytes: what it checks "
+        "is not what cp.async's src-size form writes",
     ),
 )

@@ -21,8 +21,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.linalg.ops import GenericOp
 from xdsl.passes import ModulePass
 
+from irkit.analysis.structured import is_contraction
 from irkit.context import make_context
 from irkit.dialects.mma import (
     CpAsyncOp,
@@ -44,6 +46,7 @@ TF32_PASS = ConvertLinalgToMmaPass(tf32=True)
 # Exact products, f32 sums in another order than the interpreter's.
 TOLERANCE = {"rtol": 1e-4, "atol": 1e-4}
 TF32_RTOL, TF32_ATOL = TF32_TOLERANCE
+TF32_TOLERANCE_KW = {"rtol": TF32_RTOL, "atol": TF32_ATOL}
 
 
 EPILOGUES = (
@@ -61,16 +64,29 @@ def half_matmuls(
     elements: tuple[str, ...] = ("f16", "bf16"),
     epilogues: tuple[str, ...] = (),
     ks: tuple[int, ...] = (),
+    partial: bool = False,
 ) -> str:
+    """With `partial`, extents no tile divides: M never a multiple of 16
+    (so every kernel has a partial row of blocks), N and K any multiples of
+    a 16-byte chunk (4 f32, 8 f16/bf16) that keep operand rows 16-byte
+    multiples (N any where B is stored n-major)."""
     element = draw(st.sampled_from(elements))
-    m = draw(st.sampled_from([64, 128, 192]))
-    n = draw(st.sampled_from([64, 128, 192]))
-    default_ks = [8, 16, 24, 32, 48, 64] if element == "f32" else [16, 32, 48, 64]
-    k = draw(st.sampled_from(ks or default_ks))
+    chunk = 4 if element == "f32" else 8
+    if partial:
+        m = draw(st.integers(17, 150).filter(lambda extent: extent % 16 != 0))
+        n = draw(st.integers(9, 150))
+        k = chunk * draw(st.integers(1, 100 // chunk))
+    else:
+        m = draw(st.sampled_from([64, 128, 192]))
+        n = draw(st.sampled_from([64, 128, 192]))
+        default_ks = [8, 16, 24, 32, 48, 64] if element == "f32" else [16, 32, 48, 64]
+        k = draw(st.sampled_from(ks or default_ks))
     batch = draw(st.lists(st.integers(1, 3), max_size=2))
     a_batched = draw(st.booleans()) if batch else False
     b_batched = draw(st.booleans()) if batch else False
     k_major = draw(st.booleans())
+    if partial and k_major:
+        n = -(-n // chunk) * chunk  # rows of B (N long) 16-byte multiples
     filled = draw(st.booleans())
     loops = [f"d{i}" for i in range(len(batch) + 3)]
     batch_loops = loops[: len(batch)]
@@ -382,8 +398,9 @@ ALLOW_TF32 = LowerToCudaPipeline(
 def test_lower_to_cuda_with_tf32_keeps_meaning_on_unaligned_matmuls(
     drawn: tuple[str, int, int, int], seed: int
 ) -> None:
-    """Through the whole pipeline, which pads extents no tile divides
-    (`linalg-pad-contractions`) before the tensor-core kernel, run as one
+    """Through the whole pipeline, which runs extents no tile divides on
+    partial tiles where the rows are 16-byte multiples (K a multiple of 4)
+    and pads the others (`linalg-pad-contractions`), run as one
     pass (checking each stage on its own runs scalar loop nests on the
     interpreter: minutes), its kernels on the grid emulator."""
     after = assert_pass_preserves_semantics(
@@ -520,8 +537,10 @@ WGMMA_PIPELINE = LowerToCudaPipeline(
 def test_lower_to_cuda_with_wgmma_keeps_meaning_on_unaligned_matmuls(
     text: str, seed: int
 ) -> None:
-    """Through the whole pipeline, which pads M, N and K to 64 before the
-    warpgroup kernel; its kernels on the grid emulator."""
+    """Through the whole pipeline, which runs the matmul on partial tiles
+    (TMA boxes past the edges) where K and N are multiples of 8, and pads
+    M, N and K to 64 before the warpgroup kernel otherwise; its kernels on
+    the grid emulator."""
     after = assert_pass_preserves_semantics(
         WGMMA_PIPELINE, text, trials=1, seed=seed, **TOLERANCE
     )
@@ -611,7 +630,8 @@ def unaligned_tf32_matmuls(draw: st.DrawFn) -> str:
 @given(unaligned_tf32_matmuls(), st.integers(0, 2**16))
 def test_lower_to_cuda_with_wgmma_and_tf32_keeps_meaning(text: str, seed: int) -> None:
     """`lower-to-cuda{wgmma allow-tf32}` whole (as `irkit.compile(...,
-    allow_tf32=True)` on sm_90a): the padded f32 matmul runs as TF32
+    allow_tf32=True)` on sm_90a): the f32 matmul (on partial tiles where K
+    is a multiple of 4, else padded) runs as TF32
     warpgroup products, B transposed once by a tiled transpose kernel
     (`linalg-tile-transposes-for-gpu`), on the emulator."""
     pipeline = replace(WGMMA_PIPELINE, allow_tf32=True)
@@ -621,3 +641,116 @@ def test_lower_to_cuda_with_wgmma_and_tf32_keeps_meaning(text: str, seed: int) -
     products = [op for op in after.walk() if isinstance(op, WarpgroupMmaOp)]
     assert products
     assert all(op.reads_tf32 for op in products)
+
+
+# --------------------------------------------------------------------------
+# Partial tiles (`partial-tiles`): extents no tile divides, no padding
+# --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _PartialTilesFire(ModulePass):
+    """`kernel` with `partial-tiles`, failing where the partial-tile path
+    did not fire: every drawn M is a partial tile, so every matmul must be
+    a kernel with zero-filling copies (TMA boxes, which zero-fill past the
+    operands by themselves, with `tma`; and with `wgmma`, warpgroup
+    products); no contraction is left (a TF32 B's transposing generic
+    may be)."""
+
+    kernel: ConvertLinalgToMmaPass
+    name = "test-partial-tiles-fire"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        replace(self.kernel, partial_tiles=True).apply(ctx, op)
+        assert not any(
+            isinstance(inner, GenericOp) and is_contraction(inner)
+            for inner in op.walk()
+        )
+        if self.kernel.wgmma and self.kernel.tma:
+            assert any(isinstance(inner, TmaLoadOp) for inner in op.walk())
+        else:
+            assert any(
+                isinstance(inner, CpAsyncOp) and inner.valid_bytes is not None
+                for inner in op.walk()
+            )
+        if self.kernel.wgmma:
+            assert any(isinstance(inner, WarpgroupMmaOp) for inner in op.walk())
+            assert not any(isinstance(inner, SyncOp) for inner in op.walk())
+
+
+# Small blocks: fewer emulated threads and elements per drawn program.
+PARTIAL_SYNC = ConvertLinalgToMmaPass(block=(64, 64, 32), warps=(2, 2), stages=3)
+PARTIAL_WGMMA = replace(WGMMA_PASS, wgmma_block=(64, 64))
+
+
+@pytest.mark.parametrize(
+    ("kernel", "elements", "tolerance"),
+    [
+        # Per-dtype tolerances: the epilogue's cast to half precision may
+        # round either way after the reassociated f32 sum.
+        (PARTIAL_SYNC, ("f16", "bf16"), {}),
+        (replace(PARTIAL_SYNC, tf32=True), ("f32",), TF32_TOLERANCE_KW),
+        (PARTIAL_WGMMA, ("f16", "bf16"), {}),
+        (replace(PARTIAL_WGMMA, tma=True), ("f16", "bf16"), {}),
+        # B k-major: transposed once into B's own N x K by a generic (run
+        # by the interpreter here), read by zero-filling 16-byte copies.
+        (replace(PARTIAL_WGMMA, tf32=True), ("f32",), TF32_TOLERANCE_KW),
+    ],
+    ids=["mma-sync", "mma-sync-tf32", "wgmma", "wgmma-tma", "wgmma-tf32"],
+)
+def test_partial_tiles_keep_meaning_and_fire(
+    kernel: ConvertLinalgToMmaPass,
+    elements: tuple[str, ...],
+    tolerance: dict[str, float],
+) -> None:
+    """Random M, N and K that no tile divides (M never does), B either way,
+    batches, a fill or an initial output, the epilogues (a corner's among
+    them): the rows, columns and K steps past the operands' edges are
+    copied as zeros (a copy that read its clamped address instead adds
+    another row's products), the stores past the output's are skipped
+    (else out of bounds), on the grid emulator."""
+    epilogues = (*EPILOGUES, "none") if elements != ("f32",) else ("none",)
+    programs = half_matmuls(elements, epilogues=epilogues, partial=True)
+    reach = check_pass(
+        _PartialTilesFire(kernel), programs.map(_bufferized), **tolerance
+    )
+    assert reach.changed == reach.examples
+
+
+@st.composite
+def partial_matmuls_for_lower_to_cuda(draw: st.DrawFn) -> str:
+    """Tensor-level f16, bf16 or f32 matmuls whose extents 64 does not
+    divide, with rows of 16-byte multiples (K and N multiples of 8, or 4 in
+    f32): what `lower-to-cuda` now runs on partial tiles, unpadded."""
+    element = draw(st.sampled_from(["f16", "bf16", "f32"]))
+    chunk = 4 if element == "f32" else 8
+    m = draw(st.integers(65, 127))
+    n = chunk * draw(st.integers(65 // chunk + 1, 127 // chunk))
+    k = chunk * draw(st.integers(1, 80 // chunk))
+    return _matmul_into_f32(m, n, k, element)
+
+
+@settings(max_examples=4)
+@given(partial_matmuls_for_lower_to_cuda(), st.integers(0, 2**16))
+def test_lower_to_cuda_runs_partial_tiles_unpadded(text: str, seed: int) -> None:
+    """`lower-to-cuda{wgmma allow-tf32}` whole (the TF32 path with its
+    default, B transposed once into an N x K buffer of B's own extents;
+    f16/bf16 with TMA copies): the matmul takes warpgroup products on
+    partial tiles, with zero-filling copies (or TMA boxes) and no padded
+    buffer, and keeps its meaning on the emulator."""
+    pipeline = replace(WGMMA_PIPELINE, allow_tf32=True)
+    tolerance = TF32_TOLERANCE_KW if "xf32>, %b" in text else {}
+    after = assert_pass_preserves_semantics(
+        pipeline, text, trials=1, seed=seed, **tolerance
+    )
+    ops = list(after.walk())
+    assert any(isinstance(op, WarpgroupMmaOp) for op in ops)
+    assert any(
+        isinstance(op, TmaLoadOp)
+        or (isinstance(op, CpAsyncOp) and op.valid_bytes is not None)
+        for op in ops
+    )
+    assert not any(op.name == "memref.copy" for op in ops)
+    assert not any(
+        op.name == "memref.alloc" and op.results[0].name_hint == "padded" for op in ops
+    )

@@ -103,6 +103,34 @@ func.func @copy_of_two_bytes(%g: memref<64xf16>) {
 
 // -----
 
+func.func @copy_valid_past_the_copy(%g: memref<64xf16>) {
+  %c1 = arith.constant 1 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) workgroup(%h : memref<64xf16, #gpu.address_space<workgroup>>) {
+    %c0 = arith.constant 0 : index
+    %c18 = arith.constant 18 : index
+    // expected-error @+1 {{valid_bytes must be whole elements of 2 bytes from 0 to the 16 copied, got 18}}
+    mma.cp_async %g[%c0], %h[%c0] valid_bytes %c18 : memref<64xf16>, memref<64xf16, #gpu.address_space<workgroup>>
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+func.func @copy_valid_half_an_element(%g: memref<64xf32>) {
+  %c1 = arith.constant 1 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) workgroup(%h : memref<64xf32, #gpu.address_space<workgroup>>) {
+    %c0 = arith.constant 0 : index
+    %c6 = arith.constant 6 : index
+    // expected-error @+1 {{valid_bytes must be whole elements of 4 bytes from 0 to the 16 copied, got 6}}
+    mma.cp_async %g[%c0], %h[%c0] valid_bytes %c6 : memref<64xf32>, memref<64xf32, #gpu.address_space<workgroup>>
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
 func.func @wait_too_many() {
   %c1 = arith.constant 1 : index
   gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {

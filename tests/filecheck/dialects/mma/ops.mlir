@@ -16,6 +16,11 @@ func.func @warp_product(%g: memref<64x64xf16>, %h: memref<64x64xbf16>) {
     // A 4-byte copy (cp.async.ca): two f16 elements.
     // CHECK-NEXT: mma.cp_async %{{.*}}[%{{.*}}, %{{.*}}], %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}] {bytes = 4 : i64} : memref<64x64xf16>, memref<2x16x24xf16, #gpu.address_space<workgroup>>
     mma.cp_async %g[%tx, %c0], %tile[%c1, %c0, %c8] {bytes = 4 : i64} : memref<64x64xf16>, memref<2x16x24xf16, #gpu.address_space<workgroup>>
+    // The zero-filling form: bytes past valid_bytes written as zeros.
+    // CHECK-NEXT: mma.cp_async %{{.*}}[%{{.*}}, %{{.*}}], %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}] valid_bytes %{{.*}} : memref<64x64xf16>, memref<2x16x24xf16, #gpu.address_space<workgroup>>
+    mma.cp_async %g[%tx, %c0], %tile[%c1, %c0, %c8] valid_bytes %c8 : memref<64x64xf16>, memref<2x16x24xf16, #gpu.address_space<workgroup>>
+    // CHECK-NEXT: mma.cp_async %{{.*}}[%{{.*}}, %{{.*}}], %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}] valid_bytes %{{.*}} {bytes = 4 : i64} : memref<64x64xf16>, memref<2x16x24xf16, #gpu.address_space<workgroup>>
+    mma.cp_async %g[%tx, %c0], %tile[%c1, %c0, %c8] valid_bytes %tx {bytes = 4 : i64} : memref<64x64xf16>, memref<2x16x24xf16, #gpu.address_space<workgroup>>
     // CHECK-NEXT: mma.cp_async_commit
     mma.cp_async_commit
     // CHECK-NEXT: mma.cp_async_wait {pending = 1 : i64}
