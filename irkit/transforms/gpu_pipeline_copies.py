@@ -487,11 +487,13 @@ def _pipeline(
     copies: list[_Copy],
     pure: list[Operation],
     barrier: Operation,
+    table_indices: bool,
 ) -> None:
     block = launch.entry_block
     slices = [_slice(copy, pure) for copy in copies]
     for copy in copies:
-        copy.tabled = _invariant_indices(copy, loop)
+        if table_indices:
+            copy.tabled = _invariant_indices(copy, loop)
         for nested in copy.nest:
             nested.attributes[UNROLL_ATTRIBUTE] = UnitAttr()
     stages = [
@@ -547,7 +549,9 @@ def _pipeline(
 
 
 def pipeline_copies(
-    module: ModuleOp, max_staged_elements: int = DEFAULT_MAX_STAGED_ELEMENTS
+    module: ModuleOp,
+    max_staged_elements: int = DEFAULT_MAX_STAGED_ELEMENTS,
+    table_indices: bool = True,
 ) -> None:
     for launch in [op for op in module.walk() if isinstance(op, gpu.LaunchOp)]:
         for loop in [op for op in launch.body.walk() if isinstance(op, ForOp)]:
@@ -556,7 +560,7 @@ def pipeline_copies(
                 continue
             copies, pure, barrier = found
             if _is_pipelinable(loop, launch, copies):
-                _pipeline(launch, loop, copies, pure, barrier)
+                _pipeline(launch, loop, copies, pure, barrier, table_indices)
 
 
 @dataclass(frozen=True)
@@ -567,6 +571,9 @@ class GpuPipelineCopiesPass(ModulePass):
 
     # A rolled copy nest staging more elements a thread stays as it is.
     max_staged_elements: int = DEFAULT_MAX_STAGED_ELEMENTS
+    # The next steps' K-invariant index values read from a table the first
+    # step fills (false: recomputed by each step's loads).
+    table_indices: bool = True
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        pipeline_copies(op, self.max_staged_elements)
+        pipeline_copies(op, self.max_staged_elements, self.table_indices)
