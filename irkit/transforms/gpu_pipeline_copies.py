@@ -41,27 +41,44 @@ scf.for %k = %c0 to %c4096 step %c16 {
 Contract
 --------
 Input: `gpu.launch` bodies (after `gpu-promote-accumulators`). An `scf.for`
-`K` with constant bounds that runs at least once is pipelined when the ops of
-its body before its first top-level `gpu.barrier` are copies and ops free of
-effects without regions, with at least one copy. A *copy* is an `scf.for`
-from 0 by 1 to a constant `n`, marked `irkit.unroll`, whose body holds ops
-free of effects without regions, one `memref.load` from memory that is not
-workgroup or private memory, and one `memref.store` of exactly that value
-into workgroup memory. Nothing in the launch may store to memory that may
-alias what a copy reads (`irkit.analysis.aliasing.may_alias`) and no op of
-the launch may write memory otherwise (declared effects; `gpu.barrier`,
-`cf.assert` write none), and every op of `K` is a load, a store, an `scf`
-op, `gpu.barrier` or free of effects.
+`K` with constant bounds that runs at least once is pipelined when its body
+starts with its *staging*: copies, ops free of effects without regions and
+`gpu.barrier`s, up to the last of those barriers before any other op, with
+at least one copy. A *copy* is a perfect nest of `scf.for`s, each from 0 by
+1 to a constant without loop-carried values, whose innermost body holds ops
+free of effects without regions, one `memref.load` or more from memory that
+is not workgroup or private memory, and one `memref.store` into workgroup
+memory (of any value they compute: an im2col gather's predicated select,
+`linalg-tile-for-gpu{fuse-producers}`); a nest not marked `irkit.unroll`
+counts when it stages at most `max-staged-elements` values. Nothing in the
+launch may store to memory that may alias what a copy reads
+(`irkit.analysis.aliasing.may_alias`) and no op of the launch may write
+memory otherwise (declared effects; `gpu.barrier`, `cf.assert` write none),
+and every op of `K` is a load, a store, an `scf` op, `gpu.barrier` or free
+of effects. With `registers-per-block` (0: no budget), copies are taken in
+order while their stages fit a thread's share of the register file at
+`min-blocks-per-sm` blocks (at most `max-registers-per-thread`), less
+`_RESERVED_REGISTERS`, the launch's private attributions and every copy's
+K-invariant indices (below; 64-bit for `index`).
 
-Output: per copy, a `private` attribution `memref<n x T>`; its loads run
-before `K` for the first step and, guarded by `k + step < ub`, after the
-barrier for the next step, storing into the attribution; in `K` the copy
-stores the attribution's elements. The index computations a copy uses from
-`K`'s body are cloned with `k` replaced. Loops keep `irkit.unroll`.
+Output: per copy, a `private` attribution of its nest's shape; the nest,
+cloned with `k` for the first step, runs before `K` and, guarded by
+`k + step < ub`, after the staging's last barrier for the next step,
+storing the value it stored into workgroup memory into the attribution; in
+`K` the copy stores the attribution's elements. The index computations a
+copy uses from `K`'s body are cloned with `k` replaced. Every loop of a
+pipelined nest is marked `irkit.unroll`. With `table-indices`, each integer
+value of a copy's innermost body that its stored value needs, that depends
+on the nest's counters and on nothing `k` or a load gives, that divides (or
+takes a remainder of) a value varying with the nest, directly or through
+such values, and that a value varying with `k` reads (an im2col gather's
+output-pixel row and column) gets a `private` table over the counters it
+depends on: the first step's nest stores it, the later steps' read it.
 
 Preserves: every value stored into workgroup memory (the same elements of
 the same global memory, which nothing writes while the launch runs, are read
-one step earlier) and every other operation and its order.
+one step earlier; a tabled value is the same at every step) and every other
+operation and its order.
 """
 
 from __future__ import annotations
@@ -117,6 +134,16 @@ _DIVIDING_KINDS = frozenset(
 # of 16 rows by 128 pixels over 128 threads), a 4096^3 matmul's copies 8
 # each.
 DEFAULT_MAX_STAGED_ELEMENTS = 64
+# Every NVIDIA GPU since Kepler: the most registers a thread may have.
+DEFAULT_MAX_REGISTERS_PER_THREAD = 255
+# Registers a K loop's kernel needs besides the values held across steps
+# (accumulators, stages, K-invariant indices): addresses, counters, the
+# products' operands. Measured with nvcc 13 for sm_90: the 4096^3 SGEMM
+# kernel (64 accumulators, two stages of 8) takes 127 of its 128; ResNet-18's
+# stage-2 implicit GEMMs (blocks of 256 threads, 128 registers; 64
+# accumulators, 32 for the gather's 64-bit pixel rows and columns) take 124
+# to 128 unpipelined and spill 84 bytes or more with a stage of 8.
+_RESERVED_REGISTERS = 48
 
 
 @dataclass
@@ -421,6 +448,51 @@ def _invariant_indices(
     return tabled
 
 
+def _words(element: Attribute) -> int:
+    """32-bit registers one value of `element` takes (an `index` is 64-bit)."""
+    if isinstance(element, IndexType):
+        return 2
+    width = getattr(element, "bitwidth", 32)
+    return max(1, -(-int(width) // 32))
+
+
+def _index_registers(copy: _Copy, loop: ForOp) -> int:
+    """Registers `copy`'s K-invariant indices hold across `loop`'s steps,
+    pipelined or not: tabled, or hoisted by the CUDA compiler's
+    loop-invariant code motion (it hoists them once the nest is unrolled,
+    and from plain copies)."""
+    return sum(
+        math.prod(copy.shape[d] for d in depths) * _words(value.type)
+        for value, depths in _invariant_indices(copy, loop)
+    )
+
+
+def _register_budget(
+    launch: gpu.LaunchOp, registers_per_block: int, min_blocks_per_sm: int, most: int
+) -> int | None:
+    """Registers a thread of `launch` may hold across a K loop: its share
+    of `registers_per_block` at `min_blocks_per_sm` blocks (at most
+    `most`), less `_RESERVED_REGISTERS` and its private attributions (the
+    accumulators); None without a budget (`registers_per_block` 0) or
+    with a dynamic block size."""
+    if not registers_per_block:
+        return None
+    sizes = [
+        constant_int(v)
+        for v in (launch.blockSizeX, launch.blockSizeY, launch.blockSizeZ)
+    ]
+    if any(size is None or size < 1 for size in sizes):
+        return None
+    threads = math.prod(size for size in sizes if size is not None)
+    share = min(most, registers_per_block // (threads * max(1, min_blocks_per_sm)))
+    private = 0
+    for attribution in launch.private_attributions:
+        memref = attribution.type
+        assert isinstance(memref, MemRefType)
+        private += math.prod(memref.get_shape()) * _words(memref.get_element_type())
+    return share - _RESERVED_REGISTERS - private
+
+
 def _staged_loads(
     copy: _Copy,
     slice_ops: Sequence[Operation],
@@ -534,7 +606,8 @@ def _pipeline(
     for copy, stage in zip(copies, stages, strict=True):
         staged = LoadOp.get(stage, copy.counters({}))
         staged.res.name_hint = "staged"
-        Rewriter.insert_op(staged, InsertPoint.before(copy.store))
+        # Where the first load was: a plain copy keeps its order.
+        Rewriter.insert_op(staged, InsertPoint.before(copy.loads[0]))
         computed = copy.store.value
         Rewriter.replace_op(
             copy.store,
@@ -548,19 +621,51 @@ def _pipeline(
                 erase_dead_values(stale)
 
 
-def pipeline_copies(
-    module: ModuleOp,
-    max_staged_elements: int = DEFAULT_MAX_STAGED_ELEMENTS,
-    table_indices: bool = True,
-) -> None:
+@dataclass(frozen=True)
+class PipelineOptions:
+    """`gpu-pipeline-copies`' options (the pass's fields)."""
+
+    max_staged_elements: int = DEFAULT_MAX_STAGED_ELEMENTS
+    table_indices: bool = True
+    registers_per_block: int = 0
+    min_blocks_per_sm: int = 0
+    max_registers_per_thread: int = DEFAULT_MAX_REGISTERS_PER_THREAD
+
+
+def _within_budget(copies: list[_Copy], loop: ForOp, budget: int | None) -> list[_Copy]:
+    """The copies, in order, whose stages fit `budget` together beside every
+    copy's K-invariant indices."""
+    if budget is None:
+        return copies
+    budget -= sum(_index_registers(copy, loop) for copy in copies)
+    kept: list[_Copy] = []
+    for copy in copies:
+        stage = copy.count * _words(copy.store.value.type)
+        if stage <= budget:
+            kept.append(copy)
+            budget -= stage
+    return kept
+
+
+def pipeline_copies(module: ModuleOp, options: PipelineOptions | None = None) -> None:
+    options = options or PipelineOptions()
     for launch in [op for op in module.walk() if isinstance(op, gpu.LaunchOp)]:
         for loop in [op for op in launch.body.walk() if isinstance(op, ForOp)]:
-            found = _prologue(loop, max_staged_elements)
+            found = _prologue(loop, options.max_staged_elements)
             if found is None:
                 continue
             copies, pure, barrier = found
-            if _is_pipelinable(loop, launch, copies):
-                _pipeline(launch, loop, copies, pure, barrier, table_indices)
+            if not _is_pipelinable(loop, launch, copies):
+                continue
+            budget = _register_budget(
+                launch,
+                options.registers_per_block,
+                options.min_blocks_per_sm,
+                options.max_registers_per_thread,
+            )
+            copies = _within_budget(copies, loop, budget)
+            if copies:
+                _pipeline(launch, loop, copies, pure, barrier, options.table_indices)
 
 
 @dataclass(frozen=True)
@@ -574,6 +679,21 @@ class GpuPipelineCopiesPass(ModulePass):
     # The next steps' K-invariant index values read from a table the first
     # step fills (false: recomputed by each step's loads).
     table_indices: bool = True
+    # With the register file's size (0: no budget), copies are pipelined
+    # while what they hold across steps fits a thread's share at
+    # `min-blocks-per-sm` blocks (at most `max-registers-per-thread`).
+    registers_per_block: int = 0
+    min_blocks_per_sm: int = 0
+    max_registers_per_thread: int = DEFAULT_MAX_REGISTERS_PER_THREAD
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        pipeline_copies(op, self.max_staged_elements, self.table_indices)
+        pipeline_copies(
+            op,
+            PipelineOptions(
+                self.max_staged_elements,
+                self.table_indices,
+                self.registers_per_block,
+                self.min_blocks_per_sm,
+                self.max_registers_per_thread,
+            ),
+        )

@@ -350,6 +350,10 @@ class LowerToCudaPipeline(NamedPipeline):
     # `gpu-pipeline-copies{table-indices}`: an implicit GEMM's K-invariant
     # gather indices (the output pixel's row and column) computed once.
     table_copy_indices: bool = True
+    # Copies pipelined while what they hold across K steps fits a thread's
+    # registers at `min-blocks-per-sm` (`gpu-pipeline-copies{
+    # registers-per-block}`); false: every copy the pass can take.
+    pipeline_within_registers: bool = True
     # Two blocks of 256 threads per multiprocessor: the matmul kernel's
     # registers capped at 128 (nvcc already fits them; the hint alone made
     # SGEMM 4096^3 2% faster on the H100, with gpu-pipeline-copies 4%).
@@ -367,6 +371,7 @@ class LowerToCudaPipeline(NamedPipeline):
     # the target; these defaults are every NVIDIA GPU's since Kepler.
     warp_size: int = 32
     max_threads_per_block: int = 1024
+    registers_per_block: int = 65536
     max_shared_bytes: int = DEFAULT_MAX_SHARED_BYTES
     # What a block may use with the opt-in for dynamic shared memory (227 KiB
     # on the H100): the budget of kernels built for it (tensor-core copy
@@ -607,7 +612,16 @@ class LowerToCudaPipeline(NamedPipeline):
             )
         if self.pipeline_copies:
             stages.append(
-                _stage("gpu-pipeline-copies", table_indices=self.table_copy_indices)
+                _stage(
+                    "gpu-pipeline-copies",
+                    table_indices=self.table_copy_indices,
+                    registers_per_block=(
+                        self.registers_per_block
+                        if self.pipeline_within_registers
+                        else 0
+                    ),
+                    min_blocks_per_sm=self.min_blocks_per_sm,
+                )
             )
         stages.append(
             _stage("gpu-kernel-outlining", min_blocks_per_sm=self.min_blocks_per_sm)

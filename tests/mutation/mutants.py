@@ -1634,4 +1634,14 @@ MUTANTS: tuple[Mutant, ...] = (
         "a pipelined copy nest stays rolled: its stage, indexed by its "
         "counters, lives in local memory rather than registers",
     ),
+    Mutant(
+        "register-budget-forgets-held-indices",
+        PIPELINE,
+        "    budget -= sum(_index_registers(copy, loop) for copy in copies)\n",
+        "",
+        ("tests/filecheck/transforms/gpu-pipeline-copies-budget.mlir",),
+        "the budget leaves out the K-invariant indices every copy holds: a "
+        "ResNet stage-2 implicit GEMM pipelines its weights into 84 bytes of "
+        "spills",
+    ),
 )

@@ -145,9 +145,9 @@ func.func @rolled_copy(%a: memref<6xf32>, %out: memref<2xf32> {irkit.output}) {
 // CHECK:           scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step %[[STEP:.*]] {
 // CHECK-NEXT:        scf.for %[[I:.*]] = {{.*}} {
 // CHECK-NEXT:          scf.for %[[J:.*]] = {{.*}} {
-// CHECK-NOT:             memref.load %{{.*}} : memref<4x8xf32>
-// CHECK:                 %[[STAGED:.*]] = memref.load %[[STAGE]][%[[I]], %[[J]]]
-// CHECK-NEXT:            memref.store %[[STAGED]], %{{.*}} : memref<2x4xf32, #gpu.address_space<workgroup>>
+// CHECK-NEXT:            %[[STAGED:.*]] = memref.load %[[STAGE]][%[[I]], %[[J]]]
+// CHECK-NEXT:            %[[AT:.*]] = affine.apply
+// CHECK-NEXT:            memref.store %[[STAGED]], %{{.*}}[%[[I]], %[[AT]]] : memref<2x4xf32, #gpu.address_space<workgroup>>
 // CHECK-NEXT:          } {irkit.unroll}
 // CHECK-NEXT:        } {irkit.unroll}
 // CHECK-NEXT:        gpu.barrier
