@@ -155,8 +155,8 @@ class _Copy:
     store: StoreOp
     loads: list[LoadOp]
     shape: list[int]
-    # The K-invariant index values the stored value's computation divides
-    # for, computed once into a table (`_invariant_indices`).
+    # The K-invariant index values computed once into tables, each with the
+    # depths of the nest's counters it depends on (`_invariant_indices`).
     tabled: list[tuple[SSAValue, tuple[int, ...]]] = field(
         default_factory=list[tuple[SSAValue, tuple[int, ...]]]
     )
