@@ -54,6 +54,7 @@ from __future__ import annotations
 
 import argparse
 import copy
+import dataclasses
 import json
 import os
 import re
@@ -62,7 +63,7 @@ import sys
 import tempfile
 import time
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -589,10 +590,17 @@ MODELS = Path(__file__).parent / "models"
 HALF_MODEL_RTOL = 2e-2
 
 
-def model_case(name: str, repeats: int, pipeline: str | None = None) -> Case:
+def model_case(
+    name: str,
+    repeats: int,
+    pipeline: str | None = None,
+    variants: Sequence[tuple[str, str | None]] = (),
+) -> list[Case]:
     """A torch-mlir export of the corpus beside its PyTorch module: irkit
     gets the exported function's arguments (inputs, then weights), PyTorch
-    the module and its inputs, both on the GPU."""
+    the module and its inputs, both on the GPU. One row more per
+    (label, pipeline) of `variants`: irkit with that pipeline, beside the
+    same peers' times."""
     sys.path.insert(0, str(MODELS))
     from zoo import HALF_WORKLOADS, WORKLOADS, build, export_arguments
 
@@ -634,7 +642,19 @@ def model_case(name: str, repeats: int, pipeline: str | None = None) -> Case:
         except Exception as error:
             case.notes.append(f"{peer_name}: {type(error).__name__}: {error}")
     run_irkit(case, list(arguments), expected, repeats, None, pipeline)
-    return case
+    rows = [case]
+    for label, variant in variants:
+        row = dataclasses.replace(
+            case,
+            name=f"{name} [{label}]",
+            results={k: v for k, v in case.results.items() if k.startswith("torch")},
+            notes=[],
+            kernels=None,
+            pipeline=variant,
+        )
+        run_irkit(row, list(arguments), expected, repeats, None, variant)
+        rows.append(row)
+    return rows
 
 
 def call_overhead_us(calls: int = 2000) -> dict[str, float]:
@@ -792,6 +812,13 @@ def main() -> None:
         "as kernels of their own",
     )
     parser.add_argument(
+        "--model-pipelines",
+        default="",
+        help="';'-separated LABEL=PIPELINE: a row more per model for each, irkit "
+        "compiled with PIPELINE beside the same peers' times (an empty PIPELINE: "
+        "the target's own), e.g. 'unpipelined=lower-to-cuda{pipeline-copies=false}'",
+    )
+    parser.add_argument(
         "--no-kernels", action="store_true", help="skip the single-kernel programs"
     )
     parser.add_argument(
@@ -880,7 +907,12 @@ def main() -> None:
         names = [n for n in args.only_models.split(",") if n] or model_names()
         for name in names:
             try:
-                cases.append(model_case(name, args.repeats, args.pipeline))
+                cases += model_case(
+                    name,
+                    args.repeats,
+                    args.pipeline,
+                    _pipeline_variants(args.model_pipelines),
+                )
             except Exception:
                 traceback.print_exc()
             torch.cuda.empty_cache()

@@ -82,6 +82,7 @@ CUDA = Target(
     hardware_options=(
         ("warp-size", "warp_size"),
         ("max-threads-per-block", "max_threads_per_block"),
+        ("registers-per-block", "registers_per_block"),
         ("max-shared-bytes", "shared_memory_per_block"),
         ("max-dynamic-shared-bytes", "shared_memory_per_block_optin"),
         ("multiprocessors", "multiprocessors"),

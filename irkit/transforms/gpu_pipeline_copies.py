@@ -41,40 +41,65 @@ scf.for %k = %c0 to %c4096 step %c16 {
 Contract
 --------
 Input: `gpu.launch` bodies (after `gpu-promote-accumulators`). An `scf.for`
-`K` with constant bounds that runs at least once is pipelined when the ops of
-its body before its first top-level `gpu.barrier` are copies and ops free of
-effects without regions, with at least one copy. A *copy* is an `scf.for`
-from 0 by 1 to a constant `n`, marked `irkit.unroll`, whose body holds ops
-free of effects without regions, one `memref.load` from memory that is not
-workgroup or private memory, and one `memref.store` of exactly that value
-into workgroup memory. Nothing in the launch may store to memory that may
-alias what a copy reads (`irkit.analysis.aliasing.may_alias`) and no op of
-the launch may write memory otherwise (declared effects; `gpu.barrier`,
-`cf.assert` write none), and every op of `K` is a load, a store, an `scf`
-op, `gpu.barrier` or free of effects.
+`K` with constant bounds that runs at least once is pipelined when its body
+starts with its *staging*: copies, ops free of effects without regions and
+`gpu.barrier`s, up to the last of those barriers before any other op, with
+at least one copy. A *copy* is a perfect nest of `scf.for`s, each from 0 by
+1 to a constant without loop-carried values, whose innermost body holds ops
+free of effects without regions, one `memref.load` or more from memory that
+is not workgroup or private memory, and one `memref.store` into workgroup
+memory (of any value they compute: an im2col gather's predicated select,
+`linalg-tile-for-gpu{fuse-producers}`); a nest not marked `irkit.unroll`
+counts when it stages at most `max-staged-elements` values. Nothing in the
+launch may store to memory that may alias what a copy reads
+(`irkit.analysis.aliasing.may_alias`) and no op of the launch may write
+memory otherwise (declared effects; `gpu.barrier`, `cf.assert` write none),
+and every op of `K` is a load, a store, an `scf` op, `gpu.barrier` or free
+of effects. With `registers-per-block` (0: no budget), copies are taken in
+order while their stages fit a thread's share of the register file at
+`min-blocks-per-sm` blocks (at most `max-registers-per-thread`), less
+`_RESERVED_REGISTERS`, the launch's private attributions and every copy's
+K-invariant indices (below; 64-bit for `index`).
 
-Output: per copy, a `private` attribution `memref<n x T>`; its loads run
-before `K` for the first step and, guarded by `k + step < ub`, after the
-barrier for the next step, storing into the attribution; in `K` the copy
-stores the attribution's elements. The index computations a copy uses from
-`K`'s body are cloned with `k` replaced. Loops keep `irkit.unroll`.
+Output: per copy, a `private` attribution of its nest's shape; the nest,
+cloned with `k` for the first step, runs before `K` and, guarded by
+`k + step < ub`, after the staging's last barrier for the next step,
+storing the value it stored into workgroup memory into the attribution; in
+`K` the copy stores the attribution's elements. The index computations a
+copy uses from `K`'s body are cloned with `k` replaced. Every loop of a
+pipelined nest is marked `irkit.unroll`. With `table-indices`, each integer
+value of a copy's innermost body that its stored value needs, that depends
+on the nest's counters and on nothing `k` or a load gives, that divides (or
+takes a remainder of) a value varying with the nest, directly or through
+such values, and that a value varying with `k` reads (an im2col gather's
+output-pixel row and column) gets a `private` table over the counters it
+depends on: the first step's nest stores it, the later steps' read it.
 
 Preserves: every value stored into workgroup memory (the same elements of
 the same global memory, which nothing writes while the launch runs, are read
-one step earlier) and every other operation and its order.
+one step earlier; a tabled value is the same at every step) and every other
+operation and its order.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from xdsl.context import Context
-from xdsl.dialects import arith
-from xdsl.dialects.builtin import MemRefType, ModuleOp
+from xdsl.dialects import affine, arith
+from xdsl.dialects.builtin import IndexType, IntegerType, MemRefType, ModuleOp, UnitAttr
 from xdsl.dialects.memref import LoadOp, StoreOp
 from xdsl.dialects.scf import YieldOp
-from xdsl.ir import Block, BlockArgument, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
+from xdsl.ir.affine import (
+    AffineBinaryOpExpr,
+    AffineBinaryOpKind,
+    AffineDimExpr,
+    AffineExpr,
+    AffineSymExpr,
+)
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import MemoryEffectKind, get_effects, is_side_effect_free
@@ -90,14 +115,70 @@ PASS_NAME = "gpu-pipeline-copies"
 _STRUCTURE = frozenset({"scf.for", "scf.if", "scf.yield", "gpu.barrier"})
 # Ops without declared effects that write no memory.
 _NO_WRITES = frozenset({"gpu.barrier", "gpu.terminator", "scf.yield", "cf.assert"})
+# Integer divisions: the index math worth a register to compute once.
+_DIVISIONS = frozenset(
+    {
+        "arith.divui",
+        "arith.divsi",
+        "arith.remui",
+        "arith.remsi",
+        "arith.floordivsi",
+        "arith.ceildivsi",
+    }
+)
+_DIVIDING_KINDS = frozenset(
+    {AffineBinaryOpKind.FloorDiv, AffineBinaryOpKind.CeilDiv, AffineBinaryOpKind.Mod}
+)
+# A rolled copy nest of at most this many elements a thread is unrolled and
+# pipelined: the im2col gather of a ResNet convolution stages 16 (a K step
+# of 16 rows by 128 pixels over 128 threads), a 4096^3 matmul's copies 8
+# each.
+DEFAULT_MAX_STAGED_ELEMENTS = 64
+# Every NVIDIA GPU since Kepler: the most registers a thread may have.
+DEFAULT_MAX_REGISTERS_PER_THREAD = 255
+# Registers a K loop's kernel needs besides the values held across steps
+# (accumulators, stages, K-invariant indices): addresses, counters, the
+# products' operands. Measured with nvcc 13 for sm_90: the 4096^3 SGEMM
+# kernel (64 accumulators, two stages of 8) takes 127 of its 128; ResNet-18's
+# stage-2 implicit GEMMs (blocks of 256 threads, 128 registers; 64
+# accumulators, 32 for the gather's 64-bit pixel rows and columns) take 124
+# to 128 unpipelined and spill 84 bytes or more with a stage of 8.
+_RESERVED_REGISTERS = 48
 
 
 @dataclass
 class _Copy:
-    loop: ForOp
-    load: LoadOp
+    """A nest of counted loops (outermost first) whose innermost body reads
+    global memory and stores one value into workgroup memory."""
+
+    nest: list[ForOp]
     store: StoreOp
-    count: int
+    loads: list[LoadOp]
+    shape: list[int]
+    # The K-invariant index values computed once into tables, each with the
+    # depths of the nest's counters it depends on (`_invariant_indices`).
+    tabled: list[tuple[SSAValue, tuple[int, ...]]] = field(
+        default_factory=list[tuple[SSAValue, tuple[int, ...]]]
+    )
+
+    @property
+    def loop(self) -> ForOp:
+        return self.nest[0]
+
+    @property
+    def count(self) -> int:
+        return math.prod(self.shape)
+
+    @property
+    def unrolled(self) -> bool:
+        return all(UNROLL_ATTRIBUTE in loop.attributes for loop in self.nest)
+
+    def counters(self, mapping: dict[SSAValue, SSAValue]) -> list[SSAValue]:
+        """The nest's counters, or their clones under `mapping`."""
+        return [
+            mapping.get(loop.body.block.args[0], loop.body.block.args[0])
+            for loop in self.nest
+        ]
 
 
 def _pure(op: Operation) -> bool:
@@ -108,47 +189,81 @@ def _space(value: SSAValue) -> gpu.AddressSpace | None:
     return gpu.address_space_of(value.type)
 
 
-def _as_copy(op: Operation) -> _Copy | None:
-    if not isinstance(op, ForOp) or UNROLL_ATTRIBUTE not in op.attributes:
+def _trip_count(op: Operation) -> int | None:
+    """The trip count of an `scf.for` from 0 by 1 to a constant of at least
+    one, without loop-carried values; None for any other op."""
+    if not isinstance(op, ForOp) or op.iter_args:
         return None
     bounds = [constant_int(v) for v in (op.lb, op.ub, op.step)]
     if bounds[0] != 0 or bounds[2] != 1 or bounds[1] is None or bounds[1] < 1:
         return None
-    loads = [o for o in op.body.block.ops if isinstance(o, LoadOp)]
-    stores = [o for o in op.body.block.ops if isinstance(o, StoreOp)]
+    return bounds[1]
+
+
+def _as_copy(op: Operation) -> _Copy | None:
+    nest: list[ForOp] = []
+    shape: list[int] = []
+    current = op
+    while True:
+        count = _trip_count(current)
+        if count is None:
+            return None
+        assert isinstance(current, ForOp)
+        nest.append(current)
+        shape.append(count)
+        inner = [o for o in current.body.block.ops if not isinstance(o, YieldOp)]
+        if len(inner) == 1 and isinstance(inner[0], ForOp):
+            current = inner[0]
+            continue
+        break
+    body = list(nest[-1].body.block.ops)
+    loads = [o for o in body if isinstance(o, LoadOp)]
+    stores = [o for o in body if isinstance(o, StoreOp)]
     others = [
         o
-        for o in op.body.block.ops
+        for o in body
         if not isinstance(o, LoadOp | StoreOp | YieldOp) and not _pure(o)
     ]
-    if len(loads) != 1 or len(stores) != 1 or others:
+    if not loads or len(stores) != 1 or others:
         return None
-    (load,), (store,) = loads, stores
-    if _space(load.memref) in (gpu.AddressSpace.WORKGROUP, gpu.AddressSpace.PRIVATE):
+    if any(
+        _space(load.memref) in (gpu.AddressSpace.WORKGROUP, gpu.AddressSpace.PRIVATE)
+        for load in loads
+    ):
         return None
+    (store,) = stores
     if _space(store.memref) != gpu.AddressSpace.WORKGROUP:
         return None
-    if store.value is not load.res or not load.res.has_one_use():
-        return None
-    return _Copy(op, load, store, bounds[1])
+    return _Copy(nest, store, loads, shape)
 
 
-def _prologue(loop: ForOp) -> tuple[list[_Copy], list[Operation], Operation] | None:
-    """The copies before `loop`'s first barrier, the effect-free ops among
-    them, and the barrier."""
+def _prologue(
+    loop: ForOp, max_staged: int
+) -> tuple[list[_Copy], list[Operation], Operation] | None:
+    """The copies of `loop`'s staging (its body's leading copies, effect-free
+    ops and barriers, up to the last of those barriers), the effect-free ops
+    among them, and that barrier. A rolled copy counts when it stages at
+    most `max_staged` elements."""
     copies: list[_Copy] = []
+    pending: list[_Copy] = []
     pure: list[Operation] = []
+    barrier: Operation | None = None
     for op in loop.body.block.ops:
         if op.name == "gpu.barrier":
-            return (copies, pure, op) if copies else None
+            copies += pending
+            pending = []
+            barrier = op
+            continue
         copy = _as_copy(op)
-        if copy is not None:
-            copies.append(copy)
+        if copy is not None and (copy.unrolled or copy.count <= max_staged):
+            pending.append(copy)
         elif _pure(op):
             pure.append(op)
         else:
-            return None
-    return None
+            break
+    if not copies or barrier is None:
+        return None
+    return copies, pure, barrier
 
 
 def _slice(copy: _Copy, pure: Sequence[Operation]) -> list[Operation]:
@@ -179,7 +294,7 @@ def _is_pipelinable(loop: ForOp, launch: gpu.LaunchOp, copies: list[_Copy]) -> b
     for op in loop.body.walk():
         if not (isinstance(op, LoadOp | StoreOp) or op.name in _STRUCTURE or _pure(op)):
             return False
-    sources = [copy.load.memref for copy in copies]
+    sources = [load.memref for copy in copies for load in copy.loads]
     for op in launch.body.walk():
         if isinstance(op, StoreOp) and any(may_alias(op.memref, s) for s in sources):
             return False
@@ -199,15 +314,195 @@ def _writes_unseen(op: Operation) -> bool:
     )
 
 
+def _affine_operand(op: affine.ApplyOp, expr: AffineExpr) -> SSAValue | None:
+    """The operand of `op` a dimension or symbol expression names."""
+    if isinstance(expr, AffineDimExpr):
+        return op.mapOperands[expr.position]
+    if isinstance(expr, AffineSymExpr):
+        return op.mapOperands[op.map.data.num_dims + expr.position]
+    return None
+
+
+def _dividends(op: Operation) -> list[SSAValue]:
+    """The operands `op` divides (or takes a remainder of): an integer
+    division's dividend, those inside an `affine.apply`'s floordiv, ceildiv
+    or mod."""
+    if op.name in _DIVISIONS:
+        return [op.operands[0]]
+    if not isinstance(op, affine.ApplyOp):
+        return []
+    dividends: list[SSAValue] = []
+    pending: list[tuple[AffineExpr, bool]] = [
+        (expr, False) for expr in op.map.data.results
+    ]
+    while pending:
+        expr, divided = pending.pop()
+        if isinstance(expr, AffineBinaryOpExpr):
+            inside = divided or expr.kind in _DIVIDING_KINDS
+            pending += [(expr.lhs, inside), (expr.rhs, inside)]
+        elif divided and (operand := _affine_operand(op, expr)) is not None:
+            dividends.append(operand)
+    return dividends
+
+
+@dataclass
+class _NestIndices:
+    """Which values of a copy's nest vary with `loop`'s counter, and with
+    which of the nest's counters (by depth)."""
+
+    copy: _Copy
+    loop: ForOp
+    _invariant: dict[SSAValue, bool] = field(default_factory=dict[SSAValue, bool])
+    _depths: dict[SSAValue, frozenset[int]] = field(
+        default_factory=dict[SSAValue, frozenset[int]]
+    )
+
+    def is_invariant(self, value: SSAValue) -> bool:
+        """Whether `value` is the same at every step of `loop`: defined
+        outside it, a counter of the nest, or computed by effect-free ops
+        from such values."""
+        if value not in self._invariant:
+            owner = value.owner
+            if isinstance(value, BlockArgument):
+                result = value.owner is not self.loop.body.block
+            else:
+                assert isinstance(owner, Operation)
+                result = not self.loop.is_ancestor(owner) or (
+                    _pure(owner) and all(self.is_invariant(v) for v in owner.operands)
+                )
+            self._invariant[value] = result
+        return self._invariant[value]
+
+    def depths(self, value: SSAValue) -> frozenset[int]:
+        """The depths of the nest's counters `value` depends on."""
+        if value not in self._depths:
+            counters = self.copy.counters({})
+            owner = value.owner
+            if value in counters:
+                result = frozenset({counters.index(value)})
+            elif isinstance(owner, Operation) and self.copy.loop.is_ancestor(owner):
+                result = frozenset().union(*(self.depths(v) for v in owner.operands))
+            else:
+                result = frozenset()
+            self._depths[value] = result
+        return self._depths[value]
+
+    def divides_per_iteration(self, op: Operation) -> bool:
+        """Whether `op`, or an invariant op of the nest it reads, divides a
+        value that differs between the nest's iterations."""
+        if any(self.depths(v) for v in _dividends(op)):
+            return True
+        return any(
+            isinstance(v.owner, Operation)
+            and self.copy.loop.is_ancestor(v.owner)
+            and self.is_invariant(v)
+            and self.divides_per_iteration(v.owner)
+            for v in op.operands
+        )
+
+
+def _computation(copy: _Copy) -> set[Operation]:
+    """The ops of `copy`'s nest that compute its stored value."""
+    needed: set[Operation] = set()
+    pending: list[SSAValue] = [copy.store.value]
+    while pending:
+        owner = pending.pop().owner
+        if isinstance(owner, Operation) and copy.loop.is_ancestor(owner):
+            if owner not in needed:
+                needed.add(owner)
+                pending += owner.operands
+    return needed
+
+
+def _invariant_indices(
+    copy: _Copy, loop: ForOp
+) -> list[tuple[SSAValue, tuple[int, ...]]]:
+    """The integer values of `copy`'s innermost body that its stored value
+    needs, that differ between the nest's iterations but not between `loop`'s
+    steps, that divide such a value (directly or through other such values)
+    and that a value differing between `loop`'s steps reads, each with the
+    depths of the nest's counters it depends on: the output-pixel
+    coordinates of an im2col gather, which every K step would otherwise
+    divide out again."""
+    indices = _NestIndices(copy, loop)
+    needed = _computation(copy)
+    tabled: list[tuple[SSAValue, tuple[int, ...]]] = []
+    for op in copy.nest[-1].body.block.ops:
+        if op not in needed or not _pure(op) or len(op.results) != 1:
+            continue
+        (value,) = op.results
+        if not isinstance(value.type, IndexType | IntegerType):
+            continue
+        depths = indices.depths(value)
+        if not (
+            depths and indices.is_invariant(value) and indices.divides_per_iteration(op)
+        ):
+            continue
+        readers = (use.operation for use in value.uses if use.operation in needed)
+        if any(
+            isinstance(reader, LoadOp)
+            or not all(indices.is_invariant(r) for r in reader.results)
+            for reader in readers
+        ):
+            tabled.append((value, tuple(sorted(depths))))
+    return tabled
+
+
+def _words(element: Attribute) -> int:
+    """32-bit registers one value of `element` takes (an `index` is 64-bit)."""
+    if isinstance(element, IndexType):
+        return 2
+    width = getattr(element, "bitwidth", 32)
+    return max(1, -(-int(width) // 32))
+
+
+def _index_registers(copy: _Copy, loop: ForOp) -> int:
+    """Registers `copy`'s K-invariant indices hold across `loop`'s steps,
+    pipelined or not: tabled, or hoisted by the CUDA compiler's
+    loop-invariant code motion (it hoists them once the nest is unrolled,
+    and from plain copies)."""
+    return sum(
+        math.prod(copy.shape[d] for d in depths) * _words(value.type)
+        for value, depths in _invariant_indices(copy, loop)
+    )
+
+
+def _register_budget(
+    launch: gpu.LaunchOp, registers_per_block: int, min_blocks_per_sm: int, most: int
+) -> int | None:
+    """Registers a thread of `launch` may hold across a K loop: its share
+    of `registers_per_block` at `min_blocks_per_sm` blocks (at most
+    `most`), less `_RESERVED_REGISTERS` and its private attributions (the
+    accumulators); None without a budget (`registers_per_block` 0) or
+    with a dynamic block size."""
+    if not registers_per_block:
+        return None
+    sizes = [
+        constant_int(v)
+        for v in (launch.blockSizeX, launch.blockSizeY, launch.blockSizeZ)
+    ]
+    if any(size is None or size < 1 for size in sizes):
+        return None
+    threads = math.prod(size for size in sizes if size is not None)
+    share = min(most, registers_per_block // (threads * max(1, min_blocks_per_sm)))
+    private = 0
+    for attribution in launch.private_attributions:
+        memref = attribution.type
+        assert isinstance(memref, MemRefType)
+        private += math.prod(memref.get_shape()) * _words(memref.get_element_type())
+    return share - _RESERVED_REGISTERS - private
+
+
 def _staged_loads(
     copy: _Copy,
     slice_ops: Sequence[Operation],
     counter: SSAValue,
     stage: SSAValue,
     point: InsertPoint,
-) -> None:
-    """Clones of `slice_ops` and of the copy's loads with `counter` for the K
-    loop's, storing into `stage` instead of workgroup memory."""
+) -> dict[SSAValue, SSAValue]:
+    """Clones of `slice_ops` and of the copy's nest with `counter` for the K
+    loop's, storing the value into `stage` instead of workgroup memory;
+    returns what each original value became."""
     loop_counter = copy.loop.parent_op()
     assert isinstance(loop_counter, ForOp)
     mapping: dict[SSAValue, SSAValue] = {loop_counter.body.block.args[0]: counter}
@@ -215,12 +510,47 @@ def _staged_loads(
         Rewriter.insert_op(op.clone(value_mapper=mapping), point)
     clone = copy.loop.clone(value_mapper=mapping)
     Rewriter.insert_op(clone, point)
-    store = next(op for op in clone.body.block.ops if isinstance(op, StoreOp))
+    store = next(op for op in clone.walk() if isinstance(op, StoreOp))
     stale = list(store.indices)
-    Rewriter.replace_op(
-        store, StoreOp.get(store.value, stage, [clone.body.block.args[0]])
-    )
+    Rewriter.replace_op(store, StoreOp.get(store.value, stage, copy.counters(mapping)))
     erase_dead_values(stale)
+    return mapping
+
+
+def _table(
+    copy: _Copy,
+    value: SSAValue,
+    depths: Sequence[int],
+    table: SSAValue,
+    first: dict[SSAValue, SSAValue],
+    ahead: dict[SSAValue, SSAValue],
+) -> None:
+    """`value` stored into `table` where the first step's loads compute it,
+    and read from it where the next step's loads did."""
+    computed = first[value]
+    assert isinstance(computed.owner, Operation)
+    Rewriter.insert_op(
+        StoreOp.get(computed, table, [copy.counters(first)[d] for d in depths]),
+        InsertPoint.after(computed.owner),
+    )
+    recomputed = ahead[value]
+    assert isinstance(recomputed.owner, Operation)
+    read = LoadOp.get(table, [copy.counters(ahead)[d] for d in depths])
+    read.res.name_hint = "tabled"
+    Rewriter.insert_op(read, InsertPoint.before(recomputed.owner))
+    recomputed.replace_all_uses_with(read.res)
+    erase_dead_values([recomputed])
+
+
+def _private(
+    block: Block, element: Attribute, shape: Sequence[int], hint: str
+) -> BlockArgument:
+    argument = block.insert_arg(
+        MemRefType(element, list(shape), memory_space=gpu.private_memory_space()),
+        len(block.args),
+    )
+    argument.name_hint = hint
+    return argument
 
 
 def _pipeline(
@@ -229,22 +559,24 @@ def _pipeline(
     copies: list[_Copy],
     pure: list[Operation],
     barrier: Operation,
+    table_indices: bool,
 ) -> None:
     block = launch.entry_block
     slices = [_slice(copy, pure) for copy in copies]
-    stages: list[BlockArgument] = []
     for copy in copies:
-        element = copy.load.res.type
-        stage_type = MemRefType(
-            element, [copy.count], memory_space=gpu.private_memory_space()
-        )
-        stage = block.insert_arg(stage_type, len(block.args))
-        stage.name_hint = "stage"
-        stages.append(stage)
+        if table_indices:
+            copy.tabled = _invariant_indices(copy, loop)
+        for nested in copy.nest:
+            nested.attributes[UNROLL_ATTRIBUTE] = UnitAttr()
+    stages = [
+        _private(block, copy.store.value.type, copy.shape, "stage") for copy in copies
+    ]
 
     # The first step's loads, before the loop.
-    for copy, slice_ops, stage in zip(copies, slices, stages, strict=True):
+    firsts = [
         _staged_loads(copy, slice_ops, loop.lb, stage, InsertPoint.before(loop))
+        for copy, slice_ops, stage in zip(copies, slices, stages, strict=True)
+    ]
 
     # The next step's loads, after this step's barrier, if there is one.
     step_sum = arith.AddiOp(loop.body.block.args[0], loop.step)
@@ -255,29 +587,85 @@ def _pipeline(
     prefetch = IfOp(more.result, [], Region(body))
     Rewriter.insert_op([step_sum, more, prefetch], InsertPoint.after(barrier))
     assert body.last_op is not None
-    for copy, slice_ops, stage in zip(copies, slices, stages, strict=True):
+    aheads = [
         _staged_loads(
             copy, slice_ops, step_sum.result, stage, InsertPoint.before(body.last_op)
         )
+        for copy, slice_ops, stage in zip(copies, slices, stages, strict=True)
+    ]
+
+    # The K-invariant index values: computed by the first step's loads into a
+    # table, read by the next steps'.
+    for copy, first, ahead in zip(copies, firsts, aheads, strict=True):
+        for value, depths in copy.tabled:
+            shape = [copy.shape[d] for d in depths]
+            table = _private(block, value.type, shape, "indices")
+            _table(copy, value, depths, table, first, ahead)
 
     # This step stores what the previous one (or the prologue) loaded.
     for copy, stage in zip(copies, stages, strict=True):
-        stale = list(copy.load.indices)
-        staged = LoadOp.get(stage, [copy.loop.body.block.args[0]])
+        staged = LoadOp.get(stage, copy.counters({}))
         staged.res.name_hint = "staged"
-        Rewriter.replace_op(copy.load, staged)
-        erase_dead_values(stale)
+        # Where the first load was: a plain copy keeps its order.
+        Rewriter.insert_op(staged, InsertPoint.before(copy.loads[0]))
+        computed = copy.store.value
+        Rewriter.replace_op(
+            copy.store,
+            StoreOp.get(staged.res, copy.store.memref, list(copy.store.indices)),
+        )
+        erase_dead_values([computed])
+        for load in copy.loads:
+            if load.parent is not None and not load.res.uses:
+                stale = list(load.indices)
+                Rewriter.erase_op(load)
+                erase_dead_values(stale)
 
 
-def pipeline_copies(module: ModuleOp) -> None:
+@dataclass(frozen=True)
+class PipelineOptions:
+    """`gpu-pipeline-copies`' options (the pass's fields)."""
+
+    max_staged_elements: int = DEFAULT_MAX_STAGED_ELEMENTS
+    table_indices: bool = True
+    registers_per_block: int = 0
+    min_blocks_per_sm: int = 0
+    max_registers_per_thread: int = DEFAULT_MAX_REGISTERS_PER_THREAD
+
+
+def _within_budget(copies: list[_Copy], loop: ForOp, budget: int | None) -> list[_Copy]:
+    """The copies, in order, whose stages fit `budget` together beside every
+    copy's K-invariant indices."""
+    if budget is None:
+        return copies
+    budget -= sum(_index_registers(copy, loop) for copy in copies)
+    kept: list[_Copy] = []
+    for copy in copies:
+        stage = copy.count * _words(copy.store.value.type)
+        if stage <= budget:
+            kept.append(copy)
+            budget -= stage
+    return kept
+
+
+def pipeline_copies(module: ModuleOp, options: PipelineOptions | None = None) -> None:
+    options = options or PipelineOptions()
     for launch in [op for op in module.walk() if isinstance(op, gpu.LaunchOp)]:
         for loop in [op for op in launch.body.walk() if isinstance(op, ForOp)]:
-            found = _prologue(loop)
+            found = _prologue(loop, options.max_staged_elements)
             if found is None:
                 continue
             copies, pure, barrier = found
-            if _is_pipelinable(loop, launch, copies):
-                _pipeline(launch, loop, copies, pure, barrier)
+            if not _is_pipelinable(loop, launch, copies):
+                continue
+            budget = _register_budget(
+                launch,
+                options.registers_per_block,
+                options.min_blocks_per_sm,
+                options.max_registers_per_thread,
+            )
+            copies = _within_budget(copies, loop, budget)
+            if copies:
+                _pipeline(launch, loop, copies, pure, barrier, options.table_indices)
 
 
 @dataclass(frozen=True)
@@ -286,5 +674,26 @@ class GpuPipelineCopiesPass(ModulePass):
 
     name = PASS_NAME
 
+    # A rolled copy nest staging more elements a thread stays as it is.
+    max_staged_elements: int = DEFAULT_MAX_STAGED_ELEMENTS
+    # The next steps' K-invariant index values read from a table the first
+    # step fills (false: recomputed by each step's loads).
+    table_indices: bool = True
+    # With the register file's size (0: no budget), copies are pipelined
+    # while what they hold across steps fits a thread's share at
+    # `min-blocks-per-sm` blocks (at most `max-registers-per-thread`).
+    registers_per_block: int = 0
+    min_blocks_per_sm: int = 0
+    max_registers_per_thread: int = DEFAULT_MAX_REGISTERS_PER_THREAD
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        pipeline_copies(op)
+        pipeline_copies(
+            op,
+            PipelineOptions(
+                self.max_staged_elements,
+                self.table_indices,
+                self.registers_per_block,
+                self.min_blocks_per_sm,
+                self.max_registers_per_thread,
+            ),
+        )

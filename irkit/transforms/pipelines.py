@@ -336,8 +336,10 @@ class LowerToCudaPipeline(NamedPipeline):
     registers across the K loop); `gpu-relayout-shared` (unless
     `relayout-shared=false`: shared tiles laid out so that each thread's
     unrolled reads are 16-byte chunks); `gpu-pipeline-copies` (unless
-    `pipeline-copies=false`: a K step's global loads issued during the step
-    before); `gpu-kernel-outlining` (kernels get `nvvm.minctasm =
+    `pipeline-copies=false`: a K step's global loads, an implicit GEMM's
+    gather with them, issued during the step before; with
+    `table-copy-indices`, the default, the gather's K-invariant indices
+    computed once); `gpu-kernel-outlining` (kernels get `nvvm.minctasm =
     min-blocks-per-sm` unless it is 0).
     """
 
@@ -350,6 +352,13 @@ class LowerToCudaPipeline(NamedPipeline):
     promote_accumulators: bool = True
     relayout_shared: bool = True
     pipeline_copies: bool = True
+    # `gpu-pipeline-copies{table-indices}`: an implicit GEMM's K-invariant
+    # gather indices (the output pixel's row and column) computed once.
+    table_copy_indices: bool = True
+    # Copies pipelined while what they hold across K steps fits a thread's
+    # registers at `min-blocks-per-sm` (`gpu-pipeline-copies{
+    # registers-per-block}`); false: every copy the pass can take.
+    pipeline_within_registers: bool = True
     # Two blocks of 256 threads per multiprocessor: the matmul kernel's
     # registers capped at 128 (nvcc already fits them; the hint alone made
     # SGEMM 4096^3 2% faster on the H100, with gpu-pipeline-copies 4%).
@@ -367,6 +376,7 @@ class LowerToCudaPipeline(NamedPipeline):
     # the target; these defaults are every NVIDIA GPU's since Kepler.
     warp_size: int = 32
     max_threads_per_block: int = 1024
+    registers_per_block: int = 65536
     max_shared_bytes: int = DEFAULT_MAX_SHARED_BYTES
     # What a block may use with the opt-in for dynamic shared memory (227 KiB
     # on the H100): the budget of kernels built for it (tensor-core copy
@@ -624,7 +634,18 @@ class LowerToCudaPipeline(NamedPipeline):
                 )
             )
         if self.pipeline_copies:
-            stages.append(_stage("gpu-pipeline-copies"))
+            stages.append(
+                _stage(
+                    "gpu-pipeline-copies",
+                    table_indices=self.table_copy_indices,
+                    registers_per_block=(
+                        self.registers_per_block
+                        if self.pipeline_within_registers
+                        else 0
+                    ),
+                    min_blocks_per_sm=self.min_blocks_per_sm,
+                )
+            )
         stages.append(
             _stage("gpu-kernel-outlining", min_blocks_per_sm=self.min_blocks_per_sm)
         )

@@ -85,6 +85,15 @@ C_MATH = "irkit/targets/c_math.py"
 C_MATH_TESTS = ("tests/targets/test_c_math.py",)
 STAGING = "tests/filecheck/transforms/linalg-tile-for-gpu-staging.mlir"
 IMPLICIT_GEMM = "tests/properties/test_implicit_gemm.py"
+PIPELINE = "irkit/transforms/gpu_pipeline_copies.py"
+PIPELINE_FILECHECK = "tests/filecheck/transforms/gpu-pipeline-copies.mlir"
+PIPELINE_PROPERTY = "tests/properties/test_gpu_pipeline_copies.py"
+PIPELINE_CONV_PROPERTIES = (
+    "tests/properties/test_gpu_pipeline_copies.py"
+    "::test_pipelined_convolutions_keep_meaning",
+    "tests/properties/test_gpu_pipeline_copies.py"
+    "::test_a_padded_convolution_tables_its_pixel_indices",
+)
 TILE_FUSE_PROPERTY = (
     "tests/properties/test_linalg_tile_and_fuse.py"
     "::test_fusion_never_passes_over_a_writer_of_what_it_reads"
@@ -1625,5 +1634,56 @@ MUTANTS: tuple[Mutant, ...] = (
         ("tests/interpreter/test_mma.py",),
         "the emulator's zero-filling copy reads all its bytes: what it checks "
         "is not what cp.async's src-size form writes",
+        "pipelined-copies-prefetch-this-step",
+        PIPELINE,
+        "            copy, slice_ops, step_sum.result, stage, InsertPoint.before(body.last_op)",
+        "            copy,\n"
+        "            slice_ops,\n"
+        "            loop.body.block.args[0],\n"
+        "            stage,\n"
+        "            InsertPoint.before(body.last_op),",
+        (PIPELINE_PROPERTY,),
+        "the loads after the barrier fetch the step being computed again, not "
+        "the next one: every step after the first stages the previous tiles",
+    ),
+    Mutant(
+        "pipelined-gather-stages-the-unpredicated-load",
+        PIPELINE,
+        "    Rewriter.replace_op(store, StoreOp.get(store.value, stage, copy.counters(mapping)))",
+        "    loaded = next(op for op in clone.walk() if isinstance(op, LoadOp))\n"
+        "    Rewriter.replace_op(store, StoreOp.get(loaded.res, stage, "
+        "copy.counters(mapping)))",
+        PIPELINE_CONV_PROPERTIES,
+        "the stage holds the gather's clamped load, not the value selected "
+        "from it: the zero padding reads the input's border instead",
+    ),
+    Mutant(
+        "tabled-index-read-per-k-step",
+        PIPELINE,
+        "                result = value.owner is not self.loop.body.block",
+        "                result = True",
+        PIPELINE_CONV_PROPERTIES,
+        "the K loop's counter counts as invariant: the gather's (channel, "
+        "tap) divisions are tabled at the first step and every later step "
+        "reads the first step's taps",
+    ),
+    Mutant(
+        "pipelined-nest-left-rolled",
+        PIPELINE,
+        "            nested.attributes[UNROLL_ATTRIBUTE] = UnitAttr()",
+        "            pass",
+        (PIPELINE_FILECHECK,),
+        "a pipelined copy nest stays rolled: its stage, indexed by its "
+        "counters, lives in local memory rather than registers",
+    ),
+    Mutant(
+        "register-budget-forgets-held-indices",
+        PIPELINE,
+        "    budget -= sum(_index_registers(copy, loop) for copy in copies)\n",
+        "",
+        ("tests/filecheck/transforms/gpu-pipeline-copies-budget.mlir",),
+        "the budget leaves out the K-invariant indices every copy holds: a "
+        "ResNet stage-2 implicit GEMM pipelines its weights into 84 bytes of "
+        "spills",
     ),
 )

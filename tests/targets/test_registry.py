@@ -111,6 +111,7 @@ def test_the_devices_facts_fill_the_targets_pipeline() -> None:
     assert filled == (
         f"lower-to-cuda{{warp-size={facts.warp_size} "
         f"max-threads-per-block={facts.max_threads_per_block} "
+        f"registers-per-block={facts.registers_per_block} "
         f"max-shared-bytes={facts.shared_memory_per_block} "
         f"max-dynamic-shared-bytes={facts.shared_memory_per_block_optin} "
         f"multiprocessors={facts.multiprocessors} "
