@@ -237,13 +237,20 @@ def _as_copy(op: Operation) -> _Copy | None:
     return _Copy(nest, store, loads, shape)
 
 
+def _is_computed(copy: _Copy) -> bool:
+    """Whether `copy` stores a value computed from its loads (an implicit
+    GEMM's predicated gather) rather than a loaded one."""
+    return not isinstance(copy.store.value.owner, LoadOp)
+
+
 def _prologue(
-    loop: ForOp, max_staged: int
+    loop: ForOp, max_staged: int, computed: bool = True
 ) -> tuple[list[_Copy], list[Operation], Operation] | None:
     """The copies of `loop`'s staging (its body's leading copies, effect-free
     ops and barriers, up to the last of those barriers), the effect-free ops
     among them, and that barrier. A rolled copy counts when it stages at
-    most `max_staged` elements."""
+    most `max_staged` elements; a computed one (`_is_computed`) only with
+    `computed`."""
     copies: list[_Copy] = []
     pending: list[_Copy] = []
     pure: list[Operation] = []
@@ -255,6 +262,8 @@ def _prologue(
             barrier = op
             continue
         copy = _as_copy(op)
+        if copy is not None and not computed and _is_computed(copy):
+            copy = None
         if copy is not None and (copy.unrolled or copy.count <= max_staged):
             pending.append(copy)
         elif _pure(op):
@@ -630,6 +639,7 @@ class PipelineOptions:
     registers_per_block: int = 0
     min_blocks_per_sm: int = 0
     max_registers_per_thread: int = DEFAULT_MAX_REGISTERS_PER_THREAD
+    computed_copies: bool = True
 
 
 def _within_budget(copies: list[_Copy], loop: ForOp, budget: int | None) -> list[_Copy]:
@@ -651,7 +661,9 @@ def pipeline_copies(module: ModuleOp, options: PipelineOptions | None = None) ->
     options = options or PipelineOptions()
     for launch in [op for op in module.walk() if isinstance(op, gpu.LaunchOp)]:
         for loop in [op for op in launch.body.walk() if isinstance(op, ForOp)]:
-            found = _prologue(loop, options.max_staged_elements)
+            found = _prologue(
+                loop, options.max_staged_elements, options.computed_copies
+            )
             if found is None:
                 continue
             copies, pure, barrier = found
@@ -685,6 +697,9 @@ class GpuPipelineCopiesPass(ModulePass):
     registers_per_block: int = 0
     min_blocks_per_sm: int = 0
     max_registers_per_thread: int = DEFAULT_MAX_REGISTERS_PER_THREAD
+    # Copies of computed values (an implicit GEMM's predicated gather) are
+    # pipelined too (false: a staging that opens with one is left alone).
+    computed_copies: bool = True
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         pipeline_copies(
@@ -695,5 +710,6 @@ class GpuPipelineCopiesPass(ModulePass):
                 self.registers_per_block,
                 self.min_blocks_per_sm,
                 self.max_registers_per_thread,
+                self.computed_copies,
             ),
         )

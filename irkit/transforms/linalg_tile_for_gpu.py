@@ -113,7 +113,7 @@ from xdsl.dialects.linalg.attrs import IteratorType, IteratorTypeAttr
 from xdsl.dialects.linalg.ops import GenericOp, IndexOp
 from xdsl.dialects.scf import YieldOp as ScfYieldOp
 from xdsl.ir import Block, Operation, Region, SSAValue
-from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap
+from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineExpr, AffineMap
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import PassFailedException
@@ -199,6 +199,33 @@ class GpuTilingOptions:
     # `max_shared_bytes` of it (`_stage_producer`).
     fuse_producers: bool = True
     max_shared_bytes: int = DEFAULT_MAX_SHARED_BYTES
+    # The tiles of a contraction whose operand a gather produces (an
+    # implicit GEMM's im2col, staged by `fuse_producers`): (0, 0, 0) and
+    # (0, 0) take `matmul_block` and `matmul_thread`. Their K steps load
+    # scattered pixels, so smaller tiles, more blocks a multiprocessor and
+    # the pixel count dividing the tile win (`lower-to-cuda{conv-block}`).
+    gather_block: tuple[int, int, int] = (0, 0, 0)
+    gather_thread: tuple[int, int] = (0, 0)
+
+
+def _gathers(contraction: GenericOp) -> bool:
+    """Whether an operand of `contraction` is produced, in its staging, by a
+    gather (an im2col): a producer reading an input through a map that is
+    not a projection of its loops (window sums, divisions), or loading
+    elements at computed indices."""
+    for found in fusable_staged_producers(contraction).values():
+        producer = found.producer
+        maps = [m.data for m in producer.indexing_maps.data[: len(producer.inputs)]]
+        if any(
+            not all(
+                isinstance(e, AffineDimExpr | AffineConstantExpr) for e in m.results
+            )
+            for m in maps
+        ) or any(
+            op.name in ("memref.load", "tensor.extract") for op in producer.body.walk()
+        ):
+            return True
+    return False
 
 
 @dataclass(frozen=True)
@@ -355,6 +382,9 @@ def plan_tiling(
     if len(concurrent) >= 2 and reductions and is_contraction(generic):
         block_m, block_n, block_k = options.matmul_block
         thread_m, thread_n = options.matmul_thread
+        if all(options.gather_block) and options.fuse_producers and _gathers(generic):
+            block_m, block_n, block_k = options.gather_block
+            thread_m, thread_n = options.gather_thread
         *batch, i, j = concurrent
         (block_m, block_n), (thread_m, thread_n) = fill_the_grid(
             (block_m, block_n),
@@ -1264,6 +1294,12 @@ def _check_options(options: GpuTilingOptions) -> None:
     sizes = (*options.matmul_block, *options.matmul_thread, options.elementwise_block)
     if any(size <= 0 for size in sizes):
         raise PassFailedException(f"{PASS_NAME}: tile sizes must be positive")
+    gather = (*options.gather_block, *options.gather_thread)
+    if any(size < 0 for size in gather) or (any(gather) and not all(gather)):
+        raise PassFailedException(
+            f"{PASS_NAME}: gather-block and gather-thread are all positive, or "
+            "all 0 (the matmul tiles)"
+        )
     if options.multiprocessors < 0:
         raise PassFailedException(
             f"{PASS_NAME}: multiprocessors must be 0 (off) or positive, "
@@ -1359,6 +1395,8 @@ class LinalgTileForGpuPass(ModulePass):
     fuse_neighbours: bool = GpuTilingOptions.fuse_neighbours
     fuse_producers: bool = GpuTilingOptions.fuse_producers
     max_shared_bytes: int = GpuTilingOptions.max_shared_bytes
+    gather_block: tuple[int, ...] = GpuTilingOptions.gather_block
+    gather_thread: tuple[int, ...] = GpuTilingOptions.gather_thread
 
     def options(self) -> GpuTilingOptions:
         if len(self.matmul_block) != 3 or len(self.matmul_thread) != 2:
@@ -1366,6 +1404,13 @@ class LinalgTileForGpuPass(ModulePass):
                 f"{PASS_NAME}: matmul-block takes 3 sizes (BM, BN, BK) and "
                 "matmul-thread 2 (TM, TN)"
             )
+        if len(self.gather_block) != 3 or len(self.gather_thread) != 2:
+            raise PassFailedException(
+                f"{PASS_NAME}: gather-block takes 3 sizes (BM, BN, BK) and "
+                "gather-thread 2 (TM, TN)"
+            )
+        gather_m, gather_n, gather_k = self.gather_block
+        gather_tm, gather_tn = self.gather_thread
         block_m, block_n, block_k = self.matmul_block
         thread_m, thread_n = self.matmul_thread
         return GpuTilingOptions(
@@ -1378,6 +1423,8 @@ class LinalgTileForGpuPass(ModulePass):
             self.fuse_neighbours,
             self.fuse_producers,
             self.max_shared_bytes,
+            (gather_m, gather_n, gather_k),
+            (gather_tm, gather_tn),
         )
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:

@@ -39,11 +39,11 @@ from irkit.runtime import lower
 from irkit.testing import compare_arrays, random_arguments
 from irkit.transforms.linalg_conv_to_im2col import LinalgConvToIm2colPass
 
-# Block tiles of 8 filters by 8 pixels, K steps of 4: columns and rows
+# Block tiles of 8 filters by 8 pixels (the convolutions' own too), K steps of 4: columns and rows
 # padded where the drawn extents are not multiples; 4 threads a block.
 PIPELINE = (
-    "lower-to-cuda{matmul-block=8,8,4 matmul-thread=4,4 elementwise-block=32 "
-    "matmul-cyclic=false}"
+    "lower-to-cuda{matmul-block=8,8,4 matmul-thread=4,4 conv-block=8,8,4 "
+    "conv-thread=4,4 elementwise-block=32 matmul-cyclic=false}"
 )
 # Columns padded to multiples of 12 pixels, blocks of 8 (as `fill_the_grid`
 # shrinks the blocks of a short grid on the GPU below the multiple the
@@ -51,8 +51,8 @@ PIPELINE = (
 # wholly in the padding, whose epilogue tile is empty. Cyclic thread tiles.
 WIDE_PADDING = (
     "linalg-conv-to-im2col{pixel-multiple=12 reduction-multiple=4},"
-    "lower-to-cuda{matmul-block=8,8,4 matmul-thread=2,2 elementwise-block=32 "
-    "matmul-cyclic=true}"
+    "lower-to-cuda{matmul-block=8,8,4 matmul-thread=2,2 conv-block=8,8,4 "
+    "conv-thread=2,2 elementwise-block=32 matmul-cyclic=true}"
 )
 FOUR_BY_FOUR = """
 func.func @main(%x: tensor<1x2x6x6xf32>, %w: tensor<3x2x3x3xf32>,

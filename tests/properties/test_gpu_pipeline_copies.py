@@ -56,9 +56,11 @@ def test_dividing_tiles_are_pipelined() -> None:
 
 # Implicit GEMMs: K steps of 2 over 2x2 threads, so that every staging nest
 # (the gather's, the weights') divides evenly over the threads and is
-# pipelined; columns, K and filters padded to the block tile.
+# pipelined (`pipeline-gathers`, off by default); columns, K and filters
+# padded to the block tile.
 CONV_PIPELINE = (
-    "lower-to-cuda{matmul-block=4,4,2 matmul-thread=2,2 elementwise-block=8}"
+    "lower-to-cuda{matmul-block=4,4,2 matmul-thread=2,2 conv-block=4,4,2 "
+    "conv-thread=2,2 elementwise-block=8 pipeline-gathers=true}"
 )
 RESNET_LIKE = """
 func.func @main(%x: tensor<2x3x6x6xf32>, %w: tensor<5x3x3x3xf32>)
