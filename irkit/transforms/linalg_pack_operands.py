@@ -95,7 +95,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from math import prod
-from typing import cast
+from typing import Any, cast
 
 from xdsl.context import Context
 from xdsl.dialects import arith
@@ -115,13 +115,13 @@ from xdsl.dialects.linalg.attrs import IteratorType, IteratorTypeAttr
 from xdsl.dialects.linalg.ops import GenericOp, IndexOp
 from xdsl.dialects.linalg.ops import YieldOp as LinalgYieldOp
 from xdsl.dialects.scf import YieldOp as ScfYieldOp
-from xdsl.ir import Attribute, Block, Region, SSAValue
+from xdsl.ir import Attribute, Block, Operation, OpResult, Region, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import PassFailedException
 
-from irkit.analysis.aliasing import may_alias
+from irkit.analysis.aliasing import VIEW_OPS, may_alias, root_buffer
 from irkit.analysis.memory import (
     DEFAULT_CACHE_BYTES,
     MAX_STACK_BYTES,
@@ -133,11 +133,12 @@ from irkit.analysis.structured import (
     is_contraction,
     require_buffers,
 )
-from irkit.dialects import memref
+from irkit.dialects import linalg, memref
 from irkit.dialects.scf import ForallOp, ForOp, ParallelOp, ReduceOp
 from irkit.transforms.utils.builders import index_constant, strided_view
 from irkit.transforms.utils.tiling import (
     cache_tile_shape,
+    offset_indices,
     register_tile_shape,
     tile_generic,
     vector_lanes,
@@ -961,8 +962,22 @@ def pack_matmul(
     packed.memref.name_hint = "packed"
     batch: list[SSAValue] = []
     base: SSAValue | int = 0
+    # Operands computed per batch element (the im2col gather of a
+    # row-tiled convolution) in its parallel iteration, right before it.
+    producers = [
+        producer
+        for producer in (batch_producer(matmul, operand) for operand in (0, 1))
+        if producer is not None and per_matrix and not nested
+    ]
+    for producer in producers:
+        # What it loads is read inside the matmul's loop now: freed after it.
+        for deallocation in producer.deallocations:
+            deallocation.detach()
+            Rewriter.insert_op(deallocation, InsertPoint.after(generic))
     if matmul.batch_loops:
         batch, at = _batch_loop(batch_extents, per_matrix, at)
+        for producer in producers:
+            _producer_slice(producer, batch, at)
         if per_matrix:
             index = _linear_index(batch, batch_extents, at)
             base = _scaled(index, lhs_elements + rhs_elements, at)
@@ -985,7 +1000,149 @@ def pack_matmul(
     )
     if matrix is not matmul:
         Rewriter.erase_op(generic)
+    for producer in producers:
+        Rewriter.erase_op(producer.generic)
     return True
+
+
+def _loaded_buffers(generic: GenericOp) -> list[SSAValue]:
+    """The memrefs `generic`'s body loads from (besides its operands)."""
+    return [
+        op.operands[0] for op in generic.body.walk() if isinstance(op, memref.LoadOp)
+    ]
+
+
+def _writes_to_any(op: Operation, buffers: Sequence[SSAValue]) -> bool:
+    """Whether `op` may write memory that one of `buffers` may hold: a view
+    or an allocation writes nothing; a generic or fill writes its outputs;
+    any other op may write anything."""
+    if op.name in VIEW_OPS or isinstance(op, memref.AllocOp | memref.AllocaOp):
+        return False
+    if isinstance(op, GenericOp | linalg.FillOp):
+        return any(
+            may_alias(output, buffer) for output in op.outputs for buffer in buffers
+        )
+    return True
+
+
+@dataclass(frozen=True)
+class BatchProducer:
+    """A generic that `batch_producer` found, and the deallocations of what
+    it loads that lie between it and the matmul (moved after the matmul
+    when the producer moves into it)."""
+
+    generic: GenericOp
+    deallocations: tuple[Operation, ...]
+    # The producer's leading loops each batch loop of the matmul stands
+    # for (several where a reshape merged them), in order.
+    batch_dims: tuple[tuple[int, ...], ...]
+
+
+def batch_producer(matmul: Matmul, operand: int) -> BatchProducer | None:
+    """The generic computing input `operand` of a batch matmul that may run
+    one batch element at a time, right before that element's product (in
+    its parallel iteration, so its part is still in cache when read): a
+    generic with no inputs (its body computes each element from its
+    indices and loads: the im2col gather), all parallel, writing a whole
+    allocation through the identity map, which the matmul reads (through a
+    `memref.collapse_shape` leaving the batch dimensions alone) and nothing
+    else does, whose leading dimensions are the batch in the matmul's
+    order, in the same block before it with nothing between that may write
+    what it loads."""
+    generic = matmul.generic
+    value = generic.inputs[operand]
+    loops = _map_loops(generic.indexing_maps.data[operand].data)
+    batch = len(matmul.batch_loops)
+    if loops is None or tuple(loops[:batch]) != matmul.batch_loops:
+        return None
+    reshape = value.owner
+    batch_dims = [(dim,) for dim in range(batch)]
+    if isinstance(reshape, memref.CollapseShapeOp):
+        groups = [
+            tuple(cast(IntegerAttr[Any], dim).value.data for dim in group.data)
+            for group in reshape.reassociation.data
+        ]
+        batch_dims = groups[:batch]
+        merged = [dim for group in batch_dims for dim in group]
+        if merged != list(range(len(merged))) or value.uses.get_length() != 1:
+            return None
+        value = reshape.src
+    if not (isinstance(value, OpResult) and isinstance(value.op, memref.AllocOp)):
+        return None
+    writers = [
+        use.operation
+        for use in value.uses
+        if use.operation is not reshape
+        and not isinstance(use.operation, memref.DeallocOp)
+        and use.operation is not generic
+    ]
+    if len(writers) != 1 or not isinstance(writers[0], GenericOp):
+        return None
+    producer = writers[0]
+    kinds = [kind.data for kind in producer.get_iterator_types()]
+    rank = len(kinds)
+    if (
+        producer.inputs
+        or list(producer.outputs) != [value]
+        or producer.results
+        or any(kind != IteratorType.PARALLEL for kind in kinds)
+        or producer.indexing_maps.data[0].data != AffineMap.identity(rank)
+        or producer.parent_block() is not generic.parent_block()
+    ):
+        return None
+    loaded = _loaded_buffers(producer)
+    deallocations: list[Operation] = []
+    between = producer.next_op
+    while between is not None and between is not generic:
+        if isinstance(between, memref.DeallocOp) and any(
+            root_buffer(buffer) is root_buffer(between.memref) for buffer in loaded
+        ):
+            deallocations.append(between)
+        elif _writes_to_any(between, loaded):
+            return None
+        between = between.next_op
+    if between is not generic:
+        return None
+    return BatchProducer(producer, tuple(deallocations), tuple(batch_dims))
+
+
+def _producer_slice(
+    producer: BatchProducer, batch: Sequence[SSAValue], at: InsertPoint
+) -> None:
+    """The producer restricted to the batch element `batch` (the matmul's
+    batch loops' indices), at `at`: a clone writing that element's part of
+    its output, its `linalg.index` of a batch loop the element's index
+    there (a merged batch loop's index split back, row-major, into the
+    producer's loops)."""
+    output = producer.generic.outputs[0]
+    output_type = output.type
+    assert isinstance(output_type, MemRefType)
+    shape = list(output_type.get_shape())
+    origins: dict[int, SSAValue] = {}
+    for index, dims in zip(batch, producer.batch_dims, strict=True):
+        rest: SSAValue = index
+        for position, dim in enumerate(reversed(dims)):
+            if position == len(dims) - 1:
+                origins[dim] = rest
+                break
+            extent = index_constant(shape[dim], at)
+            remainder = arith.RemUIOp(rest, extent)
+            quotient = arith.DivUIOp(rest, extent)
+            Rewriter.insert_op([remainder, quotient], at)
+            origins[dim] = remainder.result
+            rest = quotient.result
+    count = len(origins)
+    part = strided_view(
+        output,
+        [origins[dim] for dim in range(count)] + [0] * (len(shape) - count),
+        [1] * count + shape[count:],
+        [1] * len(shape),
+        at,
+    )
+    element = producer.generic.clone()
+    element.operands = [part]
+    offset_indices(element.body.block, origins)
+    Rewriter.insert_op(element, at)
 
 
 def _in_parallel_loop(op: GenericOp) -> bool:

@@ -216,7 +216,17 @@ class LowerToCPipeline(NamedPipeline):
         packing = self.tile and self.pack and self.vector_bits >= PACK_MIN_VECTOR_BITS
         stages = [_stage("convert-nn-to-linalg")]
         if packing and self.im2col:
-            stages.append(_stage("linalg-conv-to-im2col"))
+            # Column tiles within half the L2 cache, each gathered right
+            # before its matmul (`linalg-pack-operands`), so it is read back
+            # from L2.
+            stages.append(
+                _stage(
+                    "linalg-conv-to-im2col",
+                    column_tile_bytes=self.l2_cache_bytes // 2,
+                    vector_bits=self.vector_bits,
+                    vector_registers=self.vector_registers,
+                )
+            )
         stages.append(_stage("linalg-generalize-named-ops"))
         stages += _tensor_stages(
             fuse=self.fuse,
