@@ -119,6 +119,7 @@ from xdsl.ir import Attribute, Block, Operation, OpResult, Region, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.traits import is_side_effect_free
 from xdsl.utils.exceptions import PassFailedException
 
 from irkit.analysis.aliasing import VIEW_OPS, may_alias, root_buffer
@@ -1013,10 +1014,12 @@ def _loaded_buffers(generic: GenericOp) -> list[SSAValue]:
 
 
 def _writes_to_any(op: Operation, buffers: Sequence[SSAValue]) -> bool:
-    """Whether `op` may write memory that one of `buffers` may hold: a view
-    or an allocation writes nothing; a generic or fill writes its outputs;
-    any other op may write anything."""
+    """Whether `op` may write memory that one of `buffers` may hold: a view,
+    an allocation or an op without effects writes nothing; a generic or
+    fill writes its outputs; any other op may write anything."""
     if op.name in VIEW_OPS or isinstance(op, memref.AllocOp | memref.AllocaOp):
+        return False
+    if not op.regions and is_side_effect_free(op):
         return False
     if isinstance(op, GenericOp | linalg.FillOp):
         return any(
