@@ -49,12 +49,47 @@ elementwise kernel over `N * K * P` elements whose neighbouring threads read
 neighbouring input columns (stride 1): the cost is writing and reading the
 columns once, `KH * KW` times the input's size.
 
+**The row-tiled form (the CPU's, `column-tile-bytes`).** Written out, the
+flat gather's columns are `KH * KW` times the input (7 MB for a ResNet
+stage-1 3x3 convolution of one image), computed with divisions and
+remainders per element and read back from L3 by the matmul. With
+`column-tile-bytes` (`lower-to-c` passes half its L2 cache), the output's
+rows are cut into `T = OH / R` tiles of `R` whole rows, `R` the most rows
+dividing OH whose columns (`K x R * OW`) fit the budget, leaving at least
+`min-row-tiles` tiles over the batch (as many as `linalg-pack-operands` runs
+one matrix per parallel iteration for) and a product holding a whole
+register tile (`register_tile_shape` of `vector-bits`, `vector-registers`:
+at least MR filters and NR pixels a tile):
+
+```mlir
+// col[n, t, c, kh, kw, i, ow] = x[n, c, (t * R + i) * sh + kh * dh, ow * sw + kw * dw]
+%col = linalg.generic {7 loops, identity map, all parallel}
+    outs(%e : tensor<N x T x C x KH x KW x R x OW>)   // every index a loop's
+%cols = tensor.collapse_shape %col [[0], [1], [2, 3, 4], [5, 6]]  // N x T x K x Q
+%m = linalg.generic {maps = [(n, t, f, q, k) -> (f, k), (n, t, f, q, k) -> (n, t, k, q),
+                             (n, t, f, q, k) -> (n, t, f, q)]}
+    ins(%w2, %cols) outs(%fill : tensor<N x T x F x Q>)   // Q = R * OW
+%y = expand %m to N x T x F x R x OW, transposed to N x F x T x R x OW,
+     collapsed to N x F x OH x OW
+```
+
+so the gather needs no division and its innermost loop reads along one
+input row, and the product is a batch of `N x T` matmuls whose columns
+`linalg-pack-operands` gathers one tile at a time in that tile's parallel
+iteration, right before its micro-kernels read them from L2 (an implicit
+GEMM: the whole column buffer is allocated but each part is written and
+read while it is hot). An init that is not a fill is transposed into the
+product's layout first. The flat form stays where no tile count fits (an
+output of few rows at batch 1: ResNet-18's 7x7 stage at batch 1), for
+fewer filters than MR, for padded products (the GPU's multiples), and a
+pointwise convolution keeps its reshape.
+
 **Contract.** Rewrites every `linalg.conv_2d_nchw_fchw` on tensors of static
 shapes; nothing else (other layouts, depthwise and grouped convolutions,
 memrefs, dynamic shapes are left alone). Preserves every output element
-exactly: each is the same sum of the same products, in the same order
-(`c`, then `kh`, then `kw`, the named op's loop order), with the op's body
-(and so its operand conversions) unchanged.
+exactly in either form: each is the same sum of the same products, in the
+same order (`c`, then `kh`, then `kw`, the named op's loop order), with the
+op's body (and so its operand conversions) unchanged.
 """
 
 from __future__ import annotations

@@ -65,6 +65,19 @@ per parallel iteration (at least `PARALLEL_ITERATIONS / 2` of them: each
 with its own part of the buffer, its loops inside sequential) or one after
 the other (fewer), each on rank-reducing views of the operands.
 
+An operand of a batch matmul run one matrix per parallel iteration that a
+gather computes (`batch_producer`: a generic with no inputs, all parallel,
+writing a whole allocation through the identity map, whose leading loops
+are the batch, read by nothing but the matmul, possibly through a
+`memref.collapse_shape` that merges batch loops, with nothing between it
+and the matmul that may write what it loads) is computed there too: each
+iteration runs the gather on its matrix's part (its `linalg.index` of a
+batch loop offset by the iteration's index, a merged index split back
+row-major), right before packing, so the part is read back from cache (the
+row-tiled im2col of `linalg-conv-to-im2col{column-tile-bytes}`: an
+implicit GEMM). Deallocations of what the gather loads that lay between
+move after the matmul.
+
 Contract
 --------
 Input: linalg on memrefs (`bufferize`d), named ops generalized. The pass
@@ -87,7 +100,8 @@ which tells the tiling passes that they are already register tiles and
 
 Preserves: every value. Each output element is accumulated in the same
 order (K ascending: the KC steps in order, then the K remainder), with the
-same operations, so results are bit-identical.
+same operations, so results are bit-identical; a gather moved into the
+batch loop writes the same elements from the same reads.
 """
 
 from __future__ import annotations

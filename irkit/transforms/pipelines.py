@@ -131,7 +131,9 @@ class LowerToCPipeline(NamedPipeline):
 
     Stages: `convert-nn-to-linalg` (a no-op on upstream input),
     `linalg-conv-to-im2col` (where it packs, unless `im2col=false`: 2-D
-    convolutions as a gather and a batch of matmuls),
+    convolutions as a gather and a batch of matmuls, row-tiled with each
+    tile's columns within half of `l2-cache-bytes`, which
+    `linalg-pack-operands` gathers in the tile's parallel iteration),
     `linalg-generalize-named-ops`, `linalg-fold-unit-extent-dims` (a one-row
     matmul becomes a matrix-vector product, run as row reductions),
     `linalg-fuse-elementwise` (unless `fuse=false`; `fold-copies` where it
