@@ -1073,7 +1073,7 @@ def batch_producer(matmul: Matmul, operand: int) -> BatchProducer | None:
     if loops is None or tuple(loops[:batch]) != matmul.batch_loops:
         return None
     reshape = value.owner
-    batch_dims = [(dim,) for dim in range(batch)]
+    batch_dims: list[tuple[int, ...]] = [(dim,) for dim in range(batch)]
     if isinstance(reshape, memref.CollapseShapeOp):
         groups = [
             tuple(cast(IntegerAttr[Any], dim).value.data for dim in group.data)

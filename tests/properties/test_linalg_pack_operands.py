@@ -357,7 +357,7 @@ def test_lower_to_c_runs_row_tiled_convolutions(text: str) -> None:
     lowered = parse_module(text)
     stages = LowerToCPipeline(vector_bits=512, vector_registers=8).stages()
     packing = [stage.name for stage in stages].index("linalg-pack-operands")
-    Pipeline(tuple(stages[: packing + 1])).run(make_context(), lowered)
+    Pipeline(stages[: packing + 1]).run(make_context(), lowered)
     assert _fused(lowered)
     compiled = irkit.compile(text, target="c", pipeline=CONV_C)
     rng = np.random.default_rng(len(text))
