@@ -472,13 +472,14 @@ def _row_tile_gather(
         ib.add(IndexOp(dim)) for dim in range(7)
     )
     out_row = ib.add(arith.AddiOp(ib.scaled(tile, rows), within))
-    row = ib.window(out_row, shape.strides[0], tap_row, shape.dilations[0])
-    column = ib.window(out_column, shape.strides[1], tap_column, shape.dilations[1])
+    in_row = ib.window(out_row, shape.strides[0], tap_row, shape.dilations[0])
+    in_column = ib.window(out_column, shape.strides[1], tap_column, shape.dilations[1])
+    position = [n, channel, in_row, in_column]
     padding = spatial_padding(x)
     if padding is None:
-        value = ib.add(ExtractOp(x, [n, channel, row, column], element))
+        value = ib.add(ExtractOp(x, position, element))
     else:
-        value = read_padded(padding, [n, channel, row, column], element, ib.add)
+        value = read_padded(padding, position, element, ib.add)
     body.add_op(LinalgYieldOp(value))
     identity = AffineMapAttr(AffineMap.identity(7))
     gather = GenericOp(
@@ -525,6 +526,21 @@ def _transposed(value: SSAValue, permutation: Sequence[int]) -> list[Operation]:
         [result_type],
     )
     return [empty, copy]
+
+
+def _swapped_body(op: Conv2DNchwFchwOp, rewriter: PatternRewriter) -> Region:
+    """The convolution's body with its two input arguments swapped (the
+    weights first, as the product takes its operands): the same ops on the
+    same values."""
+    body = rewriter.move_region_contents_to_new_regions(op.regions[0])
+    block = body.block
+    input_arg, weight_arg = block.args[0], block.args[1]
+    weight_first = block.insert_arg(weight_arg.type, 0)
+    weight_first.name_hint = weight_arg.name_hint
+    weight_arg.replace_all_uses_with(weight_first)
+    block.erase_arg(weight_arg)
+    assert block.args[1] is input_arg
+    return body
 
 
 @dataclass
@@ -642,14 +658,7 @@ class ConvToIm2col(RewritePattern):
             AffineMap.from_callable(lambda n, f, p, k: (n, f, p)),
         ]
         assert all(m.num_dims == loops for m in maps)
-        body = rewriter.move_region_contents_to_new_regions(op.regions[0])
-        block = body.block
-        input_arg, weight_arg = block.args[0], block.args[1]
-        weight_first = block.insert_arg(weight_arg.type, 0)
-        weight_first.name_hint = weight_arg.name_hint
-        weight_arg.replace_all_uses_with(weight_first)
-        block.erase_arg(weight_arg)
-        assert block.args[1] is input_arg
+        body = _swapped_body(op, rewriter)
         product = GenericOp(
             [weights_value, columns],
             [flat_init.results[0]],
@@ -679,21 +688,6 @@ class ConvToIm2col(RewritePattern):
                 and not dead.results[0].uses
             ):
                 rewriter.erase(dead)
-
-
-def _swapped_body(op: Conv2DNchwFchwOp, rewriter: PatternRewriter) -> Region:
-    """The convolution's body with its two input arguments swapped (the
-    weights first, as the product takes its operands): the same ops on the
-    same values."""
-    body = rewriter.move_region_contents_to_new_regions(op.regions[0])
-    block = body.block
-    input_arg, weight_arg = block.args[0], block.args[1]
-    weight_first = block.insert_arg(weight_arg.type, 0)
-    weight_first.name_hint = weight_arg.name_hint
-    weight_arg.replace_all_uses_with(weight_first)
-    block.erase_arg(weight_arg)
-    assert block.args[1] is input_arg
-    return body
 
 
 def _rewrite_row_tiled(

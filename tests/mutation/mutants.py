@@ -1119,11 +1119,11 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "im2col-columns-first",
         "irkit/transforms/linalg_conv_to_im2col.py",
-        "        assert block.args[1] is input_arg\n",
-        "        assert block.args[1] is input_arg\n"
+        "        body = _swapped_body(op, rewriter)\n",
+        "        body = _swapped_body(op, rewriter)\n"
         "        weights_value, columns = columns, weights_value\n"
         "        maps[0], maps[1] = maps[1], maps[0]\n"
-        "        block.args[0].replace_all_uses_with(block.args[1])\n",
+        "        body.block.args[0].replace_all_uses_with(body.block.args[1])\n",
         (
             "tests/properties/test_conv_epilogues.py::"
             "test_a_half_convolution_runs_on_tensor_cores",
@@ -1622,5 +1622,17 @@ MUTANTS: tuple[Mutant, ...] = (
         ("tests/filecheck/transforms/linalg-pack-operands-producers.mlir",),
         "a merged batch index (images x tiles) is split with the outer loop "
         "fastest: the wrong image's tile is gathered",
+    ),
+    Mutant(
+        "im2col-row-tiled-dilation-ignored",
+        "irkit/transforms/linalg_conv_to_im2col.py",
+        "    in_row = ib.window(out_row, shape.strides[0], tap_row, shape.dilations[0])",
+        "    in_row = ib.window(out_row, shape.strides[0], tap_row, 1)",
+        (
+            "tests/properties/test_linalg_conv_to_im2col.py",
+            "tests/filecheck/transforms/linalg-conv-to-im2col-rows.mlir",
+        ),
+        "a dilated convolution's rows are gathered as if undilated in the "
+        "row-tiled form",
     ),
 )
