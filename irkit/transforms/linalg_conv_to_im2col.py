@@ -67,10 +67,9 @@ at least MR filters and NR pixels a tile):
     outs(%e : tensor<N x T x C x KH x KW x R x OW>)   // every index a loop's
 %cols = tensor.collapse_shape %col [[0], [1], [2, 3, 4], [5, 6]]  // N x T x K x Q
 %m = linalg.generic {maps = [(n, t, f, q, k) -> (f, k), (n, t, f, q, k) -> (n, t, k, q),
-                             (n, t, f, q, k) -> (n, t, f, q)]}
-    ins(%w2, %cols) outs(%fill : tensor<N x T x F x Q>)   // Q = R * OW
-%y = expand %m to N x T x F x R x OW, transposed to N x F x T x R x OW,
-     collapsed to N x F x OH x OW
+                             (n, t, f, q, k) -> (n, f, t, q)]}
+    ins(%w2, %cols) outs(%fill : tensor<N x F x T x Q>)   // Q = R * OW
+%y = expand %m to N x F x T x R x OW, collapsed to N x F x OH x OW
 ```
 
 so the gather needs no division and its innermost loop reads along one
@@ -78,8 +77,10 @@ input row, and the product is a batch of `N x T` matmuls whose columns
 `linalg-pack-operands` gathers one tile at a time in that tile's parallel
 iteration, right before its micro-kernels read them from L2 (an implicit
 GEMM: the whole column buffer is allocated but each part is written and
-read while it is hot). An init that is not a fill is transposed into the
-product's layout first. The flat form stays where no tile count fits (an
+read while it is hot). The product writes the result where it lies (its
+output `N x F x T x Q` is a reshape of `N x F x OH x OW`, the tiles
+between the filters and the pixels), so an init that is not a fill is
+accumulated into in place, reshaped. The flat form stays where no tile count fits (an
 output of few rows at batch 1: ResNet-18's 7x7 stage at batch 1), for
 fewer filters than MR, for padded products (the GPU's multiples), and a
 pointwise convolution keeps its reshape.
@@ -94,7 +95,6 @@ op's body (and so its operand conversions) unchanged.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import cast
 
@@ -117,7 +117,7 @@ from xdsl.dialects.linalg.ops import IndexOp
 from xdsl.dialects.linalg.ops import YieldOp as LinalgYieldOp
 from xdsl.dialects.tensor import ExtractOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
-from xdsl.ir.affine import AffineExpr, AffineMap
+from xdsl.ir.affine import AffineMap
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     PatternRewriter,
@@ -493,41 +493,6 @@ def _row_tile_gather(
     return empty, gather
 
 
-def _transposed(value: SSAValue, permutation: Sequence[int]) -> list[Operation]:
-    """Ops copying `value` (a static tensor) into a new tensor whose dimension
-    `d` is `value`'s dimension `permutation[d]`; the last op's result is it."""
-    value_type = cast(TensorType[Attribute], value.type)
-    shape = value_type.get_shape()
-    element = value_type.get_element_type()
-    result_type = TensorType(element, [shape[d] for d in permutation])
-    empty = tensor.EmptyOp([], result_type)
-    rank = len(shape)
-    inverse = [permutation.index(d) for d in range(rank)]
-    body = Block(arg_types=[element, element])
-    body.args[0].name_hint, body.args[1].name_hint = "in", "out"
-    body.add_op(LinalgYieldOp(body.args[0]))
-    copy = GenericOp(
-        [value],
-        [empty.tensor],
-        Region(body),
-        ArrayAttr(
-            [
-                AffineMapAttr(
-                    AffineMap(
-                        rank,
-                        0,
-                        tuple(AffineExpr.dimension(inverse[d]) for d in range(rank)),
-                    )
-                ),
-                AffineMapAttr(AffineMap.identity(rank)),
-            ]
-        ),
-        ArrayAttr([IteratorTypeAttr(IteratorType.PARALLEL)] * rank),
-        [result_type],
-    )
-    return [empty, copy]
-
-
 def _swapped_body(op: Conv2DNchwFchwOp, rewriter: PatternRewriter) -> Region:
     """The convolution's body with its two input arguments swapped (the
     weights first, as the product takes its operands): the same ops on the
@@ -695,37 +660,32 @@ def _rewrite_row_tiled(
 ) -> None:
     """The row-tiled form (see the module doc): `T = OH / rows` tiles of
     `rows` output rows per image, the columns of each a `K x rows * OW`
-    matrix, the product a batch of `N x T` matmuls into `N x T x F x Q`,
-    transposed back into the `N x F x OH x OW` result."""
+    matrix, the product a batch of `N x T` matmuls writing the result
+    where it lies, `N x F x T x Q` (Q = rows * OW), a reshape of
+    `N x F x OH x OW`."""
     x, w = op.inputs
     (init,) = op.outputs
     x_type = cast(TensorType[Attribute], x.type)
     w_type = cast(TensorType[Attribute], w.type)
     init_type = cast(TensorType[Attribute], init.type)
+    element = init_type.get_element_type()
     out_rows, out_columns = shape.output
     tiles = out_rows // rows
-    # [N, F, T, rows, OW] <-> [N, T, F, rows, OW]: the same permutation
-    # both ways (dimensions 1 and 2 swapped).
-    swap = [0, 2, 1, 3, 4]
+    # [N, F, OH, OW] -> [N, F, T, rows, OW] -> [N, F, T, Q]
+    by_tile = [[0], [1], [2, 3], [4]]
     tiled_type = TensorType(
-        init_type.get_element_type(),
-        [shape.batch, shape.filters, tiles, rows, out_columns],
+        element, [shape.batch, shape.filters, tiles, rows, out_columns]
     )
-    by_tile = [[0], [1], [2, 3], [4]]  # [N, F, OH, OW] <- [N, F, T, rows, OW]
+    pixels_of_tile = [[0], [1], [2], [3, 4]]
     product_type = TensorType(
-        init_type.get_element_type(),
-        [shape.batch, tiles, shape.filters, rows * out_columns],
+        element, [shape.batch, shape.filters, tiles, rows * out_columns]
     )
-    pixels_of_tile = [[0], [1], [2], [3, 4]]  # [N, T, F, Q] <- [N, T, F, rows, OW]
     ops: list[Operation] = []
     columns_empty, gather = _row_tile_gather(x, shape, x_type.get_element_type(), rows)
+    gathered_type = cast(TensorType[Attribute], gather.results[0].type)
+    column_groups = [[0], [1], [2, 3, 4], [5, 6]]
     columns = collapse_op(
-        gather.results[0],
-        [[0], [1], [2, 3, 4], [5, 6]],
-        collapsed_type(
-            cast(TensorType[Attribute], gather.results[0].type),
-            [[0], [1], [2, 3, 4], [5, 6]],
-        ),
+        gather.results[0], column_groups, collapsed_type(gathered_type, column_groups)
     )
     weights_groups = [[0], [1, 2, 3]]
     weights = collapse_op(w, weights_groups, collapsed_type(w_type, weights_groups))
@@ -740,18 +700,14 @@ def _rewrite_row_tiled(
         ops += [empty, fill_like(fill, empty.tensor, product_type)]
     else:
         split = expand_op(init, by_tile, tiled_type)
-        transposed = _transposed(split.result, swap)
-        merged = collapse_op(
-            transposed[-1].results[0],
-            pixels_of_tile,
-            product_type,
-        )
-        ops += [split, *transposed, merged]
+        ops += [split, collapse_op(split.result, pixels_of_tile, product_type)]
     product_init = ops[-1].results[0]
+    # Loops (n, t, f, q, k): the batch of images and tiles first; the output
+    # keeps the result's order, the tiles between the filters and pixels.
     maps = [
         AffineMap.from_callable(lambda n, t, f, q, k: (f, k)),
         AffineMap.from_callable(lambda n, t, f, q, k: (n, t, k, q)),
-        AffineMap.from_callable(lambda n, t, f, q, k: (n, t, f, q)),
+        AffineMap.from_callable(lambda n, t, f, q, k: (n, f, t, q)),
     ]
     rewriter.insert_op(ops)
     product = GenericOp(
@@ -765,14 +721,9 @@ def _rewrite_row_tiled(
         ),
         [product_type],
     )
-    by_row = TensorType(
-        init_type.get_element_type(),
-        [shape.batch, tiles, shape.filters, rows, out_columns],
-    )
-    unmerged = expand_op(product.results[0], pixels_of_tile, by_row)
-    back = _transposed(unmerged.result, swap)
-    result = collapse_op(back[-1].results[0], by_tile, init_type)
-    rewriter.insert_op([product, unmerged, *back])
+    unmerged = expand_op(product.results[0], pixels_of_tile, tiled_type)
+    result = collapse_op(unmerged.result, by_tile, init_type)
+    rewriter.insert_op([product, unmerged])
     rewriter.replace_op(op, result)
     for dead in (x.owner, init.owner):
         # The pad the gather read through, the fill the product replaced.

@@ -86,10 +86,12 @@ ignores every other op; a contraction on tensors is rejected with a located
 error. It rewrites a contraction that has one reduction loop K, two memref
 inputs of one element type and a memref output, static shapes, no
 `linalg.index`, each indexing map a projection with each loop at most
-once, whose output's last two loops are the row loop (read by one input
-with K, in either order: the lhs) and the column loop (read by the other
-with K: the rhs), any other output loop parallel (a batch loop, read by an
-input or not), an output that cannot alias an input
+once, whose output's last loop is the column loop (read by one input with
+K, in either order: the rhs) and an earlier output loop the row loop (read
+by the other input with K and not by the rhs: the lhs; the last such),
+any other output loop parallel, wherever it lies (a batch loop, read by an
+input or not: a row-tiled convolution's tiles lie between its rows and
+columns), an output that cannot alias an input
 (`irkit.analysis.aliasing.may_alias`), and at least MR rows and NR columns.
 Anything else is left as it is.
 
@@ -253,9 +255,22 @@ def match_matmul(generic: GenericOp) -> Matmul | None:
     all_maps = [loops for loops in found_maps if loops is not None]
     if len(all_maps) != 3 or any(len(set(m)) != len(m) for m in all_maps):
         return None
-    # The batch: the output's loops before its last two, which an input
-    # reads too or not at all (a convolution's weights, shared by its batch).
-    batch = tuple(all_maps[2][:-2])
+    # The columns: the output's last loop, which one input reads (the rhs);
+    # the rows: the last output loop before them that only the other input
+    # reads. The batch: every other output loop, wherever it lies (a
+    # row-tiled convolution writes N x F x T x Q: the tiles T between the
+    # rows F and the columns Q), which an input reads too or not at all (a
+    # convolution's weights, shared by its batch).
+    out_all = all_maps[2]
+    column = out_all[-1]
+    readers = [index for index in (0, 1) if column in all_maps[index]]
+    if len(readers) != 1:
+        return None
+    rhs_loops, lhs_loops = all_maps[readers[0]], all_maps[1 - readers[0]]
+    rows = [x for x in out_all[:-1] if x in lhs_loops and x not in rhs_loops]
+    if not rows:
+        return None
+    batch = tuple(x for x in out_all if x not in (rows[-1], column))
     if len(batch) != batch_count or any(
         kinds[loop] != IteratorType.PARALLEL for loop in batch
     ):

@@ -7,8 +7,9 @@
 // 4, which do not divide 6, so 3 rows: 2 tiles. The gather runs over
 // (n, t, c, kh, kw, i, ow), reading row (t * 3 + i) + kh - 1 and column
 // ow + kw - 1 of the source, with no division; the product is a batch of
-// N x T matmuls (F x K) @ (K x 3 * OW) into N x T x F x Q, transposed back
-// to N x F x OH x OW; the fill becomes the product's.
+// N x T matmuls (F x K) @ (K x 3 * OW) writing the result where it lies,
+// N x F x T x Q, a reshape of N x F x OH x OW; the fill becomes the
+// product's.
 
 // CHECK-LABEL: func.func @padded
 // CHECK-NOT:     tensor.pad
@@ -24,11 +25,10 @@
 // CHECK:           tensor.extract %source[
 // CHECK:         %[[COL:.*]] = tensor.collapse_shape %[[GATHER]] {{\[}}[0], [1], [2, 3, 4], [5, 6]] : tensor<1x2x2x3x3x3x6xf32> into tensor<1x2x18x18xf32>
 // CHECK:         %[[W:.*]] = tensor.collapse_shape %w {{\[}}[0], [1, 2, 3]] : tensor<3x2x3x3xf32> into tensor<3x18xf32>
-// CHECK:         %[[FILL:.*]] = linalg.fill ins(%zero : f32) outs(%{{.*}} : tensor<1x2x3x18xf32>)
-// CHECK:         %[[MM:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d2, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d4, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%[[W]], %[[COL]] : tensor<3x18xf32>, tensor<1x2x18x18xf32>) outs(%[[FILL]] : tensor<1x2x3x18xf32>)
-// CHECK:         %[[ROWS:.*]] = tensor.expand_shape %[[MM]] {{\[}}[0], [1], [2], [3, 4]] output_shape [1, 2, 3, 3, 6]
-// CHECK:         %[[BACK:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d2, d1, d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>], {{.*}} ins(%[[ROWS]] : tensor<1x2x3x3x6xf32>) outs(%{{.*}} : tensor<1x3x2x3x6xf32>)
-// CHECK:         tensor.collapse_shape %[[BACK]] {{\[}}[0], [1], [2, 3], [4]] : tensor<1x3x2x3x6xf32> into tensor<1x3x6x6xf32>
+// CHECK:         %[[FILL:.*]] = linalg.fill ins(%zero : f32) outs(%{{.*}} : tensor<1x3x2x18xf32>)
+// CHECK:         %[[MM:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d2, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d4, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d2, d1, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%[[W]], %[[COL]] : tensor<3x18xf32>, tensor<1x2x18x18xf32>) outs(%[[FILL]] : tensor<1x3x2x18xf32>)
+// CHECK:         %[[ROWS:.*]] = tensor.expand_shape %[[MM]] {{\[}}[0], [1], [2], [3, 4]] output_shape [1, 3, 2, 3, 6]
+// CHECK:         tensor.collapse_shape %[[ROWS]] {{\[}}[0], [1], [2, 3], [4]] : tensor<1x3x2x3x6xf32> into tensor<1x3x6x6xf32>
 // CHECK-NOT:     linalg.conv_2d_nchw_fchw
 func.func @padded(%source: tensor<1x2x6x6xf32>, %w: tensor<3x2x3x3xf32>) -> tensor<1x3x6x6xf32> {
   %zero = arith.constant 0.0 : f32
@@ -46,16 +46,15 @@ func.func @padded(%source: tensor<1x2x6x6xf32>, %w: tensor<3x2x3x3xf32>) -> tens
 
 // A strided, dilated convolution accumulating into an argument: 2 images
 // of 4 output rows, so one tile of all 4 rows each (2 tiles, enough); row i
-// of tile t reads input row (t * 4 + i) * 2 + kh * 2. The init is
-// transposed into the product's N x T x F x Q layout first.
+// of tile t reads input row (t * 4 + i) * 2 + kh * 2. The product
+// accumulates into the init itself, reshaped to N x F x T x Q.
 
 // CHECK-LABEL: func.func @strided_init
 // CHECK:         linalg.generic {{.*}} outs(%{{.*}} : tensor<2x1x1x2x2x4x3xf32>)
 // CHECK-NOT:       arith.divui
 // CHECK:         %[[SPLIT:.*]] = tensor.expand_shape %init {{\[}}[0], [1], [2, 3], [4]] output_shape [2, 3, 1, 4, 3]
-// CHECK:         %[[SWAP:.*]] = linalg.generic {{.*}} ins(%[[SPLIT]] : tensor<2x3x1x4x3xf32>) outs(%{{.*}} : tensor<2x1x3x4x3xf32>)
-// CHECK:         %[[INIT:.*]] = tensor.collapse_shape %[[SWAP]] {{\[}}[0], [1], [2], [3, 4]] : tensor<2x1x3x4x3xf32> into tensor<2x1x3x12xf32>
-// CHECK:         linalg.generic {{.*}} outs(%[[INIT]] : tensor<2x1x3x12xf32>)
+// CHECK:         %[[INIT:.*]] = tensor.collapse_shape %[[SPLIT]] {{\[}}[0], [1], [2], [3, 4]] : tensor<2x3x1x4x3xf32> into tensor<2x3x1x12xf32>
+// CHECK:         linalg.generic {{.*}} outs(%[[INIT]] : tensor<2x3x1x12xf32>)
 func.func @strided_init(%x: tensor<2x1x9x9xf32>, %w: tensor<3x1x2x2xf32>, %init: tensor<2x3x4x3xf32>) -> tensor<2x3x4x3xf32> {
   %y = linalg.conv_2d_nchw_fchw {dilations = dense<2> : vector<2xi64>, strides = dense<[2, 3]> : vector<2xi64>} ins(%x, %w : tensor<2x1x9x9xf32>, tensor<3x1x2x2xf32>) outs(%init : tensor<2x3x4x3xf32>) -> tensor<2x3x4x3xf32>
   return %y : tensor<2x3x4x3xf32>

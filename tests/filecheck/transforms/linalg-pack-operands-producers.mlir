@@ -168,3 +168,25 @@ func.func @few_matrices(%x: memref<4x3x16xf32>, %w: memref<6x3xf32>, %out: memre
   memref.dealloc %col : memref<4x3x16xf32>
   return
 }
+
+// -----
+
+// The batch between the rows and the columns of the output (a row-tiled
+// convolution writes F x T x Q, its result's layout): each matrix writes
+// a strided F x Q view of the output at its tile.
+
+// CHECK-LABEL: func.func @batch_inside_the_output
+// CHECK:         scf.parallel (%[[B:.*]]) =
+// CHECK:           memref.subview %out[0, %[[B]], 0] [6, 1, 16] [1, 1, 1] : memref<6x8x16xf32> to memref<6x16xf32, strided<[128, 1], offset: ?>>
+// CHECK:           linalg.generic {{.*}} attrs = {irkit.register_tile}
+func.func @batch_inside_the_output(%cols: memref<8x3x16xf32>, %w: memref<6x3xf32>, %out: memref<6x8x16xf32> {irkit.output}) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%out : memref<6x8x16xf32>)
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d1, d0, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%w, %cols : memref<6x3xf32>, memref<8x3x16xf32>) outs(%out : memref<6x8x16xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %p = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
