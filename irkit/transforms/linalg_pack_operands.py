@@ -1045,16 +1045,20 @@ def _loaded_buffers(generic: GenericOp) -> list[SSAValue]:
 def _writes_to_any(op: Operation, buffers: Sequence[SSAValue]) -> bool:
     """Whether `op` may write memory that one of `buffers` may hold: a view,
     an allocation or an op without effects writes nothing; a generic or
-    fill writes its outputs; any other op may write anything."""
+    fill writes its outputs, a `memref.copy` its target (an argument init
+    copied into the output); any other op may write anything."""
     if op.name in VIEW_OPS or isinstance(op, memref.AllocOp | memref.AllocaOp):
         return False
     if not op.regions and is_side_effect_free(op):
         return False
+    written: list[SSAValue]
     if isinstance(op, GenericOp | linalg.FillOp):
-        return any(
-            may_alias(output, buffer) for output in op.outputs for buffer in buffers
-        )
-    return True
+        written = list(op.outputs)
+    elif isinstance(op, memref.CopyOp):
+        written = [op.destination]
+    else:
+        return True
+    return any(may_alias(value, buffer) for value in written for buffer in buffers)
 
 
 @dataclass(frozen=True)
