@@ -338,6 +338,32 @@ def segments(extent: int, cache_tile: int, register_tile: int) -> list[Segment]:
     return [segment for segment in found if segment.size]
 
 
+def vector_tail(
+    found: Sequence[Segment], vector_unit: tuple[int, int]
+) -> list[Segment]:
+    """`found` with a tail that no vector divides split into the most
+    columns that vectors do and the rest (a 7 x 7 convolution's 49 pixels:
+    32, then 16 in vectors, then 1 plain), so that only the rest is left to
+    a plain contraction; `vector_unit` is (vector bits, element bits)."""
+    split: list[Segment] = []
+    for segment in found:
+        if segment.tile or vector_lanes(segment.size, *vector_unit):
+            split.append(segment)
+            continue
+        whole = next(
+            (
+                size
+                for size in range(segment.size - 1, 0, -1)
+                if vector_lanes(size, *vector_unit)
+            ),
+            0,
+        )
+        if whole:
+            split.append(Segment(segment.offset, whole, 0))
+        split.append(Segment(segment.offset + whole, segment.size - whole, 0))
+    return split
+
+
 def _region_view(
     value: SSAValue, loops: Sequence[int], ranges: dict[int, Segment], at: InsertPoint
 ) -> SSAValue:
@@ -781,7 +807,9 @@ def pack_matmul_2d(
     )
     whole_depth = Segment(0, matmul.depth, 0)
     rhs_buffer = buffers[1]
-    for columns in segments(matmul.columns, blocking.nc, blocking.nr):
+    for columns in vector_tail(
+        segments(matmul.columns, blocking.nc, blocking.nr), vector_unit
+    ):
         columns_tile = columns.tile or (
             columns.size if vector_lanes(columns.size, *vector_unit) else 0
         )

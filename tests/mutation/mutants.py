@@ -1021,6 +1021,17 @@ MUTANTS: tuple[Mutant, ...] = (
         "fastest: the wrong image's tile is gathered",
     ),
     Mutant(
+        "pack-split-tail-drops-a-column",
+        "irkit/transforms/linalg_pack_operands.py",
+        "        split.append(Segment(segment.offset + whole, segment.size - whole, 0))",
+        "        split.append(Segment(segment.offset + whole, segment.size - whole - 1, 0))",
+        (
+            "tests/properties/test_linalg_pack_operands.py"
+            "::test_packing_keeps_meaning_on_random_shapes",
+        ),
+        "a column tail split into vectors and the rest loses its last column",
+    ),
+    Mutant(
         "im2col-row-tiled-dilation-ignored",
         "irkit/transforms/linalg_conv_to_im2col.py",
         "    in_row = ib.window(out_row, shape.strides[0], tap_row, shape.dilations[0])",
