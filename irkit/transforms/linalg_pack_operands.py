@@ -12,8 +12,9 @@ is split by peeling into regions whose sizes are all static: the part of
 each of M and N that whole blocks (MC rows, NC columns) cover, then the
 rest that whole register tiles (MR rows, NR columns) cover, then a tail of
 fewer than MR rows (run by micro-kernels of its rows) or NR columns (run by
-micro-kernels of its columns where they are whole vectors, else left a
-plain contraction); each region over the whole K. Each packed region is
+micro-kernels of its columns where they are whole vectors; one no vector
+divides is split into the most columns vectors do and the rest, left a
+plain contraction: `vector_tail`); each region over the whole K. Each packed region is
 BLIS's loop nest with both operands packed once, into one 64-byte aligned
 heap buffer:
 
