@@ -230,7 +230,8 @@ passed in.
 
 Conv nets written out as torchvision writes them (NCHW, eval mode, the same
 module and state-dict names): ResNet-18's basic block at its four stages (the
-first block of each; stages 2 to 4 with the 1x1 stride-2 downsample), a
+first block of each; stages 2 to 4 with the 1x1 stride-2 downsample; stage
+1 also at batch 1, `resnet_basic_s1_b1`, issue 18's CPU bar), a
 ResNet-50 bottleneck block, a ResNeXt-50 32x4d one (its 3x3 convolution in 32
 groups, which torch-mlir exports as `linalg.conv_2d_ngchw_gfchw`, as it does
 depthwise convolutions with a channel multiplier), the ResNet stem, a

@@ -541,7 +541,7 @@ def _image(batch: int, channels: int, size: int) -> Shape:
 
 def _conv_registry(small: bool) -> list[Workload]:
     """The conv nets: ResNet-18's basic blocks at its four stages (the first
-    block of each: stages 2 to 4 downsample), a ResNet-50 bottleneck block,
+    block of each: stages 2 to 4 downsample; the first also at batch 1), a ResNet-50 bottleneck block,
     a ResNeXt-50 one (grouped 3x3), the ResNet stem, a MobileNet-v2 block and
     the whole ResNet-18; tiny channels and 8x8 to 16x16 images (odd sizes
     included) for CI."""
@@ -577,6 +577,18 @@ def _conv_registry(small: bool) -> list[Workload]:
                 (_image(batch, inputs, size),),
             )
         )
+    # The first stage's block at batch 1 (issue 18's CPU bar): one image, as
+    # a user serving a single request runs it.
+    inputs, outputs, size = basic[0]
+    workloads.append(
+        Workload(
+            "resnet_basic_s1_b1",
+            f"ResNet basic block (stage 1): batch 1, {inputs}x{size}x{size} -> "
+            f"{outputs}x{size}x{size}",
+            partial(BasicBlock, inputs, outputs, 1),
+            (_image(1, inputs, size),),
+        )
+    )
     channels, width, size = bottleneck
     workloads.append(
         Workload(

@@ -49,12 +49,48 @@ elementwise kernel over `N * K * P` elements whose neighbouring threads read
 neighbouring input columns (stride 1): the cost is writing and reading the
 columns once, `KH * KW` times the input's size.
 
+**The row-tiled form (the CPU's, `column-tile-bytes`).** Written out, the
+flat gather's columns are `KH * KW` times the input (7 MB for a ResNet
+stage-1 3x3 convolution of one image), computed with divisions and
+remainders per element and read back from L3 by the matmul. With
+`column-tile-bytes` (`lower-to-c` passes half its L2 cache), the output's
+rows are cut into `T = OH / R` tiles of `R` whole rows, `R` the most rows
+dividing OH whose columns (`K x R * OW`) fit the budget, leaving at least
+`min-row-tiles` tiles over the batch (as many as `linalg-pack-operands` runs
+one matrix per parallel iteration for) and a product holding a whole
+register tile (`register_tile_shape` of `vector-bits`, `vector-registers`:
+at least MR filters and NR pixels a tile):
+
+```mlir
+// col[n, t, c, kh, kw, i, ow] = x[n, c, (t * R + i) * sh + kh * dh, ow * sw + kw * dw]
+%col = linalg.generic {7 loops, identity map, all parallel}
+    outs(%e : tensor<N x T x C x KH x KW x R x OW>)   // every index a loop's
+%cols = tensor.collapse_shape %col [[0], [1], [2, 3, 4], [5, 6]]  // N x T x K x Q
+%m = linalg.generic {maps = [(n, t, f, q, k) -> (f, k), (n, t, f, q, k) -> (n, t, k, q),
+                             (n, t, f, q, k) -> (n, f, t, q)]}
+    ins(%w2, %cols) outs(%fill : tensor<N x F x T x Q>)   // Q = R * OW
+%y = expand %m to N x F x T x R x OW, collapsed to N x F x OH x OW
+```
+
+so the gather needs no division and its innermost loop reads along one
+input row, and the product is a batch of `N x T` matmuls whose columns
+`linalg-pack-operands` gathers one tile at a time in that tile's parallel
+iteration, right before its micro-kernels read them from L2 (an implicit
+GEMM: the whole column buffer is allocated but each part is written and
+read while it is hot). The product writes the result where it lies (its
+output `N x F x T x Q` is a reshape of `N x F x OH x OW`, the tiles
+between the filters and the pixels), so an init that is not a fill is
+accumulated into in place, reshaped. The flat form stays where no tile count fits (an
+output of few rows at batch 1: ResNet-18's 7x7 stage at batch 1), for
+fewer filters than MR, for padded products (the GPU's multiples), and a
+pointwise convolution keeps its reshape.
+
 **Contract.** Rewrites every `linalg.conv_2d_nchw_fchw` on tensors of static
 shapes; nothing else (other layouts, depthwise and grouped convolutions,
 memrefs, dynamic shapes are left alone). Preserves every output element
-exactly: each is the same sum of the same products, in the same order
-(`c`, then `kh`, then `kw`, the named op's loop order), with the op's body
-(and so its operand conversions) unchanged.
+exactly in either form: each is the same sum of the same products, in the
+same order (`c`, then `kh`, then `kw`, the named op's loop order), with the
+op's body (and so its operand conversions) unchanged.
 """
 
 from __future__ import annotations
@@ -91,6 +127,7 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.utils.exceptions import PassFailedException
 
+from irkit.analysis.memory import element_bytes
 from irkit.analysis.structured import (
     MAX_PADDING_GROWTH_PERCENT,
     is_fill,
@@ -111,6 +148,7 @@ from irkit.transforms.utils.reshapes import (
     expand_op,
     fill_like,
 )
+from irkit.transforms.utils.tiling import register_tile_shape
 
 PASS_NAME = "linalg-conv-to-im2col"
 
@@ -378,6 +416,98 @@ def _padded_init(
     return [flat, zero, pad]
 
 
+def rows_per_tile(
+    shape: _ConvShape,
+    element: int,
+    tile_bytes: int,
+    min_tiles: int,
+    register_tile: tuple[int, int],
+) -> int | None:
+    """Output rows per column tile of the row-tiled form (`column-tile-bytes`):
+    the most rows dividing OH whose columns (`K x rows * OW` elements of
+    `element` bytes) fit `tile_bytes`, that leave at least `min_tiles`
+    tiles over the batch, and whose product holds a whole register tile
+    (`register_tile` = MR filters x NR pixels: `linalg-pack-operands` packs
+    it); None when no number of rows does."""
+    out_rows, out_columns = shape.output
+    mr, nr = register_tile
+    if shape.filters < mr:
+        return None
+    fitting = [
+        rows
+        for rows in range(1, out_rows + 1)
+        if out_rows % rows == 0
+        and shape.reduction * rows * out_columns * element <= tile_bytes
+        and shape.batch * (out_rows // rows) >= min_tiles
+        and rows * out_columns >= nr
+    ]
+    return max(fitting) if fitting else None
+
+
+def _row_tile_gather(
+    x: SSAValue, shape: _ConvShape, element: Attribute, rows: int
+) -> tuple[tensor.EmptyOp, GenericOp]:
+    """The row-tiled gather (see the module doc), `col[n, t, c, kh, kw, i, ow]
+    = x[n, c, (t * rows + i) * sh + kh * dh, ow * sw + kw * dw]`, and the
+    empty tensor it fills: every index is a loop's, so no division, and the
+    innermost loop reads one input row (strided by the stride)."""
+    out_rows, out_columns = shape.output
+    kh_extent, kw_extent = shape.kernel
+    col_type = TensorType(
+        element,
+        [
+            shape.batch,
+            out_rows // rows,
+            shape.channels,
+            kh_extent,
+            kw_extent,
+            rows,
+            out_columns,
+        ],
+    )
+    empty = tensor.EmptyOp([], col_type)
+    body = Block(arg_types=[element])
+    ib = _IndexBuilder(body)
+    n, tile, channel, tap_row, tap_column, within, out_column = (
+        ib.add(IndexOp(dim)) for dim in range(7)
+    )
+    out_row = ib.add(arith.AddiOp(ib.scaled(tile, rows), within))
+    in_row = ib.window(out_row, shape.strides[0], tap_row, shape.dilations[0])
+    in_column = ib.window(out_column, shape.strides[1], tap_column, shape.dilations[1])
+    position = [n, channel, in_row, in_column]
+    padding = spatial_padding(x)
+    if padding is None:
+        value = ib.add(ExtractOp(x, position, element))
+    else:
+        value = read_padded(padding, position, element, ib.add)
+    body.add_op(LinalgYieldOp(value))
+    identity = AffineMapAttr(AffineMap.identity(7))
+    gather = GenericOp(
+        [],
+        [empty.tensor],
+        Region(body),
+        ArrayAttr([identity]),
+        ArrayAttr([IteratorTypeAttr(IteratorType.PARALLEL)] * 7),
+        [col_type],
+    )
+    return empty, gather
+
+
+def _swapped_body(op: Conv2DNchwFchwOp, rewriter: PatternRewriter) -> Region:
+    """The convolution's body with its two input arguments swapped (the
+    weights first, as the product takes its operands): the same ops on the
+    same values."""
+    body = rewriter.move_region_contents_to_new_regions(op.regions[0])
+    block = body.block
+    input_arg, weight_arg = block.args[0], block.args[1]
+    weight_first = block.insert_arg(weight_arg.type, 0)
+    weight_first.name_hint = weight_arg.name_hint
+    weight_arg.replace_all_uses_with(weight_first)
+    block.erase_arg(weight_arg)
+    assert block.args[1] is input_arg
+    return body
+
+
 @dataclass
 class ConvToIm2col(RewritePattern):
     # The matmul's columns are padded to a multiple of `pixel_multiple`, its
@@ -391,6 +521,14 @@ class ConvToIm2col(RewritePattern):
     # The reduction's multiple for f16/bf16 convolutions into f32 (0:
     # `reduction_multiple`).
     half_reduction_multiple: int = 0
+    # The row-tiled form's column tiles at most this many bytes (0: the
+    # flat form); at least `min_row_tiles` of them (`rows_per_tile`).
+    column_tile_bytes: int = 0
+    min_row_tiles: int = 1
+    # The vector unit the products' micro-kernels are sized for
+    # (`register_tile_shape`).
+    vector_bits: int = 256
+    vector_registers: int = 16
 
     @op_type_rewrite_pattern
     def match_and_rewrite(
@@ -418,6 +556,25 @@ class ConvToIm2col(RewritePattern):
         rows, columns_count = extents.reduction, extents.pixels
         # The product is padded (and its corner the result) along F or P.
         padded = (extents.filters, columns_count) != (shape.filters, shape.pixels)
+        pointwise = shape.is_pointwise and spatial_padding(x) is None
+        if (
+            self.column_tile_bytes
+            and not pointwise
+            and extents == _MatmulExtents(shape.filters, shape.reduction, shape.pixels)
+        ):
+            accumulator_bits = 8 * (element_bytes(init_type.get_element_type()) or 4)
+            tile_rows = rows_per_tile(
+                shape,
+                element_bytes(x_type.get_element_type()) or 4,
+                self.column_tile_bytes,
+                self.min_row_tiles,
+                register_tile_shape(
+                    accumulator_bits, self.vector_bits, self.vector_registers
+                ),
+            )
+            if tile_rows is not None:
+                _rewrite_row_tiled(op, shape, tile_rows, rewriter)
+                return
         columns: SSAValue
         gathered = rows != shape.reduction or columns_count != shape.pixels
         if shape.is_pointwise and spatial_padding(x) is None and not gathered:
@@ -466,14 +623,7 @@ class ConvToIm2col(RewritePattern):
             AffineMap.from_callable(lambda n, f, p, k: (n, f, p)),
         ]
         assert all(m.num_dims == loops for m in maps)
-        body = rewriter.move_region_contents_to_new_regions(op.regions[0])
-        block = body.block
-        input_arg, weight_arg = block.args[0], block.args[1]
-        weight_first = block.insert_arg(weight_arg.type, 0)
-        weight_first.name_hint = weight_arg.name_hint
-        weight_arg.replace_all_uses_with(weight_first)
-        block.erase_arg(weight_arg)
-        assert block.args[1] is input_arg
+        body = _swapped_body(op, rewriter)
         product = GenericOp(
             [weights_value, columns],
             [flat_init.results[0]],
@@ -505,6 +655,85 @@ class ConvToIm2col(RewritePattern):
                 rewriter.erase(dead)
 
 
+def _rewrite_row_tiled(
+    op: Conv2DNchwFchwOp, shape: _ConvShape, rows: int, rewriter: PatternRewriter
+) -> None:
+    """The row-tiled form (see the module doc): `T = OH / rows` tiles of
+    `rows` output rows per image, the columns of each a `K x rows * OW`
+    matrix, the product a batch of `N x T` matmuls writing the result
+    where it lies, `N x F x T x Q` (Q = rows * OW), a reshape of
+    `N x F x OH x OW`."""
+    x, w = op.inputs
+    (init,) = op.outputs
+    x_type = cast(TensorType[Attribute], x.type)
+    w_type = cast(TensorType[Attribute], w.type)
+    init_type = cast(TensorType[Attribute], init.type)
+    element = init_type.get_element_type()
+    out_rows, out_columns = shape.output
+    tiles = out_rows // rows
+    # [N, F, OH, OW] -> [N, F, T, rows, OW] -> [N, F, T, Q]
+    by_tile = [[0], [1], [2, 3], [4]]
+    tiled_type = TensorType(
+        element, [shape.batch, shape.filters, tiles, rows, out_columns]
+    )
+    pixels_of_tile = [[0], [1], [2], [3, 4]]
+    product_type = TensorType(
+        element, [shape.batch, shape.filters, tiles, rows * out_columns]
+    )
+    ops: list[Operation] = []
+    columns_empty, gather = _row_tile_gather(x, shape, x_type.get_element_type(), rows)
+    gathered_type = cast(TensorType[Attribute], gather.results[0].type)
+    column_groups = [[0], [1], [2, 3, 4], [5, 6]]
+    columns = collapse_op(
+        gather.results[0], column_groups, collapsed_type(gathered_type, column_groups)
+    )
+    weights_groups = [[0], [1, 2, 3]]
+    weights = collapse_op(w, weights_groups, collapsed_type(w_type, weights_groups))
+    ops += [columns_empty, gather, columns, weights]
+    fill = init.owner
+    if (
+        isinstance(fill, linalg.FillOp | GenericOp)
+        and (isinstance(fill, linalg.FillOp) or is_fill(fill))
+        and len(fill.results) == 1
+    ):
+        empty = tensor.EmptyOp([], product_type)
+        ops += [empty, fill_like(fill, empty.tensor, product_type)]
+    else:
+        split = expand_op(init, by_tile, tiled_type)
+        ops += [split, collapse_op(split.result, pixels_of_tile, product_type)]
+    product_init = ops[-1].results[0]
+    # Loops (n, t, f, q, k): the batch of images and tiles first; the output
+    # keeps the result's order, the tiles between the filters and pixels.
+    maps = [
+        AffineMap.from_callable(lambda n, t, f, q, k: (f, k)),
+        AffineMap.from_callable(lambda n, t, f, q, k: (n, t, k, q)),
+        AffineMap.from_callable(lambda n, t, f, q, k: (n, f, t, q)),
+    ]
+    rewriter.insert_op(ops)
+    product = GenericOp(
+        [weights.result, columns.result],
+        [product_init],
+        _swapped_body(op, rewriter),
+        ArrayAttr([AffineMapAttr(m) for m in maps]),
+        ArrayAttr(
+            [IteratorTypeAttr(IteratorType.PARALLEL)] * 4
+            + [IteratorTypeAttr(IteratorType.REDUCTION)]
+        ),
+        [product_type],
+    )
+    unmerged = expand_op(product.results[0], pixels_of_tile, tiled_type)
+    result = collapse_op(unmerged.result, by_tile, init_type)
+    rewriter.insert_op([product, unmerged])
+    rewriter.replace_op(op, result)
+    for dead in (x.owner, init.owner):
+        # The pad the gather read through, the fill the product replaced.
+        if (
+            isinstance(dead, tensor.PadOp | linalg.FillOp | GenericOp)
+            and not dead.results[0].uses
+        ):
+            rewriter.erase(dead)
+
+
 @dataclass(frozen=True)
 class LinalgConvToIm2colPass(ModulePass):
     """2-D NCHW convolutions as an im2col gather and a batch of matmuls (see
@@ -530,6 +759,17 @@ class LinalgConvToIm2colPass(ModulePass):
     # products' K step, as it pads their matmuls' K
     # (`linalg-pad-contractions{half-reduction-multiple}`).
     half_reduction_multiple: int = 0
+    # `lower-to-c` passes half its L2 cache: the row-tiled form (see the
+    # module doc), each tile's columns within this many bytes. 0: off.
+    column_tile_bytes: int = 0
+    # The row-tiled form only with at least this many tiles over the batch
+    # (`lower-to-c` passes as many as `linalg-pack-operands` runs one
+    # matrix per parallel iteration for); else the flat form.
+    min_row_tiles: int = 8
+    # The vector unit (`CpuHardware`, which `lower-to-c` passes): the
+    # row-tiled form only where its product holds a whole register tile.
+    vector_bits: int = 256
+    vector_registers: int = 16
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         multiples = (
@@ -538,11 +778,16 @@ class LinalgConvToIm2colPass(ModulePass):
             self.filter_multiple,
             self.half_reduction_multiple,
         )
-        if min(multiples) < 0 or self.max_growth_percent < 0:
+        if (
+            min(multiples) < 0
+            or self.max_growth_percent < 0
+            or self.column_tile_bytes < 0
+            or self.min_row_tiles < 1
+        ):
             raise PassFailedException(
                 f"{PASS_NAME}: pixel-multiple, reduction-multiple, "
-                "filter-multiple, half-reduction-multiple and max-growth-percent "
-                "must be >= 0"
+                "filter-multiple, half-reduction-multiple, max-growth-percent "
+                "and column-tile-bytes must be >= 0, min-row-tiles >= 1"
             )
         pattern = ConvToIm2col(
             self.pixel_multiple,
@@ -550,5 +795,9 @@ class LinalgConvToIm2colPass(ModulePass):
             self.filter_multiple,
             self.max_growth_percent,
             self.half_reduction_multiple,
+            self.column_tile_bytes,
+            self.min_row_tiles,
+            self.vector_bits,
+            self.vector_registers,
         )
         PatternRewriteWalker(pattern, apply_recursively=False).rewrite_module(op)

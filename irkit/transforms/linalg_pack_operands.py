@@ -12,8 +12,9 @@ is split by peeling into regions whose sizes are all static: the part of
 each of M and N that whole blocks (MC rows, NC columns) cover, then the
 rest that whole register tiles (MR rows, NR columns) cover, then a tail of
 fewer than MR rows (run by micro-kernels of its rows) or NR columns (run by
-micro-kernels of its columns where they are whole vectors, else left a
-plain contraction); each region over the whole K. Each packed region is
+micro-kernels of its columns where they are whole vectors; one no vector
+divides is split into the most columns vectors do and the rest, left a
+plain contraction: `vector_tail`); each region over the whole K. Each packed region is
 BLIS's loop nest with both operands packed once, into one 64-byte aligned
 heap buffer:
 
@@ -65,6 +66,19 @@ per parallel iteration (at least `PARALLEL_ITERATIONS / 2` of them: each
 with its own part of the buffer, its loops inside sequential) or one after
 the other (fewer), each on rank-reducing views of the operands.
 
+An operand of a batch matmul run one matrix per parallel iteration that a
+gather computes (`batch_producer`: a generic with no inputs, all parallel,
+writing a whole allocation through the identity map, whose leading loops
+are the batch, read by nothing but the matmul, possibly through a
+`memref.collapse_shape` that merges batch loops, with nothing between it
+and the matmul that may write what it loads) is computed there too: each
+iteration runs the gather on its matrix's part (its `linalg.index` of a
+batch loop offset by the iteration's index, a merged index split back
+row-major), right before packing, so the part is read back from cache (the
+row-tiled im2col of `linalg-conv-to-im2col{column-tile-bytes}`: an
+implicit GEMM). Deallocations of what the gather loads that lay between
+move after the matmul.
+
 Contract
 --------
 Input: linalg on memrefs (`bufferize`d), named ops generalized. The pass
@@ -73,10 +87,12 @@ ignores every other op; a contraction on tensors is rejected with a located
 error. It rewrites a contraction that has one reduction loop K, two memref
 inputs of one element type and a memref output, static shapes, no
 `linalg.index`, each indexing map a projection with each loop at most
-once, whose output's last two loops are the row loop (read by one input
-with K, in either order: the lhs) and the column loop (read by the other
-with K: the rhs), any other output loop parallel (a batch loop, read by an
-input or not), an output that cannot alias an input
+once, whose output's last loop is the column loop (read by one input with
+K, in either order: the rhs) and an earlier output loop the row loop (read
+by the other input with K and not by the rhs: the lhs; the last such),
+any other output loop parallel, wherever it lies (a batch loop, read by an
+input or not: a row-tiled convolution's tiles lie between its rows and
+columns), an output that cannot alias an input
 (`irkit.analysis.aliasing.may_alias`), and at least MR rows and NR columns.
 Anything else is left as it is.
 
@@ -87,7 +103,8 @@ which tells the tiling passes that they are already register tiles and
 
 Preserves: every value. Each output element is accumulated in the same
 order (K ascending: the KC steps in order, then the K remainder), with the
-same operations, so results are bit-identical.
+same operations, so results are bit-identical; a gather moved into the
+batch loop writes the same elements from the same reads.
 """
 
 from __future__ import annotations
@@ -95,7 +112,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from math import prod
-from typing import cast
+from typing import Any, cast
 
 from xdsl.context import Context
 from xdsl.dialects import arith
@@ -115,13 +132,14 @@ from xdsl.dialects.linalg.attrs import IteratorType, IteratorTypeAttr
 from xdsl.dialects.linalg.ops import GenericOp, IndexOp
 from xdsl.dialects.linalg.ops import YieldOp as LinalgYieldOp
 from xdsl.dialects.scf import YieldOp as ScfYieldOp
-from xdsl.ir import Attribute, Block, Region, SSAValue
+from xdsl.ir import Attribute, Block, Operation, OpResult, Region, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.traits import is_side_effect_free
 from xdsl.utils.exceptions import PassFailedException
 
-from irkit.analysis.aliasing import may_alias
+from irkit.analysis.aliasing import VIEW_OPS, may_alias, root_buffer
 from irkit.analysis.memory import (
     DEFAULT_CACHE_BYTES,
     MAX_STACK_BYTES,
@@ -133,11 +151,12 @@ from irkit.analysis.structured import (
     is_contraction,
     require_buffers,
 )
-from irkit.dialects import memref
+from irkit.dialects import linalg, memref
 from irkit.dialects.scf import ForallOp, ForOp, ParallelOp, ReduceOp
 from irkit.transforms.utils.builders import index_constant, strided_view
 from irkit.transforms.utils.tiling import (
     cache_tile_shape,
+    offset_indices,
     register_tile_shape,
     tile_generic,
     vector_lanes,
@@ -237,9 +256,22 @@ def match_matmul(generic: GenericOp) -> Matmul | None:
     all_maps = [loops for loops in found_maps if loops is not None]
     if len(all_maps) != 3 or any(len(set(m)) != len(m) for m in all_maps):
         return None
-    # The batch: the output's loops before its last two, which an input
-    # reads too or not at all (a convolution's weights, shared by its batch).
-    batch = tuple(all_maps[2][:-2])
+    # The columns: the output's last loop, which one input reads (the rhs);
+    # the rows: the last output loop before them that only the other input
+    # reads. The batch: every other output loop, wherever it lies (a
+    # row-tiled convolution writes N x F x T x Q: the tiles T between the
+    # rows F and the columns Q), which an input reads too or not at all (a
+    # convolution's weights, shared by its batch).
+    out_all = all_maps[2]
+    column = out_all[-1]
+    readers = [index for index in (0, 1) if column in all_maps[index]]
+    if len(readers) != 1:
+        return None
+    rhs_loops, lhs_loops = all_maps[readers[0]], all_maps[1 - readers[0]]
+    rows = [x for x in out_all[:-1] if x in lhs_loops and x not in rhs_loops]
+    if not rows:
+        return None
+    batch = tuple(x for x in out_all if x not in (rows[-1], column))
     if len(batch) != batch_count or any(
         kinds[loop] != IteratorType.PARALLEL for loop in batch
     ):
@@ -305,6 +337,32 @@ def segments(extent: int, cache_tile: int, register_tile: int) -> list[Segment]:
         Segment(full + whole, rest - whole, 0),
     ]
     return [segment for segment in found if segment.size]
+
+
+def vector_tail(
+    found: Sequence[Segment], vector_unit: tuple[int, int]
+) -> list[Segment]:
+    """`found` with a tail that no vector divides split into the most
+    columns that vectors do and the rest (a 7 x 7 convolution's 49 pixels:
+    32, then 16 in vectors, then 1 plain), so that only the rest is left to
+    a plain contraction; `vector_unit` is (vector bits, element bits)."""
+    split: list[Segment] = []
+    for segment in found:
+        if segment.tile or vector_lanes(segment.size, *vector_unit):
+            split.append(segment)
+            continue
+        whole = next(
+            (
+                size
+                for size in range(segment.size - 1, 0, -1)
+                if vector_lanes(size, *vector_unit)
+            ),
+            0,
+        )
+        if whole:
+            split.append(Segment(segment.offset, whole, 0))
+        split.append(Segment(segment.offset + whole, segment.size - whole, 0))
+    return split
 
 
 def _region_view(
@@ -750,7 +808,9 @@ def pack_matmul_2d(
     )
     whole_depth = Segment(0, matmul.depth, 0)
     rhs_buffer = buffers[1]
-    for columns in segments(matmul.columns, blocking.nc, blocking.nr):
+    for columns in vector_tail(
+        segments(matmul.columns, blocking.nc, blocking.nr), vector_unit
+    ):
         columns_tile = columns.tile or (
             columns.size if vector_lanes(columns.size, *vector_unit) else 0
         )
@@ -961,8 +1021,22 @@ def pack_matmul(
     packed.memref.name_hint = "packed"
     batch: list[SSAValue] = []
     base: SSAValue | int = 0
+    # Operands computed per batch element (the im2col gather of a
+    # row-tiled convolution) in its parallel iteration, right before it.
+    producers = [
+        producer
+        for producer in (batch_producer(matmul, operand) for operand in (0, 1))
+        if producer is not None and per_matrix and not nested
+    ]
+    for producer in producers:
+        # What it loads is read inside the matmul's loop now: freed after it.
+        for deallocation in producer.deallocations:
+            deallocation.detach()
+            Rewriter.insert_op(deallocation, InsertPoint.after(generic))
     if matmul.batch_loops:
         batch, at = _batch_loop(batch_extents, per_matrix, at)
+        for producer in producers:
+            _producer_slice(producer, batch, at)
         if per_matrix:
             index = _linear_index(batch, batch_extents, at)
             base = _scaled(index, lhs_elements + rhs_elements, at)
@@ -985,7 +1059,155 @@ def pack_matmul(
     )
     if matrix is not matmul:
         Rewriter.erase_op(generic)
+    for producer in producers:
+        Rewriter.erase_op(producer.generic)
     return True
+
+
+def _loaded_buffers(generic: GenericOp) -> list[SSAValue]:
+    """The memrefs `generic`'s body loads from (besides its operands)."""
+    return [
+        op.operands[0] for op in generic.body.walk() if isinstance(op, memref.LoadOp)
+    ]
+
+
+def _writes_to_any(op: Operation, buffers: Sequence[SSAValue]) -> bool:
+    """Whether `op` may write memory that one of `buffers` may hold: a view,
+    an allocation or an op without effects writes nothing; a generic or
+    fill writes its outputs, a `memref.copy` its target (an argument init
+    copied into the output); any other op may write anything."""
+    if op.name in VIEW_OPS or isinstance(op, memref.AllocOp | memref.AllocaOp):
+        return False
+    if not op.regions and is_side_effect_free(op):
+        return False
+    written: list[SSAValue]
+    if isinstance(op, GenericOp | linalg.FillOp):
+        written = list(op.outputs)
+    elif isinstance(op, memref.CopyOp):
+        written = [op.destination]
+    else:
+        return True
+    return any(may_alias(value, buffer) for value in written for buffer in buffers)
+
+
+@dataclass(frozen=True)
+class BatchProducer:
+    """A generic that `batch_producer` found, and the deallocations of what
+    it loads that lie between it and the matmul (moved after the matmul
+    when the producer moves into it)."""
+
+    generic: GenericOp
+    deallocations: tuple[Operation, ...]
+    # The producer's leading loops each batch loop of the matmul stands
+    # for (several where a reshape merged them), in order.
+    batch_dims: tuple[tuple[int, ...], ...]
+
+
+def batch_producer(matmul: Matmul, operand: int) -> BatchProducer | None:
+    """The generic computing input `operand` of a batch matmul that may run
+    one batch element at a time, right before that element's product (in
+    its parallel iteration, so its part is still in cache when read): a
+    generic with no inputs (its body computes each element from its
+    indices and loads: the im2col gather), all parallel, writing a whole
+    allocation through the identity map, which the matmul reads (through a
+    `memref.collapse_shape` leaving the batch dimensions alone) and nothing
+    else does, whose leading dimensions are the batch in the matmul's
+    order, in the same block before it with nothing between that may write
+    what it loads."""
+    generic = matmul.generic
+    value = generic.inputs[operand]
+    loops = _map_loops(generic.indexing_maps.data[operand].data)
+    batch = len(matmul.batch_loops)
+    if loops is None or tuple(loops[:batch]) != matmul.batch_loops:
+        return None
+    reshape = value.owner
+    batch_dims: list[tuple[int, ...]] = [(dim,) for dim in range(batch)]
+    if isinstance(reshape, memref.CollapseShapeOp):
+        groups = [
+            tuple(cast(IntegerAttr[Any], dim).value.data for dim in group.data)
+            for group in reshape.reassociation.data
+        ]
+        batch_dims = groups[:batch]
+        merged = [dim for group in batch_dims for dim in group]
+        if merged != list(range(len(merged))) or value.uses.get_length() != 1:
+            return None
+        value = reshape.src
+    if not (isinstance(value, OpResult) and isinstance(value.op, memref.AllocOp)):
+        return None
+    writers = [
+        use.operation
+        for use in value.uses
+        if use.operation is not reshape
+        and not isinstance(use.operation, memref.DeallocOp)
+        and use.operation is not generic
+    ]
+    if len(writers) != 1 or not isinstance(writers[0], GenericOp):
+        return None
+    producer = writers[0]
+    kinds = [kind.data for kind in producer.get_iterator_types()]
+    rank = len(kinds)
+    if (
+        producer.inputs
+        or list(producer.outputs) != [value]
+        or producer.results
+        or any(kind != IteratorType.PARALLEL for kind in kinds)
+        or producer.indexing_maps.data[0].data != AffineMap.identity(rank)
+        or producer.parent_block() is not generic.parent_block()
+    ):
+        return None
+    loaded = _loaded_buffers(producer)
+    deallocations: list[Operation] = []
+    between = producer.next_op
+    while between is not None and between is not generic:
+        if isinstance(between, memref.DeallocOp) and any(
+            root_buffer(buffer) is root_buffer(between.memref) for buffer in loaded
+        ):
+            deallocations.append(between)
+        elif _writes_to_any(between, loaded):
+            return None
+        between = between.next_op
+    if between is not generic:
+        return None
+    return BatchProducer(producer, tuple(deallocations), tuple(batch_dims))
+
+
+def _producer_slice(
+    producer: BatchProducer, batch: Sequence[SSAValue], at: InsertPoint
+) -> None:
+    """The producer restricted to the batch element `batch` (the matmul's
+    batch loops' indices), at `at`: a clone writing that element's part of
+    its output, its `linalg.index` of a batch loop the element's index
+    there (a merged batch loop's index split back, row-major, into the
+    producer's loops)."""
+    output = producer.generic.outputs[0]
+    output_type = output.type
+    assert isinstance(output_type, MemRefType)
+    shape = list(output_type.get_shape())
+    origins: dict[int, SSAValue] = {}
+    for index, dims in zip(batch, producer.batch_dims, strict=True):
+        rest: SSAValue = index
+        for position, dim in enumerate(reversed(dims)):
+            if position == len(dims) - 1:
+                origins[dim] = rest
+                break
+            extent = index_constant(shape[dim], at)
+            remainder = arith.RemUIOp(rest, extent)
+            quotient = arith.DivUIOp(rest, extent)
+            Rewriter.insert_op([remainder, quotient], at)
+            origins[dim] = remainder.result
+            rest = quotient.result
+    count = len(origins)
+    part = strided_view(
+        output,
+        [origins[dim] for dim in range(count)] + [0] * (len(shape) - count),
+        [1] * count + shape[count:],
+        [1] * len(shape),
+        at,
+    )
+    element = producer.generic.clone()
+    element.operands = [part]
+    offset_indices(element.body.block, origins)
+    Rewriter.insert_op(element, at)
 
 
 def _in_parallel_loop(op: GenericOp) -> bool:

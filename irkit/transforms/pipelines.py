@@ -139,7 +139,9 @@ class LowerToCPipeline(NamedPipeline):
 
     Stages: `convert-nn-to-linalg` (a no-op on upstream input),
     `linalg-conv-to-im2col` (where it packs, unless `im2col=false`: 2-D
-    convolutions as a gather and a batch of matmuls),
+    convolutions as a gather and a batch of matmuls, row-tiled with each
+    tile's columns within half of `l2-cache-bytes`, which
+    `linalg-pack-operands` gathers in the tile's parallel iteration),
     `linalg-generalize-named-ops`, `linalg-fold-unit-extent-dims` (a one-row
     matmul becomes a matrix-vector product, run as row reductions),
     `linalg-fuse-elementwise` (unless `fuse=false`; `fold-copies` where it
@@ -224,7 +226,17 @@ class LowerToCPipeline(NamedPipeline):
         packing = self.tile and self.pack and self.vector_bits >= PACK_MIN_VECTOR_BITS
         stages = [_stage("convert-nn-to-linalg")]
         if packing and self.im2col:
-            stages.append(_stage("linalg-conv-to-im2col"))
+            # Column tiles within half the L2 cache, each gathered right
+            # before its matmul (`linalg-pack-operands`), so it is read back
+            # from L2.
+            stages.append(
+                _stage(
+                    "linalg-conv-to-im2col",
+                    column_tile_bytes=self.l2_cache_bytes // 2,
+                    vector_bits=self.vector_bits,
+                    vector_registers=self.vector_registers,
+                )
+            )
         stages.append(_stage("linalg-generalize-named-ops"))
         stages += _tensor_stages(
             fuse=self.fuse,

@@ -993,6 +993,70 @@ MUTANTS: tuple[Mutant, ...] = (
         "a dilated convolution's rows are gathered as if undilated",
     ),
     Mutant(
+        "im2col-row-tile-origin-ignored",
+        "irkit/transforms/linalg_conv_to_im2col.py",
+        "    out_row = ib.add(arith.AddiOp(ib.scaled(tile, rows), within))",
+        "    out_row = within",
+        (
+            "tests/properties/test_linalg_conv_to_im2col.py",
+            "tests/filecheck/transforms/linalg-conv-to-im2col-rows.mlir",
+        ),
+        "every row tile gathers the first tile's output rows: the row-tiled "
+        "form repeats the first rows of the image",
+    ),
+    Mutant(
+        "pack-producer-batch-index-not-offset",
+        "irkit/transforms/linalg_pack_operands.py",
+        "    offset_indices(element.body.block, origins)",
+        "",
+        (
+            "tests/properties/test_linalg_pack_operands.py",
+            "tests/filecheck/transforms/linalg-pack-operands-producers.mlir",
+        ),
+        "a gather moved into the batch loop computes the first matrix's "
+        "columns in every iteration",
+    ),
+    Mutant(
+        "pack-producer-moved-past-a-write",
+        "irkit/transforms/linalg_pack_operands.py",
+        "        elif _writes_to_any(between, loaded):",
+        "        elif False:",
+        ("tests/filecheck/transforms/linalg-pack-operands-producers.mlir",),
+        "a gather moves past an op writing what it reads, and reads the new values",
+    ),
+    Mutant(
+        "pack-producer-merged-batch-split-outer-first",
+        "irkit/transforms/linalg_pack_operands.py",
+        "        for position, dim in enumerate(reversed(dims)):",
+        "        for position, dim in enumerate(dims):",
+        ("tests/filecheck/transforms/linalg-pack-operands-producers.mlir",),
+        "a merged batch index (images x tiles) is split with the outer loop "
+        "fastest: the wrong image's tile is gathered",
+    ),
+    Mutant(
+        "pack-split-tail-drops-a-column",
+        "irkit/transforms/linalg_pack_operands.py",
+        "        split.append(Segment(segment.offset + whole, segment.size - whole, 0))",
+        "        split.append(Segment(segment.offset + whole, segment.size - whole - 1, 0))",
+        (
+            "tests/properties/test_linalg_pack_operands.py"
+            "::test_packing_keeps_meaning_on_random_shapes",
+        ),
+        "a column tail split into vectors and the rest loses its last column",
+    ),
+    Mutant(
+        "im2col-row-tiled-dilation-ignored",
+        "irkit/transforms/linalg_conv_to_im2col.py",
+        "    in_row = ib.window(out_row, shape.strides[0], tap_row, shape.dilations[0])",
+        "    in_row = ib.window(out_row, shape.strides[0], tap_row, 1)",
+        (
+            "tests/properties/test_linalg_conv_to_im2col.py",
+            "tests/filecheck/transforms/linalg-conv-to-im2col-rows.mlir",
+        ),
+        "a dilated convolution's rows are gathered as if undilated in the "
+        "row-tiled form",
+    ),
+    Mutant(
         "window-read-at-the-output-position",
         "irkit/transforms/linalg_extract_windows.py",
         "            indices = emitter.indices(maps[index])",
@@ -1132,11 +1196,11 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "im2col-columns-first",
         "irkit/transforms/linalg_conv_to_im2col.py",
-        "        assert block.args[1] is input_arg\n",
-        "        assert block.args[1] is input_arg\n"
+        "        body = _swapped_body(op, rewriter)\n",
+        "        body = _swapped_body(op, rewriter)\n"
         "        weights_value, columns = columns, weights_value\n"
         "        maps[0], maps[1] = maps[1], maps[0]\n"
-        "        block.args[0].replace_all_uses_with(block.args[1])\n",
+        "        body.block.args[0].replace_all_uses_with(body.block.args[1])\n",
         (
             "tests/properties/test_conv_epilogues.py::"
             "test_a_half_convolution_runs_on_tensor_cores",

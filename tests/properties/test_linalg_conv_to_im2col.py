@@ -11,19 +11,27 @@ fill. The rewrite
 give the same results: each output is the same sum of the same products in
 the same order. A planted wrong tap, stride or dilation shows as a wrong
 element. Then the rewritten program goes through `lower-to-cuda` on the
-grid emulator, the path the pass was built for.
+grid emulator, the path the pass was built for. The row-tiled form
+(`column-tile-bytes`, `lower-to-c`'s) on the same convolutions: the same
+results, taken exactly where `rows_per_tile` finds tiles.
 """
 
 from __future__ import annotations
 
 from hypothesis import given
 from hypothesis import strategies as st
+from xdsl.dialects.builtin import ModuleOp
 
 from irkit.context import make_context
-from irkit.dialects.linalg import Conv2DNchwFchwOp
+from irkit.dialects.linalg import Conv2DNchwFchwOp, GenericOp
+from irkit.dialects.tensor import PadOp
 from irkit.parsing import parse_module
 from irkit.testing import check_pass
-from irkit.transforms.linalg_conv_to_im2col import LinalgConvToIm2colPass, conv_shape
+from irkit.transforms.linalg_conv_to_im2col import (
+    LinalgConvToIm2colPass,
+    conv_shape,
+    rows_per_tile,
+)
 
 PASS = LinalgConvToIm2colPass()
 # f32 sums in the same order: exact; half operands widened exactly.
@@ -118,3 +126,49 @@ def test_lowered_for_cuda_on_the_grid_emulator() -> None:
         rtol=1e-4,
         atol=1e-4,
     )
+
+
+# The row-tiled form (`column-tile-bytes`, what `lower-to-c` runs) with a
+# register tile of 2 filters x 4 pixels (`vector-bits=64
+# vector-registers=8`), so that the drawn convolutions of 2 or 3 filters
+# and 4 or more output pixels take it; one tile at least.
+ROW_TILED = LinalgConvToIm2colPass(
+    column_tile_bytes=1 << 20, min_row_tiles=1, vector_bits=64, vector_registers=8
+)
+
+
+def _row_tiled(module: ModuleOp) -> bool:
+    """Whether `module` holds the row-tiled gather: a generic of 7 loops
+    computing its indices with no division."""
+    gathers = [
+        op
+        for op in module.walk()
+        if isinstance(op, GenericOp) and len(op.get_iterator_types()) == 7
+    ]
+    names = {op.name for op in module.walk()}
+    return bool(gathers) and not names & {"arith.divui", "arith.remui"}
+
+
+def _takes_row_tiles(module: ModuleOp) -> bool:
+    (conv,) = [op for op in module.walk() if isinstance(op, Conv2DNchwFchwOp)]
+    shape = conv_shape(conv)
+    assert shape is not None
+    pointwise = shape.is_pointwise and not any(
+        isinstance(op, PadOp) for op in module.walk()
+    )
+    return not pointwise and rows_per_tile(shape, 4, 1 << 20, 1, (2, 4)) is not None
+
+
+def test_row_tiled_convolutions_keep_meaning() -> None:
+    programs = convolutions().map(parse_module).filter(_takes_row_tiles)
+    reach = check_pass(ROW_TILED, programs, **TOLERANCE)
+    assert reach.changed == reach.examples
+
+
+@given(convolutions())
+def test_row_tiles_are_taken_where_they_fit(text: str) -> None:
+    module = parse_module(text)
+    expected = _takes_row_tiles(module)
+    ROW_TILED.apply(make_context(), module)
+    assert "linalg.conv_2d_nchw_fchw" not in {op.name for op in module.walk()}
+    assert _row_tiled(module) == expected

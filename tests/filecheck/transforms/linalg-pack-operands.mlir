@@ -185,3 +185,24 @@ func.func @narrow_column_tail(%a: memref<6x3xf32>, %b: memref<3x20xf32>, %c: mem
   }
   return
 }
+
+// -----
+
+// A column tail that no vector divides (7 columns on AVX2) is split: its
+// first 4 columns (a 128-bit vector) run micro-kernels of their own, the
+// last 3 stay a plain contraction: 6 rows x (16 + 4 + 3) columns.
+
+// CHECK-LABEL: func.func @split_column_tail
+// CHECK:         memref.subview %{{.*}}[0, 16] [3, 4] [1, 1]
+// CHECK:         linalg.generic {{.*}} outs(%{{.*}} : memref<1x6x1x4xf32, {{.*}}>) attrs = {irkit.register_tile}
+// CHECK:         %[[REST:.*]] = memref.subview %c[0, 20] [6, 3] [1, 1]
+// CHECK:         linalg.generic {{.*}} outs(%[[REST]] : memref<6x3xf32, {{.*}}>) {
+func.func @split_column_tail(%a: memref<6x3xf32>, %b: memref<3x23xf32>, %c: memref<6x23xf32> {irkit.output}) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%a, %b : memref<6x3xf32>, memref<3x23xf32>) outs(%c : memref<6x23xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
