@@ -79,7 +79,7 @@ from xdsl.dialects.builtin import MemRefType
 from xdsl.dialects.linalg.attrs import IteratorType
 from xdsl.dialects.linalg.ops import GenericOp, IndexOp, YieldOp
 from xdsl.ir import Operation, OpResult, SSAValue
-from xdsl.ir.affine import AffineDimExpr, AffineMap
+from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
 from xdsl.traits import MemoryEffectKind, get_effects, is_side_effect_free
 
 from irkit.analysis.aliasing import VIEW_OPS, may_alias
@@ -419,3 +419,25 @@ def fusable_staged_producers(contraction: GenericOp) -> dict[int, StagedProducer
         ):
             staged[position] = found
     return staged
+
+
+def has_gathered_operand(contraction: GenericOp) -> bool:
+    """Whether an operand of `contraction` is produced, in its staging
+    (`fusable_staged_producers`), by a gather such as an im2col: a producer
+    reading an input through a map that is not a projection of its loops
+    (window sums, divisions), or loading elements at computed indices. Such
+    implicit GEMMs take tiles of their own on the GPU
+    (`lower-to-cuda{conv-block}`)."""
+    for found in fusable_staged_producers(contraction).values():
+        producer = found.producer
+        maps = [m.data for m in producer.indexing_maps.data[: len(producer.inputs)]]
+        if any(
+            not all(
+                isinstance(e, AffineDimExpr | AffineConstantExpr) for e in m.results
+            )
+            for m in maps
+        ) or any(
+            op.name in ("memref.load", "tensor.extract") for op in producer.body.walk()
+        ):
+            return True
+    return False

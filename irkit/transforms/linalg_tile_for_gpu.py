@@ -113,7 +113,7 @@ from xdsl.dialects.linalg.attrs import IteratorType, IteratorTypeAttr
 from xdsl.dialects.linalg.ops import GenericOp, IndexOp
 from xdsl.dialects.scf import YieldOp as ScfYieldOp
 from xdsl.ir import Block, Operation, Region, SSAValue
-from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineExpr, AffineMap
+from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import PassFailedException
@@ -123,6 +123,7 @@ from irkit.analysis.contraction_fusion import (
     fusable_epilogue,
     fusable_prologue,
     fusable_staged_producers,
+    has_gathered_operand,
 )
 from irkit.analysis.contraction_fusion import output_loops as output_loops_of
 from irkit.analysis.gpu_mapping import block_threads, in_gpu_loops, is_block_level
@@ -206,26 +207,6 @@ class GpuTilingOptions:
     # the pixel count dividing the tile win (`lower-to-cuda{conv-block}`).
     gather_block: tuple[int, int, int] = (0, 0, 0)
     gather_thread: tuple[int, int] = (0, 0)
-
-
-def _gathers(contraction: GenericOp) -> bool:
-    """Whether an operand of `contraction` is produced, in its staging, by a
-    gather (an im2col): a producer reading an input through a map that is
-    not a projection of its loops (window sums, divisions), or loading
-    elements at computed indices."""
-    for found in fusable_staged_producers(contraction).values():
-        producer = found.producer
-        maps = [m.data for m in producer.indexing_maps.data[: len(producer.inputs)]]
-        if any(
-            not all(
-                isinstance(e, AffineDimExpr | AffineConstantExpr) for e in m.results
-            )
-            for m in maps
-        ) or any(
-            op.name in ("memref.load", "tensor.extract") for op in producer.body.walk()
-        ):
-            return True
-    return False
 
 
 @dataclass(frozen=True)
@@ -382,7 +363,11 @@ def plan_tiling(
     if len(concurrent) >= 2 and reductions and is_contraction(generic):
         block_m, block_n, block_k = options.matmul_block
         thread_m, thread_n = options.matmul_thread
-        if all(options.gather_block) and options.fuse_producers and _gathers(generic):
+        if (
+            all(options.gather_block)
+            and options.fuse_producers
+            and has_gathered_operand(generic)
+        ):
             block_m, block_n, block_k = options.gather_block
             thread_m, thread_n = options.gather_thread
         *batch, i, j = concurrent

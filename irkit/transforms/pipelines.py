@@ -32,11 +32,11 @@ GPU_MATMUL_BLOCK: tuple[int, int, int] = (128, 128, 16)
 GPU_MATMUL_THREAD: tuple[int, int] = (8, 8)
 GPU_MATMUL_CYCLIC = True
 # An implicit GEMM's (a convolution's im2col gather fused into its staging):
-# 64x64x16 blocks of 4x8 thread tiles. On the H100 against 128x128x16 of
-# 8x8: ResNet basic block 0.245 -> 0.173 ms, bottleneck 0.279 -> 0.166,
-# ResNet-18 b32 10.83 -> 8.67 (3136 pixels divide by 64, not 128; three
-# blocks a multiprocessor instead of two). Plain matmuls keep theirs
-# (GPT-2 0.512 -> 0.645 ms with these).
+# 64x64x16 blocks of 4x8 thread tiles, three blocks a multiprocessor instead
+# of two. On the H100 against 128x128x16 of 8x8 (the user's call, one run):
+# ResNet-18 b32 9.24 -> 7.86 ms, bottleneck 0.280 -> 0.253, basic block
+# 0.241 -> 0.242. Plain matmuls keep theirs (GPT-2 0.512 -> 0.645 ms with
+# these).
 GPU_CONV_BLOCK: tuple[int, int, int] = (64, 64, 16)
 GPU_CONV_THREAD: tuple[int, int] = (4, 8)
 # `linalg-fuse-attention`'s blocks: at most 128 query rows, 128 keys per
@@ -396,8 +396,8 @@ class LowerToCudaPipeline(NamedPipeline):
     matmul_thread: tuple[int, ...] = GPU_MATMUL_THREAD
     matmul_cyclic: bool = GPU_MATMUL_CYCLIC
     # Convolutions' implicit GEMMs (`linalg-tile-for-gpu{gather-block
-    # gather-thread}`); their im2col still pads to `matmul-block`'s
-    # multiples, as `linalg-pad-contractions` would.
+    # gather-thread}`). Their columns are still padded to `matmul-block`'s
+    # multiples, as the pointwise convolutions (no gather) are.
     conv_block: tuple[int, ...] = GPU_CONV_BLOCK
     conv_thread: tuple[int, ...] = GPU_CONV_THREAD
     elementwise_block: int = 256
