@@ -56,6 +56,10 @@ MMA_WGMMA_PROPERTY = (
     "::test_warpgroup_kernels_keep_meaning_and_fire"
 )
 MMA_WARPGROUP_EMULATOR = "tests/interpreter/test_mma_warpgroup.py"
+MMA_TMA_PROPERTY = (
+    "tests/properties/test_convert_linalg_to_mma.py"
+    "::test_tma_warpgroup_kernels_keep_meaning_and_fire"
+)
 MMA_TF32_WGMMA_PROPERTY = (
     "tests/properties/test_convert_linalg_to_mma.py"
     "::test_tf32_warpgroup_kernels_keep_meaning_and_fire"
@@ -1698,6 +1702,8 @@ MUTANTS: tuple[Mutant, ...] = (
         ("tests/interpreter/test_mma.py",),
         "the emulator's zero-filling copy reads all its bytes: what it checks "
         "is not what cp.async's src-size form writes",
+    ),
+    Mutant(
         "pipelined-copies-prefetch-this-step",
         PIPELINE,
         "            copy, slice_ops, step_sum.result, stage, InsertPoint.before(body.last_op)",
@@ -1749,5 +1755,33 @@ MUTANTS: tuple[Mutant, ...] = (
         "the budget leaves out the K-invariant indices every copy holds: a "
         "ResNet stage-2 implicit GEMM pipelines its weights into 84 bytes of "
         "spills",
+    ),
+    Mutant(
+        "tma-wait-for-the-step-parity",
+        MMA,
+        "                    lb.rem(lb.div(step, stages), 2),",
+        "                    lb.rem(step, 2),",
+        (MMA_TMA_PROPERTY,),
+        "a step waits for the parity of its number, not of its round through "
+        "the stages: with three stages, step 3 waits for a phase of its stage "
+        "that completed before (its tile not landed yet)",
+    ),
+    Mutant(
+        "tma-expects-a-step-without-b",
+        MMA,
+        "                    barriers, tb.indices([stage]), (bm * bk + bk * bn) * element",
+        "                    barriers, tb.indices([stage]), bm * bk * element",
+        (MMA_TMA_PROPERTY, "tests/filecheck/transforms/convert-linalg-to-mma-tma.mlir"),
+        "the mbarrier expects A's bytes only: its phase completes before B's "
+        "box lands (the emulator: more bytes than expected never complete)",
+    ),
+    Mutant(
+        "paired-store-over-a-load-of-the-buffer",
+        "irkit/targets/cuda_stores.py",
+        "        return op.operands[0] is not memref",
+        "        return True",
+        ("tests/filecheck/targets/cuda/paired-stores.mlir",),
+        "a store moves past a load of the buffer it writes: the load could "
+        "read the element before it is stored",
     ),
 )
