@@ -17,8 +17,9 @@ pairs them, as a compiler's store merging would:
   `st.b32` of both elements' bits), on a memref whose innermost stride is
   1;
 - with nothing between them that could see the difference: only ops with
-  no regions that write no memory and read none of the stored memref (the
-  first store is printed at the second's place).
+  no regions that write no memory and read nothing that may alias the
+  stored memref (`irkit.analysis.aliasing.may_alias`; the first store is
+  printed at the second's place).
 
 The paired store checks the address at run time: where the first element
 is aligned to the pair's size, one vector store; elsewhere (an `out=`
@@ -32,6 +33,8 @@ from typing import TYPE_CHECKING
 from xdsl.dialects.builtin import MemRefType
 from xdsl.ir import Block, Operation, SSAValue
 
+from irkit.analysis.aliasing import may_alias
+from irkit.dialects.gpu import address_space_of
 from irkit.dialects.static_values import constant_int
 from irkit.targets.cstyle_memory import stored_element
 
@@ -122,7 +125,12 @@ def _may_sit_between(op: Operation, memref: SSAValue) -> bool:
     if op.regions or op.name.startswith(_WRITING_PREFIXES):
         return False
     if op.name == "memref.load":
-        return op.operands[0] is not memref
+        read = op.operands[0]
+        # Memory of another address space (an accumulator in registers, a
+        # workgroup tile) is never the stored buffer's.
+        if address_space_of(read.type) != address_space_of(memref.type):
+            return True
+        return not may_alias(read, memref)
     return not op.name.startswith("memref.") or op.name in (
         "memref.subview",
         "memref.dim",
