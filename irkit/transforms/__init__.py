@@ -19,6 +19,7 @@ _PASSES: dict[str, str] = {
     "linalg-conv-to-im2col": "LinalgConvToIm2colPass",
     "linalg-generalize-named-ops": "LinalgGeneralizeNamedOpsPass",
     "linalg-extract-windows": "LinalgExtractWindowsPass",
+    "linalg-convert-to-nhwc": "LinalgConvertToNhwcPass",
     "linalg-fuse-elementwise": "LinalgFuseElementwisePass",
     "linalg-collapse-dims": "LinalgCollapseDimsPass",
     "linalg-fold-unit-extent-dims": "LinalgFoldUnitExtentDimsPass",

@@ -94,6 +94,15 @@ def _defaults(name: str) -> dict[str, Any]:
     return {field.name: field.default for field in fields(get_irkit_passes()[name]())}
 
 
+def _front_end(*, nhwc: bool) -> list[ModulePass]:
+    """Both pipelines' first stages: `nn` to linalg, then (`nhwc`) a conv
+    net's NCHW ops as NHWC, transposed at its edges."""
+    stages = [_stage("convert-nn-to-linalg")]
+    if nhwc:
+        stages.append(_stage("linalg-convert-to-nhwc"))
+    return stages
+
+
 def _tensor_stages(
     *, fuse: bool, collapse: bool, fold_copies: bool, recompute_broadcasts: bool
 ) -> list[ModulePass]:
@@ -138,6 +147,8 @@ class LowerToCPipeline(NamedPipeline):
     """From the tensor level (`nn`, or `linalg` on tensors) to C-ready loops.
 
     Stages: `convert-nn-to-linalg` (a no-op on upstream input),
+    `linalg-convert-to-nhwc` (only with `nhwc=true`: a conv net as NHWC,
+    transposes at its edges),
     `linalg-conv-to-im2col` (where it packs, unless `im2col=false`: 2-D
     convolutions as a gather and a batch of matmuls, row-tiled with each
     tile's columns within half of `l2-cache-bytes`, which
@@ -183,6 +194,11 @@ class LowerToCPipeline(NamedPipeline):
 
     name = "lower-to-c"
 
+    # A conv net's NCHW convolutions, pooling and the elementwise ops
+    # between them as NHWC, transposed at the net's edges only
+    # (`linalg-convert-to-nhwc`, right after `convert-nn-to-linalg`). Off:
+    # not measured faster yet.
+    nhwc: bool = False
     fuse: bool = True
     collapse: bool = True
     rows: bool = True
@@ -224,7 +240,7 @@ class LowerToCPipeline(NamedPipeline):
 
     def stages(self) -> list[ModulePass]:
         packing = self.tile and self.pack and self.vector_bits >= PACK_MIN_VECTOR_BITS
-        stages = [_stage("convert-nn-to-linalg")]
+        stages = _front_end(nhwc=self.nhwc)
         if packing and self.im2col:
             # Column tiles within half the L2 cache, each gathered right
             # before its matmul (`linalg-pack-operands`), so it is read back
@@ -306,6 +322,7 @@ class LowerToCudaPipeline(NamedPipeline):
     """From the tensor level to `gpu.launch` kernels (docs/passes/lower-to-cuda.md).
 
     Stages: the front end of `lower-to-c` (`convert-nn-to-linalg`,
+    `linalg-convert-to-nhwc` only with `nhwc=true`,
     `linalg-generalize-named-ops`, `linalg-fold-unit-extent-dims`,
     `linalg-fuse-elementwise` unless
     `fuse=false` (a matmul reads a transposed weight through the transposed
@@ -364,6 +381,10 @@ class LowerToCudaPipeline(NamedPipeline):
     """
 
     name = "lower-to-cuda"
+
+    # As `lower-to-c`'s `nhwc` (`linalg-convert-to-nhwc`). Off: not measured
+    # faster on the GPU yet.
+    nhwc: bool = False
 
     fuse: bool = True
     collapse: bool = True
@@ -531,7 +552,7 @@ class LowerToCudaPipeline(NamedPipeline):
         ]
 
     def stages(self) -> list[ModulePass]:
-        stages = [_stage("convert-nn-to-linalg")]
+        stages = _front_end(nhwc=self.nhwc)
         if self.im2col:
             # Columns padded where `linalg-pad-contractions` would pad the
             # product: the gather writes the margins, no padded copies.
