@@ -43,9 +43,9 @@ them in pairs:
   position (its low and high sizes permuted).
 - A transpose to NHWC (`[0, 2, 3, 1]`) moves above a `tensor.pad` that
   only it reads, so that the net's input is transposed before its padding.
-- A transpose of a transpose whose permutations compose to the identity is
-  its source; two transposes of one value by one permutation in a block are
-  one.
+- A transpose of a transpose is one transpose by the composed permutation,
+  or, where that is the identity, the first one's source; two transposes of
+  one value by one permutation in a block are one.
 
 So inside a net whose ops are these, activations stay NHWC and transposes
 remain only at its edges: function arguments (the input, and every filter:
@@ -127,10 +127,14 @@ def _transposing_to(value: SSAValue, permutation: Sequence[int]) -> SSAValue | N
     return None
 
 
-def _undoes(outer: Sequence[int], inner: Sequence[int]) -> bool:
-    """Whether transposing by `inner`, then by `outer`, is the identity: the
+def _composed(outer: Sequence[int], inner: Sequence[int]) -> tuple[int, ...]:
+    """The one permutation of transposing by `inner`, then by `outer`: the
     result's dim i is the source's `inner[outer[i]]`."""
-    return len(outer) == len(inner) and all(inner[p] == i for i, p in enumerate(outer))
+    return tuple(inner[p] for p in outer)
+
+
+def _is_identity(permutation: Sequence[int]) -> bool:
+    return tuple(permutation) == tuple(range(len(permutation)))
 
 
 class _Emitter:
@@ -156,8 +160,8 @@ class _Emitter:
         element = type_.get_element_type()
         shape = _permuted(type_.get_shape(), permutation)
         owner = value.owner
-        if isinstance(owner, linalg.TransposeOp) and _undoes(
-            permutation, _permutation(owner)
+        if isinstance(owner, linalg.TransposeOp) and _is_identity(
+            _composed(permutation, _permutation(owner))
         ):
             return owner.inputs[0]
         if isinstance(owner, tensor.EmptyOp):
@@ -395,9 +399,10 @@ class HoistTransposeThroughPad(RewritePattern):
 
 
 class FoldTransposes(RewritePattern):
-    """A transpose undoing its source's transpose is that transpose's source;
-    an earlier transpose of the same value by the same permutation in the
-    same block is reused."""
+    """A transpose of a transpose is one transpose of the first's source by
+    the composed permutation, or that source where they compose to the
+    identity; an earlier transpose of the same value by the same
+    permutation in the same block is reused."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(
@@ -407,10 +412,15 @@ class FoldTransposes(RewritePattern):
             return
         source = op.inputs[0]
         inner = source.owner
-        if isinstance(inner, linalg.TransposeOp) and _undoes(
-            _permutation(op), _permutation(inner)
-        ):
-            rewriter.replace(op, [], [inner.inputs[0]])
+        if isinstance(inner, linalg.TransposeOp) and inner.results:
+            composed = _composed(_permutation(op), _permutation(inner))
+            if _is_identity(composed):
+                rewriter.replace(op, [], [inner.inputs[0]])
+                return
+            transpose = linalg.TransposeOp(
+                inner.inputs[0], op.outputs[0], DenseArrayBase.from_list(i64, composed)
+            )
+            rewriter.replace(op, transpose)
             return
         for use in source.uses:
             other = use.operation

@@ -41,6 +41,9 @@ ATTENTION_HALF_PROPERTY = (
     "::test_half_attention_keeps_meaning_and_fires"
 )
 MMA = "irkit/transforms/convert_linalg_to_mma.py"
+NHWC = "irkit/transforms/linalg_convert_to_nhwc.py"
+NHWC_PROPERTY = "tests/properties/test_linalg_convert_to_nhwc.py"
+NHWC_FILECHECK = "tests/filecheck/transforms/linalg-convert-to-nhwc.mlir"
 TRANSPOSE = "irkit/transforms/linalg_tile_transposes_for_gpu.py"
 TRANSPOSE_PROPERTY = (
     "tests/properties/test_linalg_tile_transposes_for_gpu.py"
@@ -1783,5 +1786,51 @@ MUTANTS: tuple[Mutant, ...] = (
         ("tests/filecheck/targets/cuda/paired-stores.mlir",),
         "a store moves past a load of the buffer it writes: the load could "
         "read the element before it is stored",
+    ),
+    Mutant(
+        "nhwc-per-channel-map-not-renamed",
+        NHWC,
+        "                new_maps.append(indexing_map.compose(renaming))",
+        "                new_maps.append(indexing_map)",
+        (NHWC_PROPERTY, NHWC_FILECHECK),
+        "a per-channel operand (a batch norm's scale, read (d1)) keeps its NCHW "
+        "map in the NHWC generic: it is read by the row, not the channel",
+    ),
+    Mutant(
+        "nhwc-transposes-composed-backwards",
+        NHWC,
+        "    return tuple(inner[p] for p in outer)",
+        "    return tuple(outer[p] for p in inner)",
+        (NHWC_PROPERTY,),
+        "two transposes fold into one by their permutations composed in the "
+        "wrong order: right for inverse pairs, wrong for an input given in "
+        "another layout (a torch permute) before the NCHW -> NHWC one",
+    ),
+    Mutant(
+        "nhwc-linalg-index-not-renamed",
+        NHWC,
+        "            index_op.dim = IntegerAttr(TO_NCHW[index_op.dim.value.data], i64)",
+        "            pass",
+        (NHWC_PROPERTY, NHWC_FILECHECK),
+        "a generic's linalg.index keeps its NCHW loop number in the NHWC "
+        "generic: `linalg.index 1` reads the row instead of the channel",
+    ),
+    Mutant(
+        "nhwc-pad-sizes-not-permuted",
+        NHWC,
+        "    low = _permuted(pad.static_low.get_values(), permutation)",
+        "    low = list(pad.static_low.get_values())",
+        (NHWC_PROPERTY, NHWC_FILECHECK),
+        "a pad moved past a transpose keeps its NCHW low sizes: the rows' "
+        "padding lands on the columns and the channels",
+    ),
+    Mutant(
+        "nhwc-filter-taps-swapped",
+        NHWC,
+        "FCHW_TO_HWCF = (2, 3, 1, 0)",
+        "FCHW_TO_HWCF = (3, 2, 1, 0)",
+        (NHWC_PROPERTY,),
+        "the filter transposed FCHW -> WHCF: a non-square kernel's taps read "
+        "transposed (square kernels hide it)",
     ),
 )

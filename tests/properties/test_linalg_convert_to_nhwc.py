@@ -2,7 +2,9 @@
 transposes at the net's edges only.
 
 Hypothesis draws small conv nets over NCHW as torch-mlir writes them: an
-input of 1 or 2 images, 1 to 3 channels, 3 to 6 pixels a side, then a chain
+input of 1 or 2 images, 1 to 3 channels, 3 to 6 pixels a side (sometimes an
+argument in another layout transposed to NCHW by a random permutation, as a
+torch `permute` is), then a chain
 of 1 to 5 steps, each a convolution (`linalg.conv_2d_nchw_fchw`, its filter
 an argument, a kernel of 1 to 3 taps each way, strides and dilations of 1
 or 2, sometimes a zero `tensor.pad` of the rows and columns first), a
@@ -224,6 +226,21 @@ def conv_nets(draw: st.DrawFn) -> str:
         draw(st.integers(3, 6)),
     )
     net = _Net(shape)
+    permutation = draw(st.permutations(range(4)))
+    if draw(st.booleans()) and permutation != [0, 1, 2, 3]:
+        # The input given in another layout and transposed to NCHW (a
+        # torch `permute`): the pass's transposes meet it, and cancel only
+        # where they are its inverse.
+        source = [0] * 4
+        for index, p in enumerate(permutation):
+            source[p] = shape[index]
+        net.args[0] = f"%x: {_tensor(tuple(source))}"
+        net.lines += [
+            f"%xe = tensor.empty() : {_tensor(shape)}",
+            f"%xt = linalg.transpose ins(%x : {_tensor(tuple(source))}) outs(%xe : "
+            f"{_tensor(shape)}) permutation = {permutation}",
+        ]
+        net.values = [("%xt", shape)]
     _conv(draw, net, depthwise=False)
     for _ in range(draw(st.integers(0, 4))):
         kind = draw(
