@@ -200,10 +200,18 @@ _WINDOW_OPS: dict[
 }
 
 
+def _window_attribute(op: Operation, name: str) -> Attribute | None:
+    """A window op's `strides` or `dilations` (xDSL keeps them as a property
+    or an attribute)."""
+    return op.properties.get(name) or op.attributes.get(name)
+
+
 def _convertible(op: Operation) -> bool:
     """An NCHW window op on tensors of static shapes."""
     return (
         type(op) in _WINDOW_OPS
+        and _window_attribute(op, "strides") is not None
+        and _window_attribute(op, "dilations") is not None
         and len(op.operands) == 3
         and len(op.results) == 1
         and _all_static([*op.operands, op.results[0]])
@@ -231,8 +239,8 @@ class ConvertWindowOp(RewritePattern):
             inputs,
             [new_init],
             [new_init.type],
-            strides=op.properties["strides"],
-            dilations=op.properties["dilations"],
+            strides=_window_attribute(op, "strides"),
+            dilations=_window_attribute(op, "dilations"),
         )
         emit.emit(new)
         rewriter.replace(op, [], [emit.transposed(new.results[0], TO_NCHW)])

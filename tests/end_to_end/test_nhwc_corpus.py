@@ -19,8 +19,10 @@ import pytest
 import irkit
 from irkit.context import make_context
 from irkit.dtypes import loaded_array
+from irkit.testing import compare_arrays
 from irkit.transforms import get_irkit_passes
 from irkit.transforms.linalg_convert_to_nhwc import convert_to_nhwc
+from irkit.transforms.pipelines import LowerToCPipeline, LowerToCudaPipeline
 
 CORPUS = Path(__file__).resolve().parents[1] / "corpus" / "models"
 # The corpus's tolerances against PyTorch (test_model_corpus.py).
@@ -51,9 +53,7 @@ def _load(case: str) -> tuple[str, list[np.ndarray], list[np.ndarray]]:
 
 
 def test_the_option_runs_the_pass_after_the_front_end() -> None:
-    passes = get_irkit_passes()
-    for name in ("lower-to-c", "lower-to-cuda"):
-        pipeline = passes[name]()
+    for pipeline in (LowerToCPipeline, LowerToCudaPipeline):
         names = [stage.name for stage in pipeline(nhwc=True).stages()]
         assert names[:2] == ["convert-nn-to-linalg", "linalg-convert-to-nhwc"]
         assert "linalg-convert-to-nhwc" not in [
@@ -68,14 +68,19 @@ def test_runs_as_c_in_nhwc(case: str) -> None:
     get_irkit_passes()["convert-nn-to-linalg"]()().apply(make_context(), module)
     assert convert_to_nhwc(module)
     assert not any(op.name in NCHW_OPS for op in module.walk())
-    got = irkit.compile(
-        text, target="c", entry=case, pipeline="lower-to-c{nhwc=true}"
-    )(*args)
+    got = irkit.compile(text, target="c", entry=case, pipeline="lower-to-c{nhwc=true}")(
+        *args
+    )
     reference = irkit.interpret(irkit.parse(text), case, *args)
     for index, (g, want, torch_out) in enumerate(
         zip(got, reference, pytorch, strict=True)
     ):
-        np.testing.assert_allclose(g, want, rtol=1e-5, atol=1e-5, err_msg=f"{index}")
+        difference = compare_arrays(want, g)
+        assert difference is None, f"result{index}: {difference.describe()}"
         np.testing.assert_allclose(
-            g, torch_out, err_msg=f"result{index}", **PYTORCH_TOLERANCE
+            g.astype(np.float32),
+            torch_out.astype(np.float32),
+            rtol=PYTORCH_TOLERANCE["rtol"],
+            atol=PYTORCH_TOLERANCE["atol"],
+            err_msg=f"result{index}",
         )
