@@ -370,6 +370,20 @@ def _rebuilt_pad(
     return new.result
 
 
+class FoldEmptyPad(RewritePattern):
+    """A `tensor.pad` of no sizes (not `nofold`) is its source, so that a
+    transpose before it is not kept from the edge."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: tensor.PadOp, rewriter: PatternRewriter) -> None:
+        if op.nofold or not _constant_pad(op) or op.result.type != op.source.type:
+            return
+        sizes = [*op.static_low.get_values(), *op.static_high.get_values()]
+        if any(size != 0 for size in sizes):
+            return
+        rewriter.replace(op, [], [op.source])
+
+
 class SinkTransposeThroughPad(RewritePattern):
     """`pad(transpose_to_nchw(x))` -> `transpose_to_nchw(pad'(x))`."""
 
@@ -384,8 +398,10 @@ class SinkTransposeThroughPad(RewritePattern):
 
 
 class HoistTransposeThroughPad(RewritePattern):
-    """`transpose_to_nhwc(pad(x))` -> `pad'(transpose_to_nhwc(x))` where the
-    transpose is the pad's only reader."""
+    """`transpose_p(pad(x))` -> `pad'(transpose_p(x))` where the transpose is
+    the pad's only reader: to NHWC, or by any other permutation but to NCHW
+    (an input in another layout, folded into one), so that the transpose
+    reaches the edge."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(
@@ -393,15 +409,18 @@ class HoistTransposeThroughPad(RewritePattern):
     ) -> None:
         pad = op.inputs[0].owner
         if (
-            _permutation(op) != TO_NHWC
+            not op.results
             or not isinstance(pad, tensor.PadOp)
             or not _constant_pad(pad)
             or pad.result.uses.get_length() != 1
         ):
             return
+        permutation = _permutation(op)
+        if permutation == TO_NCHW:
+            return  # those sink below pads (`SinkTransposeThroughPad`)
         emit = _Emitter(rewriter, op)
-        source = emit.transposed(pad.source, TO_NHWC)
-        padded = _rebuilt_pad(pad, source, TO_NHWC, rewriter, emit)
+        source = emit.transposed(pad.source, permutation)
+        padded = _rebuilt_pad(pad, source, permutation, rewriter, emit)
         rewriter.replace(op, [], [padded])
         rewriter.erase(pad)
 
@@ -470,6 +489,7 @@ def convert_to_nhwc(module: ModuleOp) -> bool:
             [
                 ConvertWindowOp(),
                 SinkTransposeThroughElementwise(),
+                FoldEmptyPad(),
                 SinkTransposeThroughPad(),
                 HoistTransposeThroughPad(),
                 FoldTransposes(),
