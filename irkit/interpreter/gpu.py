@@ -195,7 +195,7 @@ class Grid:
         strides = _row_major(shape)
         return MemRefValue(buffer, 0, shape, strides, owner * size)
 
-    def _positions(
+    def positions(
         self, op: Operation, memref: MemRefValue, indices: Sequence[Any]
     ) -> tuple[np.ndarray, np.ndarray, list[Any]]:
         """The buffer position each active lane's access names, bounds-checked.
@@ -232,7 +232,7 @@ class Grid:
             isinstance(i, np.ndarray) and i.ndim for i in indices
         ):
             return load_element(op, memref, indices)
-        positions, lanes, taken = self._positions(op, memref, indices)
+        positions, lanes, taken = self.positions(op, memref, indices)
         self._check_written(op, buffer, positions, lanes, taken)
         accesses = self.scoped.get(buffer)
         if accesses is not None:
@@ -269,7 +269,7 @@ class Grid:
         every lane's `old`. Atomics never race, so they leave no records."""
         check_writable(op, memref)
         buffer = memref.buffer
-        positions, lanes, taken = self._positions(op, memref, indices)
+        positions, lanes, taken = self.positions(op, memref, indices)
         self._check_written(op, buffer, positions, lanes, taken)
         dtype = buffer.data.dtype
         values = np.broadcast_to(np.asarray(self.take(value)), positions.shape)
@@ -289,7 +289,7 @@ class Grid:
         """Each active lane writes its `value` to the element it names."""
         check_writable(op, memref)
         buffer = memref.buffer
-        positions, lanes, taken = self._positions(op, memref, indices)
+        positions, lanes, taken = self.positions(op, memref, indices)
         if buffer in self.scoped:
             accesses = self.scoped[buffer]
             if accesses is not None:
@@ -311,7 +311,7 @@ class Grid:
         accesses = self.scoped.get(memref.buffer)
         if accesses is None:
             return
-        positions, lanes, taken = self._positions(op, memref, indices)
+        positions, lanes, taken = self.positions(op, memref, indices)
         self._record_writes(op, accesses, positions, lanes, taken)
 
     def reserve_positions(

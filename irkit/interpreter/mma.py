@@ -427,17 +427,8 @@ def _barrier_positions(
 ) -> tuple[list[tuple[int, int]], np.ndarray]:
     """The (buffer, position) key of the mbarrier each active lane names, and
     those lanes."""
-    lanes = grid.active_lane_numbers()
-    positions = np.full(lanes.shape, barriers.offset, np.int64)
-    if barriers.lanes is not None:
-        positions += grid.take(barriers.lanes)
-    for index, extent, stride in zip(
-        indices, barriers.shape, barriers.strides, strict=True
-    ):
-        taken = np.broadcast_to(grid.take(np.asarray(index, np.int64)), lanes.shape)
-        if ((taken < 0) | (taken >= extent)).any():
-            raise interpretation_error(op, "names an mbarrier out of its memref")
-        positions = positions + taken * stride
+    positions, lanes, _ = grid.positions(op, barriers, indices)
+    positions = np.broadcast_to(positions, lanes.shape)
     buffer = id(barriers.buffer)
     return [(buffer, int(p)) for p in positions], lanes
 
@@ -515,16 +506,15 @@ def mbarrier_wait(interp: Interpreter, op: Operation, args: Values) -> Values:
 
 def _box_positions(
     memref: MemRefValue, grid: Grid, indices: list[Any], box: tuple[int, ...]
-) -> tuple[np.ndarray, np.ndarray, list[np.ndarray]]:
+) -> tuple[np.ndarray, np.ndarray]:
     """(lanes, box elements) positions of the box from each active lane's
-    index in `memref`, whether each lies inside it, and the indices."""
+    index in `memref`, and whether each lies inside it."""
     lanes = grid.active_lane_numbers()
     grids = np.meshgrid(*(np.arange(size) for size in box), indexing="ij")
     positions = np.full((lanes.size, grids[0].size), memref.offset, np.int64)
     if memref.lanes is not None:
         positions += grid.take(memref.lanes)[:, None]
     inside = np.ones(positions.shape, np.bool_)
-    taken: list[np.ndarray] = []
     for index, extent, stride, offsets in zip(
         indices, memref.shape, memref.strides, grids, strict=True
     ):
@@ -532,8 +522,7 @@ def _box_positions(
         at = start[:, None] + offsets.reshape(1, -1)
         inside &= (at >= 0) & (at < extent)
         positions += np.clip(at, 0, extent - 1) * stride
-        taken.append(at)
-    return positions, inside, taken
+    return positions, inside
 
 
 @register("mma.tma_load")
@@ -548,7 +537,7 @@ def tma_load(interp: Interpreter, op: Operation, args: Values) -> Values:
         op, args
     )
     box = op.box_shape
-    read, inside, _ = _box_positions(source, grid, source_at, box)
+    read, inside = _box_positions(source, grid, source_at, box)
     unwritten = inside & ~source.buffer.written[read]
     if unwritten.any():
         raise interpretation_error(

@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING
 
 from xdsl.dialects.builtin import MemRefType
 from xdsl.ir import Block, Operation, SSAValue
+from xdsl.traits import is_side_effect_free
 
 from irkit.analysis.aliasing import may_alias
 from irkit.dialects.gpu import address_space_of
@@ -66,10 +67,6 @@ PAIR_STORES = {
         ),
     ),
 }
-
-# Ops that may sit between two paired stores: they neither write memory
-# nor hold regions (a load is checked for the memref it reads).
-_WRITING_PREFIXES = ("memref.store", "memref.copy", "gpu.", "mma.", "func.", "cf.")
 
 
 def _same_value(a: SSAValue, b: SSAValue, depth: int = 3) -> bool:
@@ -122,7 +119,10 @@ def _unit_innermost_stride(memref_type: MemRefType) -> bool:
 
 
 def _may_sit_between(op: Operation, memref: SSAValue) -> bool:
-    if op.regions or op.name.startswith(_WRITING_PREFIXES):
+    """Whether `op` may sit between two paired stores to `memref`: no
+    regions, and no memory effects but a load of memory `memref` cannot
+    alias."""
+    if op.regions:
         return False
     if op.name == "memref.load":
         read = op.operands[0]
@@ -131,10 +131,7 @@ def _may_sit_between(op: Operation, memref: SSAValue) -> bool:
         if address_space_of(read.type) != address_space_of(memref.type):
             return True
         return not may_alias(read, memref)
-    return not op.name.startswith("memref.") or op.name in (
-        "memref.subview",
-        "memref.dim",
-    )
+    return is_side_effect_free(op)
 
 
 def paired_stores(

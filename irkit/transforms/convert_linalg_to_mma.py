@@ -686,6 +686,10 @@ class _MmaKernel:
     program order: ids, accumulators, the first steps' copies, the
     reduction loop, the results."""
 
+    # The stages' mbarriers where TMA copies the tiles (`_WarpgroupKernel`
+    # with `tma`); None: `cp.async` copies.
+    barriers: SSAValue | None = None
+
     def __init__(
         self,
         shape: MatmulShape,
@@ -1105,14 +1109,10 @@ class _MmaKernel:
         self._copy_tiles(pb, pb.mul(ahead, tiles.block_k), pb.rem(ahead, tiles.stages))
         prefetch.add_op(YieldOp())
         lb.add(IfOp(more.result, [], Region(prefetch)))
-        if self._tma_barriers() is None:
+        if self.barriers is None:
             # The commit runs in every step (an empty group past the end), so
             # the wait's count of groups in flight holds for each step.
             lb.add(CpAsyncCommitOp())
-
-    def _tma_barriers(self) -> SSAValue | None:
-        """The stages' mbarriers when TMA copies the tiles (else None)."""
-        return None
 
     def _products(self, lb: _KernelBuilder, stage: SSAValue, kk: int) -> None:
         """The fragments of the `kk`-th 16-deep slice of a step's tiles, and
@@ -1251,7 +1251,7 @@ class _WarpgroupKernel(_MmaKernel):
         tma: bool = False,
     ) -> None:
         bm, bn, bk, stages = tiles.block_m, tiles.block_n, tiles.block_k, tiles.stages
-        self.tma = tma and tma_copies_apply(shape, tiles)
+        tma = tma and tma_copies_apply(shape, tiles)
         barriers = (
             [
                 (
@@ -1261,7 +1261,7 @@ class _WarpgroupKernel(_MmaKernel):
                     ),
                 )
             ]
-            if self.tma
+            if tma
             else []
         )
         # B stored k-major is copied in panels of 64 columns: each the
@@ -1310,9 +1310,6 @@ class _WarpgroupKernel(_MmaKernel):
         )
         self.col0 = kb.add_index(self.n0, kb.mul(kb.rem(lane, 4), 2))
 
-    def _tma_barriers(self) -> SSAValue | None:
-        return self.barriers
-
     def _first_copies(self, steps: int) -> None:
         """With TMA: thread 0 makes each stage's mbarrier (one arrival, its
         own, and the step's bytes), a barrier publishes them, then thread 0
@@ -1350,7 +1347,7 @@ class _WarpgroupKernel(_MmaKernel):
     def _copy_tiles(
         self, builder: _KernelBuilder, k0: SSAValue | int, stage: SSAValue | int
     ) -> None:
-        if self.tma:
+        if self.barriers is not None:
             self._tma_copies(builder, k0, stage)
             return
         shape, tiles = self.shape, self.tiles
@@ -1410,61 +1407,42 @@ class _WarpgroupKernel(_MmaKernel):
                     barriers, tb.indices([stage]), (bm * bk + bk * bn) * element
                 )
             )
-            self._tma_boxes(tb, k0, stage)
 
-    def _tma_boxes(
-        self, tb: _KernelBuilder, k0: SSAValue | int, stage: SSAValue | int
-    ) -> None:
-        """The `mma.tma_load`s of one step's tiles."""
-        assert self.barriers is not None
-        barriers = self.barriers
-        shape, tiles = self.shape, self.tiles
-        bm, bn, bk = tiles.block_m, tiles.block_n, tiles.block_k
-        element = element_bytes(shape.element) or 1
-
-        def load(
-            source: SSAValue,
-            leading: list[SSAValue | int],
-            origin: list[SSAValue | int],
-            tile: SSAValue,
-            tile_at: list[SSAValue | int],
-            box: list[int],
-        ) -> None:
-            tb.add(
-                TmaLoadOp(
-                    source,
-                    tb.indices([*leading, *origin]),
-                    tile,
-                    tb.indices(tile_at),
-                    barriers,
-                    tb.indices([stage]),
-                    [1] * len(leading) + box,
+            def load(
+                source: SSAValue,
+                leading: list[SSAValue | int],
+                origin: list[SSAValue | int],
+                tile: SSAValue,
+                tile_at: list[SSAValue | int],
+                box: list[int],
+            ) -> None:
+                tb.add(
+                    TmaLoadOp(
+                        source,
+                        tb.indices([*leading, *origin]),
+                        tile,
+                        tb.indices(tile_at),
+                        barriers,
+                        tb.indices([stage]),
+                        [1] * len(leading) + box,
+                    )
                 )
-            )
 
-        load(
-            shape.a, self.a_batch, [self.m0, k0], self.a_tiles, [stage, 0, 0], [bm, bk]
-        )
-        if not shape.b_k_major:
-            load(
-                shape.b,
-                self.b_batch,
-                [self.n0, k0],
-                self.b_tiles,
-                [stage, 0, 0],
-                [bn, bk],
-            )
-            return
-        panel = SWIZZLE_ROW_BYTES // element
-        for p in range(bn // panel):
-            load(
-                shape.b,
-                self.b_batch,
-                [k0, tb.add_index(self.n0, p * panel)],
-                self.b_tiles,
-                [stage, p, 0, 0],
-                [bk, panel],
-            )
+            at = [stage, 0, 0]
+            load(shape.a, self.a_batch, [self.m0, k0], self.a_tiles, at, [bm, bk])
+            if not shape.b_k_major:
+                load(shape.b, self.b_batch, [self.n0, k0], self.b_tiles, at, [bn, bk])
+                return
+            panel = SWIZZLE_ROW_BYTES // element
+            for p in range(bn // panel):
+                load(
+                    shape.b,
+                    self.b_batch,
+                    [k0, tb.add_index(self.n0, p * panel)],
+                    self.b_tiles,
+                    [stage, p, 0, 0],
+                    [bk, panel],
+                )
 
     def _swizzled_column(
         self, builder: _KernelBuilder, row: SSAValue, chunk: SSAValue
