@@ -521,6 +521,11 @@ class ConvToIm2col(RewritePattern):
     # The reduction's multiple for f16/bf16 convolutions into f32 (0:
     # `reduction_multiple`).
     half_reduction_multiple: int = 0
+    # The (filters, pixels, reduction) multiples of a convolution that
+    # needs a gather (all but an unpadded pointwise one; not half into
+    # f32), in place of the three above: an implicit GEMM's own tiles
+    # (`lower-to-cuda{conv-block}`). Empty: the same as any other.
+    gather_multiples: tuple[int, ...] = ()
     # The row-tiled form's column tiles at most this many bytes (0: the
     # flat form); at least `min_row_tiles` of them (`rows_per_tile`).
     column_tile_bytes: int = 0
@@ -542,21 +547,21 @@ class ConvToIm2col(RewritePattern):
         x_type = cast(TensorType[Attribute], x.type)
         w_type = cast(TensorType[Attribute], w.type)
         init_type = cast(TensorType[Attribute], init.type)
-        reduction_multiple = self.reduction_multiple
-        if self.half_reduction_multiple and takes_tensor_cores(
+        pointwise = shape.is_pointwise and spatial_padding(x) is None
+        half = takes_tensor_cores(
             [x_type.get_element_type(), w_type.get_element_type()],
             init_type.get_element_type(),
-        ):
-            reduction_multiple = self.half_reduction_multiple
-        extents = padded_extents(
-            shape,
-            (self.filter_multiple, reduction_multiple, self.pixel_multiple),
-            self.max_growth_percent,
         )
+        multiples = (self.filter_multiple, self.reduction_multiple, self.pixel_multiple)
+        if self.half_reduction_multiple and half:
+            multiples = (multiples[0], self.half_reduction_multiple, multiples[2])
+        elif self.gather_multiples and not pointwise and not half:
+            filters, pixels, reduction = self.gather_multiples
+            multiples = (filters, reduction, pixels)
+        extents = padded_extents(shape, multiples, self.max_growth_percent)
         rows, columns_count = extents.reduction, extents.pixels
         # The product is padded (and its corner the result) along F or P.
         padded = (extents.filters, columns_count) != (shape.filters, shape.pixels)
-        pointwise = shape.is_pointwise and spatial_padding(x) is None
         if (
             self.column_tile_bytes
             and not pointwise
@@ -759,6 +764,14 @@ class LinalgConvToIm2colPass(ModulePass):
     # products' K step, as it pads their matmuls' K
     # (`linalg-pad-contractions{half-reduction-multiple}`).
     half_reduction_multiple: int = 0
+    # `lower-to-cuda` passes its implicit GEMMs' block (`conv-block`: filters,
+    # pixels, K): a convolution that needs a gather (any but an unpadded 1x1
+    # stride-1 one, whose columns are its input) pads to these multiples
+    # instead, so a 56x56 image's 3136 pixels, a multiple of 64, stay
+    # unpadded (and its epilogue fused), where 128 would pad them to 3200.
+    # f16/bf16 convolutions into f32 keep the multiples above. Empty: the
+    # same multiples as any convolution.
+    gather_multiples: tuple[int, ...] = ()
     # `lower-to-c` passes half its L2 cache: the row-tiled form (see the
     # module doc), each tile's columns within this many bytes. 0: off.
     column_tile_bytes: int = 0
@@ -778,6 +791,13 @@ class LinalgConvToIm2colPass(ModulePass):
             self.filter_multiple,
             self.half_reduction_multiple,
         )
+        if self.gather_multiples and (
+            len(self.gather_multiples) != 3 or min(self.gather_multiples) < 1
+        ):
+            raise PassFailedException(
+                f"{PASS_NAME}: gather-multiples takes 3 positive sizes "
+                "(filters, pixels, reduction)"
+            )
         if (
             min(multiples) < 0
             or self.max_growth_percent < 0
@@ -795,6 +815,7 @@ class LinalgConvToIm2colPass(ModulePass):
             self.filter_multiple,
             self.max_growth_percent,
             self.half_reduction_multiple,
+            self.gather_multiples,
             self.column_tile_bytes,
             self.min_row_tiles,
             self.vector_bits,

@@ -513,6 +513,19 @@ class LowerToCudaPipeline(NamedPipeline):
             return 0
         return math.lcm(self.matmul_block[2], SWIZZLE_ROW_BYTES // 2)
 
+    def _gather_multiples(self) -> tuple[int, ...]:
+        """The padding multiples of convolutions' implicit GEMMs: their SIMT
+        block (`conv-block`), so that they are padded to the tiles that take
+        them. None (the matmuls' multiples) without padding, or with
+        `allow-tf32`, where f32 products run on tensor cores with theirs."""
+        if not self.pad or self.allow_tf32:
+            return ()
+        if len(self.conv_block) != 3:
+            raise PassFailedException(
+                f"{self.name}: conv-block takes 3 sizes (filters, pixels, K)"
+            )
+        return self.conv_block
+
     def _tensor_core_stage(self, partial_tiles: bool) -> ModulePass:
         """`convert-linalg-to-mma` with the pipeline's options, on partial
         tiles or on whole ones."""
@@ -565,6 +578,7 @@ class LowerToCudaPipeline(NamedPipeline):
                     half_reduction_multiple=(
                         self._half_reduction_multiple() if self.pad else 0
                     ),
+                    gather_multiples=self._gather_multiples(),
                 )
             )
         stages.append(_stage("linalg-generalize-named-ops"))
@@ -630,6 +644,7 @@ class LowerToCudaPipeline(NamedPipeline):
                 "linalg-pad-contractions",
                 multiples=self.matmul_block,
                 half_reduction_multiple=self._half_reduction_multiple(),
+                gather_multiples=self._gather_multiples(),
             )
             stages.append(padding)
         if self.tensor_cores:
