@@ -85,6 +85,28 @@ output of few rows at batch 1: ResNet-18's 7x7 stage at batch 1), for
 fewer filters than MR, for padded products (the GPU's multiples), and a
 pointwise convolution keeps its reshape.
 
+With `merge-images-below=M` (what `lower-to-cuda` passes: 4 x its
+implicit GEMMs' pixel tile), a batch of `N > 1` images of fewer than `M`
+output pixels each, whose init is a fill (any but a 1x1 stride-1
+convolution; not f16/bf16 into f32) is one matmul over all the images'
+columns side by side, as cuDNN's implicit GEMM takes its `N x P` columns:
+
+```mlir
+// col[k, q] = x[q / P, c, oh*sh + kh*dh, ow*sw + kw*dw], p = q mod P
+%col = linalg.generic {(k, q) -> (k, q), all parallel} outs(tensor<K x N*P>)
+%m = linalg.generic {maps = [(f, q, k) -> (f, k), (f, q, k) -> (k, q),
+                             (f, q, k) -> (f, q)]} ins(%w2, %col) outs(%fill)
+%by_image = tensor.expand_shape %m [[0], [1, 2]] : tensor<F x N x P>
+%r = linalg.generic {maps = [(n, f, p) -> (f, n, p), (n, f, p) -> (n, f, p)]}
+    ins(%by_image) outs(tensor<N x F x P>)   // the reorder, a copy
+%y = tensor.expand_shape %r [[0], [1], [2, 3]] : tensor<N x F x OH x OW>
+```
+
+Eight 7x7 images are then 392 columns, not eight matmuls of one 49-pixel
+tile each (64 blocks for 132 multiprocessors); the product is a plain
+matmul `linalg-split-reduction` may split. The padding multiples apply to
+`F`, `K` and `N * P`.
+
 **Contract.** Rewrites every `linalg.conv_2d_nchw_fchw` on tensors of static
 shapes; nothing else (other layouts, depthwise and grouped convolutions,
 memrefs, dynamic shapes are left alone). Preserves every output element
@@ -269,7 +291,11 @@ def spatial_padding(x: SSAValue) -> ConstantPadding | None:
 
 
 def _gather(
-    x: SSAValue, shape: _ConvShape, element: Attribute, extents: tuple[int, int]
+    x: SSAValue,
+    shape: _ConvShape,
+    element: Attribute,
+    extents: tuple[int, int],
+    merged_images: bool = False,
 ) -> tuple[tensor.EmptyOp, GenericOp]:
     """The im2col generic, `col[n, k, p]` from `x` (see the module doc), and
     the empty tensor it fills. When `x` pads its source by a constant, the
@@ -277,20 +303,32 @@ def _gather(
     padding value outside them: no padded copy is made. `extents` are the
     columns' rows and columns (K and P, or multiples of the matmul's tiles
     past them): rows past K and columns past P hold zeros (the gather reads
-    `min(k, K - 1)`, `min(p, P - 1)` and selects zero outside)."""
+    `min(k, K - 1)`, `min(p, P - 1)` and selects zero outside).
+    `merged_images`: `col[k, q]`, the columns of every image side by side
+    (q = n * P + p; `extents` then K and N * P, or multiples past them)."""
     rows, columns = extents
-    col_type = TensorType(element, [shape.batch, rows, columns])
+    leading = [] if merged_images else [shape.batch]
+    col_type = TensorType(element, [*leading, rows, columns])
     empty = tensor.EmptyOp([], col_type)
     body = Block(arg_types=[element])
     ib = _IndexBuilder(body)
-    n, k, p = (ib.add(IndexOp(dim)) for dim in range(3))
     inside: list[SSAValue] = []
+    if merged_images:
+        k, column = (ib.add(IndexOp(dim)) for dim in range(2))
+        real_columns = shape.batch * shape.pixels
+    else:
+        n, k, column = (ib.add(IndexOp(dim)) for dim in range(3))
+        real_columns = shape.pixels
     if rows != shape.reduction:
         k, row_inside = ib.clamped(k, shape.reduction)
         inside.append(row_inside)
-    if columns != shape.pixels:
-        p, column_inside = ib.clamped(p, shape.pixels)
+    if columns != real_columns:
+        column, column_inside = ib.clamped(column, real_columns)
         inside.append(column_inside)
+    if merged_images:
+        n, p = ib.div(column, shape.pixels), ib.rem(column, shape.pixels)
+    else:
+        p = column
     kh_extent, kw_extent = shape.kernel
     channel = ib.div(k, kh_extent * kw_extent)
     tap_row = ib.rem(ib.div(k, kw_extent), kh_extent)
@@ -311,13 +349,14 @@ def _gather(
         margin = ib.add(arith.ConstantOp(_zero_attribute(element)))
         value = ib.add(arith.SelectOp(real, value, margin))
     body.add_op(LinalgYieldOp(value))
-    identity = AffineMapAttr(AffineMap.identity(3))
+    rank = len(col_type.get_shape())
+    identity = AffineMapAttr(AffineMap.identity(rank))
     gather = GenericOp(
         [],
         [empty.tensor],
         Region(body),
         ArrayAttr([identity]),
-        ArrayAttr([IteratorTypeAttr(IteratorType.PARALLEL)] * 3),
+        ArrayAttr([IteratorTypeAttr(IteratorType.PARALLEL)] * rank),
         [col_type],
     )
     return empty, gather
@@ -526,6 +565,9 @@ class ConvToIm2col(RewritePattern):
     # f32), in place of the three above: an implicit GEMM's own tiles
     # (`lower-to-cuda{conv-block}`). Empty: the same as any other.
     gather_multiples: tuple[int, ...] = ()
+    # A batch of images of fewer output pixels than this each (0: never) is
+    # one matmul over every image's columns side by side (`_rewrite_merged`).
+    merge_images_below: int = 0
     # The row-tiled form's column tiles at most this many bytes (0: the
     # flat form); at least `min_row_tiles` of them (`rows_per_tile`).
     column_tile_bytes: int = 0
@@ -580,6 +622,16 @@ class ConvToIm2col(RewritePattern):
             if tile_rows is not None:
                 _rewrite_row_tiled(op, shape, tile_rows, rewriter)
                 return
+        if (
+            self.merge_images_below
+            and not pointwise
+            and not half
+            and 1 < shape.batch
+            and shape.pixels < self.merge_images_below
+            and is_fill_value(init)
+        ):
+            _rewrite_merged(op, shape, multiples, self.max_growth_percent, rewriter)
+            return
         columns: SSAValue
         gathered = rows != shape.reduction or columns_count != shape.pixels
         if shape.is_pointwise and spatial_padding(x) is None and not gathered:
@@ -658,6 +710,118 @@ class ConvToIm2col(RewritePattern):
                 and not dead.results[0].uses
             ):
                 rewriter.erase(dead)
+
+
+def is_fill_value(value: SSAValue) -> bool:
+    """Whether `value` is the result of a fill (`linalg.fill`, or a generic
+    that only yields a scalar input)."""
+    fill = value.owner
+    return (
+        isinstance(fill, linalg.FillOp | GenericOp)
+        and (isinstance(fill, linalg.FillOp) or is_fill(fill))
+        and len(fill.results) == 1
+    )
+
+
+def _rewrite_merged(
+    op: Conv2DNchwFchwOp,
+    shape: _ConvShape,
+    multiples: tuple[int, int, int],
+    max_growth_percent: int,
+    rewriter: PatternRewriter,
+) -> None:
+    """The merged form (see the module doc): the columns of all `N` images
+    side by side, `col[k, n * P + p]`, one `F x K @ K x NP` matmul from the
+    convolution's fill, then its `F x N x P` product reordered into the
+    `N x F x OH x OW` result by an elementwise copy."""
+    x, w = op.inputs
+    (init,) = op.outputs
+    x_type = cast(TensorType[Attribute], x.type)
+    w_type = cast(TensorType[Attribute], w.type)
+    init_type = cast(TensorType[Attribute], init.type)
+    element = init_type.get_element_type()
+    merged = shape.batch * shape.pixels
+    steps = [max(multiple, 1) for multiple in multiples]
+    extents = [shape.filters, shape.reduction, merged]
+    filters, rows, columns = (
+        padded_ranges(extents, steps, max_growth_percent) or extents
+    )
+    columns_empty, gather = _gather(
+        x, shape, x_type.get_element_type(), (rows, columns), merged_images=True
+    )
+    rewriter.insert_op([columns_empty, gather])
+    weights_groups = [[0], [1, 2, 3]]
+    weights = collapse_op(w, weights_groups, collapsed_type(w_type, weights_groups))
+    rewriter.insert_op(weights)
+    weights_value: SSAValue = weights.result
+    if (filters, rows) != (shape.filters, shape.reduction):
+        extents_of = _MatmulExtents(filters, rows, columns)
+        weights_ops = _padded_weights(
+            weights_value, extents_of, w_type.get_element_type()
+        )
+        rewriter.insert_op(weights_ops)
+        weights_value = weights_ops[1].results[0]
+    fill = init.owner
+    assert isinstance(fill, linalg.FillOp | GenericOp)
+    product_type = TensorType(element, [filters, columns])
+    product_empty = tensor.EmptyOp([], product_type)
+    product_fill = fill_like(fill, product_empty.tensor, product_type)
+    rewriter.insert_op([product_empty, product_fill])
+    maps = [
+        AffineMap.from_callable(lambda f, q, k: (f, k)),
+        AffineMap.from_callable(lambda f, q, k: (k, q)),
+        AffineMap.from_callable(lambda f, q, k: (f, q)),
+    ]
+    product = GenericOp(
+        [weights_value, gather.results[0]],
+        [product_fill.results[0]],
+        _swapped_body(op, rewriter),
+        ArrayAttr([AffineMapAttr(m) for m in maps]),
+        ArrayAttr(
+            [IteratorTypeAttr(IteratorType.PARALLEL)] * 2
+            + [IteratorTypeAttr(IteratorType.REDUCTION)]
+        ),
+        [product_type],
+    )
+    rewriter.insert_op(product)
+    result: SSAValue = product.results[0]
+    if (filters, columns) != (shape.filters, merged):
+        corner_type = TensorType(element, [shape.filters, merged])
+        corner = tensor.ExtractSliceOp(
+            result, [0, 0], corner_type.get_shape(), [1, 1], corner_type
+        )
+        rewriter.insert_op(corner)
+        result = corner.result
+    by_image_type = TensorType(element, [shape.filters, shape.batch, shape.pixels])
+    by_image = expand_op(result, [[0], [1, 2]], by_image_type)
+    flat_type = TensorType(element, [shape.batch, shape.filters, shape.pixels])
+    reordered_empty = tensor.EmptyOp([], flat_type)
+    body = Block(arg_types=[element, element])
+    body.add_op(LinalgYieldOp(body.args[0]))
+    reorder = GenericOp(
+        [by_image.result],
+        [reordered_empty.tensor],
+        Region(body),
+        ArrayAttr(
+            [
+                AffineMapAttr(AffineMap.from_callable(lambda n, f, p: (f, n, p))),
+                AffineMapAttr(AffineMap.identity(3)),
+            ]
+        ),
+        ArrayAttr([IteratorTypeAttr(IteratorType.PARALLEL)] * 3),
+        [flat_type],
+    )
+    reorder.location = op.location
+    rewriter.insert_op([by_image, reordered_empty, reorder])
+    output = expand_op(reorder.results[0], [[0], [1], [2, 3]], init_type)
+    rewriter.replace_op(op, output)
+    for dead in (x.owner, fill):
+        # The pad the gather read through, the fill the product replaced.
+        if (
+            isinstance(dead, tensor.PadOp | linalg.FillOp | GenericOp)
+            and not dead.results[0].uses
+        ):
+            rewriter.erase(dead)
 
 
 def _rewrite_row_tiled(
@@ -772,6 +936,13 @@ class LinalgConvToIm2colPass(ModulePass):
     # f16/bf16 convolutions into f32 keep the multiples above. Empty: the
     # same multiples as any convolution.
     gather_multiples: tuple[int, ...] = ()
+    # `lower-to-cuda` passes 4 x its implicit GEMMs' pixel tile: a batch of
+    # images of fewer output pixels each (ResNet's 14x14 and 7x7 stages) is
+    # one matmul over every image's columns side by side (cuDNN's N x P
+    # columns), not a batch of short ones: 8 images of 7x7 are 392 columns,
+    # 7 tiles of 64, where each image alone was one tile of 49 and 8 such
+    # images filled 64 blocks of 132 multiprocessors. 0: never.
+    merge_images_below: int = 0
     # `lower-to-c` passes half its L2 cache: the row-tiled form (see the
     # module doc), each tile's columns within this many bytes. 0: off.
     column_tile_bytes: int = 0
@@ -802,12 +973,14 @@ class LinalgConvToIm2colPass(ModulePass):
             min(multiples) < 0
             or self.max_growth_percent < 0
             or self.column_tile_bytes < 0
+            or self.merge_images_below < 0
             or self.min_row_tiles < 1
         ):
             raise PassFailedException(
                 f"{PASS_NAME}: pixel-multiple, reduction-multiple, "
-                "filter-multiple, half-reduction-multiple, max-growth-percent "
-                "and column-tile-bytes must be >= 0, min-row-tiles >= 1"
+                "filter-multiple, half-reduction-multiple, max-growth-percent, "
+                "column-tile-bytes and merge-images-below must be >= 0, "
+                "min-row-tiles >= 1"
             )
         pattern = ConvToIm2col(
             self.pixel_multiple,
@@ -816,6 +989,7 @@ class LinalgConvToIm2colPass(ModulePass):
             self.max_growth_percent,
             self.half_reduction_multiple,
             self.gather_multiples,
+            self.merge_images_below,
             self.column_tile_bytes,
             self.min_row_tiles,
             self.vector_bits,

@@ -421,6 +421,8 @@ class LowerToCudaPipeline(NamedPipeline):
     # multiples, as the pointwise convolutions (no gather) are.
     conv_block: tuple[int, ...] = GPU_CONV_BLOCK
     conv_thread: tuple[int, ...] = GPU_CONV_THREAD
+    # A batch of small images convolved side by side (`_merge_images_below`).
+    merge_images: bool = True
     elementwise_block: int = 256
     # The device's facts (`GpuHardware`): `irkit.compile` fills them in from
     # the target; these defaults are every NVIDIA GPU's since Kepler.
@@ -526,6 +528,17 @@ class LowerToCudaPipeline(NamedPipeline):
             )
         return self.conv_block
 
+    def _merge_images_below(self) -> int:
+        """Images of fewer output pixels than four of the implicit GEMM's
+        pixel tiles (ResNet's 14x14 and 7x7 stages in 64-pixel tiles) are
+        convolved side by side, one matmul over every image's columns
+        (`linalg-conv-to-im2col{merge-images-below}`): their own matmuls
+        were a few short tiles each, partly padding. Off with
+        `merge-images=false`, `allow-tf32` or without padding."""
+        if not self.merge_images or not self._gather_multiples():
+            return 0
+        return 4 * self.conv_block[1]
+
     def _tensor_core_stage(self, partial_tiles: bool) -> ModulePass:
         """`convert-linalg-to-mma` with the pipeline's options, on partial
         tiles or on whole ones."""
@@ -579,6 +592,7 @@ class LowerToCudaPipeline(NamedPipeline):
                         self._half_reduction_multiple() if self.pad else 0
                     ),
                     gather_multiples=self._gather_multiples(),
+                    merge_images_below=self._merge_images_below(),
                 )
             )
         stages.append(_stage("linalg-generalize-named-ops"))

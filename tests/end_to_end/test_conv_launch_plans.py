@@ -38,8 +38,12 @@ KERNELS = {
     # 2 x (matmul + gather + batch norm + ReLU (+ residual))
     "resnet_basic_s1": 2,
     "resnet_basic_s2": 3,  # and the 1x1 stride-2 downsample
-    "resnet_basic_s3": 3,
-    "resnet_basic_s4": 3,
+    # 14x14 and 7x7 images side by side (`merge-images`): each of the three
+    # convolutions a matmul over all 8 images' columns in parts of K (the
+    # grid is short), the parts' sum, and the reorder into N x F x P (with
+    # the epilogue) apart; the downsample's batch norm runs in its reorder.
+    "resnet_basic_s3": 8,
+    "resnet_basic_s4": 8,
     "resnet_bottleneck_s1": 3,  # 3 x matmul (+ gather or padded copy)
     "resnet_stem": 2,  # matmul + gather + K-padded weights, max pool
     # a grouped convolution's 32 groups: gathers and matmuls apart
@@ -49,13 +53,16 @@ KERNELS = {
     "mobilenet_v2_block": 3,
     # Each 3x3 convolution of the four stages alone: one implicit GEMM that
     # writes the result itself (its columns padded to the conv block's
-    # multiples, or not at all: 56x56 and 7x7 images are multiples of 64
-    # and one tile).
-    **{
-        f"conv3x3_s{stage}{down}": 1
-        for stage in (1, 2, 3, 4)
-        for down in (("",) if stage == 1 else ("", "_down"))
-    },
+    # multiples, or not at all: a 56x56 image is 49 tiles of 64); at 14x14
+    # and 7x7, the images side by side: the matmul in parts of K, their
+    # sum, the reorder.
+    "conv3x3_s1": 1,
+    "conv3x3_s2_down": 1,
+    "conv3x3_s2": 1,
+    "conv3x3_s3_down": 3,
+    "conv3x3_s3": 3,
+    "conv3x3_s4_down": 3,
+    "conv3x3_s4": 3,
 }
 
 
@@ -86,15 +93,19 @@ def test_resnet18_ends_in_one_pooling_and_one_classifier_kernel() -> None:
     assert classifier.grid == (1000, 1, 1)
 
 
-def test_resnet18_at_batch_32_is_one_kernel_a_convolution() -> None:
-    """ResNet-18 at batch 32: 29 kernels (162, then 50 before): its 20
-    convolutions one kernel each (the stem's and the max pool's first, as
-    the model runs them), then the head's."""
+def test_resnet18_at_batch_32_merges_the_small_images() -> None:
+    """ResNet-18 at batch 32: 41 kernels (162, 50, then 29 before images
+    were merged). The stem's and the 56x56 and 28x28 stages' convolutions
+    are one kernel each, a block per (filters, pixels) tile of each image;
+    the 14x14 and 7x7 stages' images side by side (`merge-images`): their
+    grids hold parts of K, not images."""
     launches = kernels("resnet18_b32")
-    assert len(launches) <= 29
-    convolutions = [launches[0], *launches[2:21]]
-    # Matmul grids: a block per (filters, pixels) tile of each image.
-    assert all(launch.grid[2] == 32 for launch in convolutions)
+    assert len(launches) <= 41
+    per_image = [launches[0], *launches[2:11]]
+    assert all(launch.grid[2] == 32 for launch in per_image)
+    merged = [launch for launch in launches[11:32] if launch.block == (8, 16, 1)]
+    assert len(merged) == 10
+    assert all(launch.grid[2] < 32 for launch in merged)
 
 
 @pytest.mark.parametrize("name", ["conv3x3_s1", "conv3x3_s4"])
@@ -102,8 +113,8 @@ def test_convolution_accumulates_in_registers(name: str) -> None:
     """The implicit GEMM's thread tiles stay in registers across its K loop
     (`gpu-promote-accumulators`): a 56x56 image's product is the output
     itself, reshaped (accumulated apart, then copied by its epilogue:
-    `linalg-tile-for-gpu`), and a 7x7 image's 49 pixels stay one whole
-    tile (`fill_the_grid` never splits them 32 + 17)."""
+    `linalg-tile-for-gpu`); 7x7 images side by side are 392 columns, 448
+    padded, whole tiles."""
     path = MODELS / f"{name}.mlir"
     module = irkit.parse(path.read_text(), filename=path.name)
     lower(module, "lower-to-cuda", target="cuda")

@@ -43,8 +43,11 @@ from irkit.transforms.linalg_conv_to_im2col import LinalgConvToIm2colPass
 # padded where the drawn extents are not multiples; 4 threads a block.
 PIPELINE = (
     "lower-to-cuda{matmul-block=8,8,4 matmul-thread=4,4 conv-block=8,8,4 "
-    "conv-thread=4,4 elementwise-block=32 matmul-cyclic=false}"
+    "conv-thread=4,4 elementwise-block=32 matmul-cyclic=false merge-images=false}"
 )
+# The same tiles with small images convolved side by side (`merge-images`,
+# below 4 x 8 pixels: every drawn image at batch 2).
+MERGED = PIPELINE.replace("merge-images=false", "merge-images=true")
 # Columns padded to multiples of 12 pixels, blocks of 8 (as `fill_the_grid`
 # shrinks the blocks of a short grid on the GPU below the multiple the
 # columns were padded to): a product padded from 16 pixels to 24 has a block
@@ -52,7 +55,7 @@ PIPELINE = (
 WIDE_PADDING = (
     "linalg-conv-to-im2col{pixel-multiple=12 reduction-multiple=4},"
     "lower-to-cuda{matmul-block=8,8,4 matmul-thread=2,2 conv-block=8,8,4 "
-    "conv-thread=2,2 elementwise-block=32 matmul-cyclic=true}"
+    "conv-thread=2,2 elementwise-block=32 matmul-cyclic=true merge-images=false}"
 )
 FOUR_BY_FOUR = """
 func.func @main(%x: tensor<1x2x6x6xf32>, %w: tensor<3x2x3x3xf32>,
@@ -284,6 +287,50 @@ def test_the_epilogue_runs_in_the_matmul_kernel(layers: tuple[str, str]) -> None
     assert launches == 1, layer
     event(f"{_kernels_of_the_convolution(conv_only) - 1} producer(s) fused")
     _check_on_the_emulator(layer, PIPELINE)
+
+
+def _merges_images(conv_only: str) -> bool:
+    """Whether `linalg-conv-to-im2col` convolves the images of `conv_only`
+    side by side with `MERGED`'s options: a 2-D product (no batch loop)."""
+    module = parse_module(conv_only)
+    im2col = LinalgConvToIm2colPass(
+        pixel_multiple=8,
+        reduction_multiple=4,
+        filter_multiple=8,
+        gather_multiples=(8, 8, 4),
+        merge_images_below=32,
+    )
+    im2col.apply(make_context(), module)
+    return any(
+        isinstance(op, GenericOp)
+        and len(op.iterator_types) == 3
+        and "reduction" in str(op.iterator_types)
+        for op in module.walk()
+    )
+
+
+@settings(max_examples=15)
+@given(conv_layers())
+def test_images_convolved_side_by_side_keep_meaning(layers: tuple[str, str]) -> None:
+    """Small images at batch 2 are one matmul over both images' columns,
+    reordered into the result (`merge-images`); the layer, epilogue and all,
+    computes the same on the grid emulator. Batch 1 and 1x1 stride-1
+    convolutions keep the batched form (the event tells them apart)."""
+    layer, conv_only = layers
+    merged = _merges_images(conv_only)
+    event("images side by side" if merged else "a batch of matmuls")
+    _check_on_the_emulator(layer, MERGED)
+
+
+def test_images_side_by_side_are_reached() -> None:
+    """Two 4x4 images, a 3x3 convolution: merged (the property's events
+    count how often; this one always)."""
+    two_images = FOUR_BY_FOUR.replace("1x2x6x6", "2x2x6x6").replace(
+        "1x3x4x4", "2x3x4x4"
+    )
+    conv_only = two_images.split("%bc =")[0] + "  return %y : tensor<2x3x4x4xf32>\n}\n"
+    assert _merges_images(conv_only)
+    _check_on_the_emulator(two_images, MERGED)
 
 
 def _has_empty_epilogue_tiles(text: str) -> bool:

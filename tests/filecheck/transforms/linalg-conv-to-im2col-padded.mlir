@@ -110,7 +110,7 @@ func.func @padded_filters(%x: tensor<1x16x4x4xf32>, %w: tensor<12x16x1x1xf32>) -
 // Extents no larger than their multiple are one full tile: not padded
 // (2x2 = 4 pixels, K = 1 * 3 * 3 = 9 under 16). Bad options fail the pass.
 
-// OPTIONS: error: linalg-conv-to-im2col: pixel-multiple, reduction-multiple, filter-multiple, half-reduction-multiple, max-growth-percent and column-tile-bytes must be >= 0, min-row-tiles >= 1
+// OPTIONS: error: linalg-conv-to-im2col: pixel-multiple, reduction-multiple, filter-multiple, half-reduction-multiple, max-growth-percent, column-tile-bytes and merge-images-below must be >= 0, min-row-tiles >= 1
 
 // CHECK-LABEL: func.func @one_tile
 // CHECK-NOT:     tensor.extract_slice
