@@ -1237,17 +1237,18 @@ def _run_bound(
 def _split_index(
     linear: SSAValue, extents: Sequence[int], at: InsertPoint
 ) -> list[SSAValue]:
-    """`linear` split row-major into indices over `extents` (0 for an
-    extent of 1)."""
+    """`linear` (below the extents' product) split row-major into indices
+    over `extents`: 0 for an extent of 1, what is left of `linear` for the
+    outermost extent above 1."""
     indices: list[SSAValue] = []
     rest = linear
     for position, extent in enumerate(reversed(extents)):
         if extent == 1:
             indices.append(index_constant(0, at))
             continue
-        if position == len(extents) - 1:
+        if prod(extents[: len(extents) - 1 - position]) == 1:
             indices.append(rest)
-            break
+            continue
         bound = index_constant(extent, at)
         remainder = arith.RemUIOp(rest, bound)
         quotient = arith.DivUIOp(rest, bound)

@@ -1071,12 +1071,27 @@ MUTANTS: tuple[Mutant, ...] = (
         "    shifted = worker if not offset else _added(worker, offset, at)",
         "    shifted = worker",
         (
+            "tests/properties/test_linalg_pack_operands.py"
+            "::test_worker_runs_cover_the_batch_in_order",
             "tests/filecheck/transforms/linalg-pack-operands-producers.mlir",
             "tests/properties/test_linalg_pack_operands.py"
             "::test_row_tiled_columns_in_worker_slots_keep_meaning",
         ),
         "each worker's run ends where it starts: no matrix of a batch larger "
         "than the workers is computed",
+    ),
+    Mutant(
+        "pack-worker-batch-split-outer-first",
+        "irkit/transforms/linalg_pack_operands.py",
+        "    for position, extent in enumerate(reversed(extents)):",
+        "    for position, extent in enumerate(extents):",
+        (
+            "tests/properties/test_linalg_pack_operands.py"
+            "::test_split_index_is_row_major",
+            "tests/filecheck/transforms/linalg-pack-operands-producers.mlir",
+        ),
+        "a worker's matrix index is split with the images fastest: the "
+        "gather and the product of a matrix take another image's tile",
     ),
     Mutant(
         "pack-split-tail-drops-a-column",

@@ -9,14 +9,19 @@ the vectorised micro-kernels asserted to be there."""
 
 from __future__ import annotations
 
-from typing import cast
+import itertools
+import operator
+from math import prod
+from typing import Any, cast
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from xdsl.dialects.builtin import MemRefType, ModuleOp
-from xdsl.ir import Attribute
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import IndexType, IntegerAttr, MemRefType, ModuleOp
+from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.rewriter import InsertPoint
 
 import irkit
 from irkit.analysis.structured import REGISTER_TILE_ATTR
@@ -31,6 +36,8 @@ from irkit.testing import check_pass
 from irkit.transforms.linalg_pack_operands import (
     LinalgPackOperandsPass,
     _in_parallel_loop,
+    _run_bound,
+    _split_index,
     segments,
 )
 from irkit.transforms.pipelines import LowerToCPipeline
@@ -225,6 +232,58 @@ def test_segments_cover_the_range_in_order() -> None:
         assert all(s.tile == 0 or s.size % s.tile == 0 for s in found)
         assert all(s.tile == 0 or s.tile % 6 == 0 for s in found)
         assert all(s.tile or s.size < 6 for s in found)
+
+
+def _index_value(value: SSAValue, arguments: dict[SSAValue, int]) -> int:
+    """The integer the index arithmetic computing `value` gives (constants,
+    `arith.muli`, `divui`, `remui`, `addi`) for its block arguments'
+    values `arguments`."""
+    if value in arguments:
+        return arguments[value]
+    op = value.owner
+    assert isinstance(op, Operation)
+    if isinstance(op, arith.ConstantOp):
+        return cast(IntegerAttr[Any], op.value).value.data
+    left, right = (_index_value(operand, arguments) for operand in op.operands)
+    combine = {
+        arith.MuliOp: operator.mul,
+        arith.DivUIOp: operator.floordiv,
+        arith.RemUIOp: operator.mod,
+        arith.AddiOp: operator.add,
+    }
+    return combine[type(op)](left, right)
+
+
+def test_split_index_is_row_major() -> None:
+    # Every linear index of every shape below 64 matrices (extents of 1
+    # anywhere): the indices NumPy's unravel_index gives.
+    for rank in (1, 2, 3):
+        for extents in itertools.product((1, 2, 3, 4), repeat=rank):
+            block = Block(arg_types=[IndexType()])
+            indices = _split_index(block.args[0], extents, InsertPoint.at_end(block))
+            for linear in range(prod(extents)):
+                found = [_index_value(i, {block.args[0]: linear}) for i in indices]
+                assert found == [int(i) for i in np.unravel_index(linear, extents)]
+
+
+def test_worker_runs_cover_the_batch_in_order() -> None:
+    # The runs `w * M / W` to `(w + 1) * M / W` of W <= M workers: each one
+    # matrix or more, together [0, M), contiguous and in order.
+    for matrices in range(1, 70):
+        for workers in range(1, min(matrices, 16) + 1):
+            block = Block(arg_types=[IndexType()])
+            at = InsertPoint.at_end(block)
+            bounds = [
+                _run_bound(block.args[0], end, matrices, workers, at) for end in (0, 1)
+            ]
+            runs = [
+                [_index_value(b, {block.args[0]: worker}) for b in bounds]
+                for worker in range(workers)
+            ]
+            assert runs[0][0] == 0
+            assert runs[-1][1] == matrices
+            assert all(first < last for first, last in runs)
+            assert all(a[1] == b[0] for a, b in itertools.pairwise(runs))
 
 
 @pytest.mark.parametrize(
