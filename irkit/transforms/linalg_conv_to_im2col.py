@@ -76,8 +76,9 @@ so the gather needs no division and its innermost loop reads along one
 input row, and the product is a batch of `N x T` matmuls whose columns
 `linalg-pack-operands` gathers one tile at a time in that tile's parallel
 iteration, right before its micro-kernels read them from L2 (an implicit
-GEMM: the whole column buffer is allocated but each part is written and
-read while it is hot). The product writes the result where it lies (its
+GEMM: each part is written and read while it is hot, in a slot of a
+buffer of one tile per parallel iteration, reused from tile to tile, not
+the whole `N x T x K x Q`). The product writes the result where it lies (its
 output `N x F x T x Q` is a reshape of `N x F x OH x OW`, the tiles
 between the filters and the pixels), so an init that is not a fill is
 accumulated into in place, reshaped. The flat form stays where no tile count fits (an

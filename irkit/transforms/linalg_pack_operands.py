@@ -64,7 +64,10 @@ A batch matmul (the output's loops before its last two, each read by an
 input or by none, as a convolution's shared weights) runs its matrices one
 per parallel iteration (at least `PARALLEL_ITERATIONS / 2` of them: each
 with its own part of the buffer, its loops inside sequential) or one after
-the other (fewer), each on rank-reducing views of the operands.
+the other (fewer), each on rank-reducing views of the operands. An A that
+no batch loop reads (a convolution's weights) is packed once, before the
+batch loop, into a part of the buffer every matrix reads
+(`_pack_lhs_rows`); each matrix packs only its B.
 
 An operand of a batch matmul run one matrix per parallel iteration that a
 gather computes (`batch_producer`: a generic with no inputs, all parallel,
@@ -77,7 +80,25 @@ batch loop offset by the iteration's index, a merged index split back
 row-major), right before packing, so the part is read back from cache (the
 row-tiled im2col of `linalg-conv-to-im2col{column-tile-bytes}`: an
 implicit GEMM). Deallocations of what the gather loads that lay between
-move after the matmul.
+move after the matmul. The gather's allocation (the whole batch's
+columns: 58 MB for a ResNet stage-1 convolution at batch 8, mapped and
+faulted in on every call) is replaced by slots, one matrix's part for
+each of at most `PARALLEL_ITERATIONS` workers: the batch loop becomes
+`scf.parallel` over the workers, each running a contiguous run of the
+matrices (`w * M / W` to `(w + 1) * M / W`) in an `scf.for`, gathering
+each into its own slot, which stays in cache from one matrix to the next:
+
+```mlir
+%slots = memref.alloc() {alignment = 64} : memref<W x 1 x K x Q x f32>
+scf.parallel (%w) = (0) to (W) step (1) {
+  scf.for %b = w * M / W to (w + 1) * M / W {   // (no loop when W = M)
+    %slot = memref.subview %slots[%w, 0, 0, 0] [1, 1, K, Q]
+    linalg.generic outs(%slot) { the gather, its indices offset to %b's }
+    ... the matrix %b's micro-kernels, reading B from %slot ...
+  }
+}
+memref.dealloc %slots
+```
 
 Contract
 --------
@@ -104,7 +125,9 @@ which tells the tiling passes that they are already register tiles and
 Preserves: every value. Each output element is accumulated in the same
 order (K ascending: the KC steps in order, then the K remainder), with the
 same operations, so results are bit-identical; a gather moved into the
-batch loop writes the same elements from the same reads.
+batch loop writes the same elements from the same reads, each matrix's
+into its worker's slot right before that matrix reads them (no other
+iteration writes that slot).
 """
 
 from __future__ import annotations
@@ -658,13 +681,15 @@ def _pack_region(
     buffers: tuple[SSAValue, SSAValue | None],
     parallel: bool,
     rhs_packed: bool = False,
+    lhs_packed: bool = False,
 ) -> None:
     """Replace `region` (static, its rows a multiple of `tiles[0]`, its
     columns of `tiles[1]`) by BLIS's loops with both operands packed once:
     A's rows for the whole K into `buffers[0]`; over NC columns, B's block
     for the whole K into `buffers[1]` (None: B read in place; `rhs_packed`:
     already there, for a region of one NC block); over MC rows and column
-    chunks, in parallel, and over KC steps, the micro-kernels. `parallel`:
+    chunks, in parallel, and over KC steps, the micro-kernels (`lhs_packed`:
+    A's panels are in `buffers[0]` already). `parallel`:
     those loops and the packing copies are `scf.parallel`."""
     mc, nc = tiles
     mr, nr = blocking.mr, blocking.nr
@@ -680,9 +705,12 @@ def _pack_region(
     chunk = nc // _largest_divisor(nc // nr, blocking.chunks)
 
     copies = []
-    lhs_panels = _panel_view(lhs_buffer, 0, [rows // mr, depth, mr], at)
-    lhs = operands[matmul.lhs.index]
-    copies.append(_copy_into_panels(lhs, matmul.lhs.outer_first, mr, lhs_panels, at))
+    if not lhs_packed:
+        lhs_panels = _panel_view(lhs_buffer, 0, [rows // mr, depth, mr], at)
+        lhs = operands[matmul.lhs.index]
+        copies.append(
+            _copy_into_panels(lhs, matmul.lhs.outer_first, mr, lhs_panels, at)
+        )
     jc, at = _loop(columns, nc, at, "jc")
     rhs_block = _operand_block(
         operands[matmul.rhs.index], matmul.rhs, (jc, nc), (0, depth), at
@@ -794,13 +822,16 @@ def pack_matmul_2d(
     buffers: tuple[SSAValue, SSAValue | None],
     parallel: bool,
     vector_unit: tuple[int, int],
+    lhs_packed: bool = False,
 ) -> None:
     """Rewrite one matched rank-2 matmul (see the module doc) with
     `buffers` (`blocking.buffer_elements`) holding the packed A and B (None
-    when `blocking.pack_rhs` is off). A tail of fewer than MR rows runs
-    micro-kernels of its rows; a tail of fewer than NR columns, when it is
-    whole vectors (`vector_lanes` of `vector_unit` = vector bits, element
-    bits: narrower ones too), of its columns; other tails stay plain."""
+    when `blocking.pack_rhs` is off); `lhs_packed`: A is already in
+    `buffers[0]`, as `_pack_lhs_rows` packs it. A tail of fewer than MR
+    rows runs micro-kernels of its rows; a tail of fewer than NR columns,
+    when it is whole vectors (`vector_lanes` of `vector_unit` = vector
+    bits, element bits: narrower ones too), of its columns; other tails
+    stay plain."""
     row, column, reduction = (
         matmul.row_loop,
         matmul.column_loop,
@@ -827,7 +858,27 @@ def pack_matmul_2d(
                 continue
             local = replace(blocking, mr=blocking.mr if rows.tile else rows.size, nr=nr)
             tiles = (rows.tile or rows.size, columns_tile)
-            _pack_region(matmul, region, tiles, local, buffers, parallel, shared)
+            region_buffers = buffers
+            if lhs_packed:
+                # This segment's panels, where `_pack_lhs_rows` put them.
+                panels = strided_view(
+                    buffers[0],
+                    [rows.offset * matmul.depth],
+                    [rows.size * matmul.depth],
+                    [1],
+                    InsertPoint.before(region),
+                )
+                region_buffers = (panels, rhs_buffer)
+            _pack_region(
+                matmul,
+                region,
+                tiles,
+                local,
+                region_buffers,
+                parallel,
+                shared,
+                lhs_packed,
+            )
     Rewriter.erase_op(matmul.generic)
 
 
@@ -905,15 +956,23 @@ def _batch_loop(
     return indices, at
 
 
-def _per_matrix(matmul: Matmul, batch: Sequence[SSAValue], at: InsertPoint) -> Matmul:
+def _per_matrix(
+    matmul: Matmul,
+    batch: Sequence[SSAValue],
+    replaced: dict[int, SSAValue],
+    at: InsertPoint,
+) -> Matmul:
     """The batch matmul's product of one batch element (`batch`: the batch
-    loops' indices): a rank-2 matmul on rank-reducing views, at `at`."""
+    loops' indices): a rank-2 matmul on rank-reducing views, at `at`; an
+    operand in `replaced` is read from the value there instead, the
+    element's matrix alone (its batch dimensions of size 1)."""
     generic = matmul.generic
     kinds = generic.get_iterator_types().data
     at_batch = dict(zip(matmul.batch_loops, batch, strict=True))
     inner = [loop for loop in range(len(kinds)) if loop not in at_batch]
     renumber = {loop: AffineExpr.dimension(i) for i, loop in enumerate(inner)}
-    maps, operands = [], []
+    maps: list[AffineMap] = []
+    operands: list[SSAValue] = []
     for value, attr in zip(
         [*generic.inputs, *generic.outputs], generic.indexing_maps, strict=True
     ):
@@ -921,7 +980,13 @@ def _per_matrix(matmul: Matmul, batch: Sequence[SSAValue], at: InsertPoint) -> M
         assert loops is not None
         kept = tuple(renumber[x] for x in loops if x not in at_batch)
         maps.append(AffineMap(3, 0, kept))
-        operands.append(_batch_slice(value, loops, at_batch, at))
+        index = len(operands)
+        if index in replaced:
+            zero = index_constant(0, at)
+            origin = dict.fromkeys(at_batch, zero)
+            operands.append(_batch_slice(replaced[index], loops, origin, at))
+        else:
+            operands.append(_batch_slice(value, loops, at_batch, at))
     inner_kinds = [kinds[loop].data for loop in inner]
     matrix = _generic(
         operands[:2], operands[2:], generic.body.clone(), maps, inner_kinds
@@ -983,6 +1048,13 @@ def pack_matmul(
         pack_rhs=pack_rhs,
     )
     lhs_elements, rhs_elements = blocking.buffer_elements(matmul.rows, matmul.depth)
+    # An A that no batch loop reads (a convolution's weights) is packed once
+    # for the whole batch, before its loop; each matrix packs only its B.
+    lhs_loops = _map_loops(generic.indexing_maps.data[matmul.lhs.index].data) or []
+    shared_lhs = bool(matmul.batch_loops) and not set(lhs_loops) & set(
+        matmul.batch_loops
+    )
+    per_copy = rhs_elements + (0 if shared_lhs else lhs_elements)
     # A batch of enough matrices runs a matrix per parallel iteration, each
     # with its own part of the buffer, while those parts stay within
     # `PER_MATRIX_BUFFER_BYTES` (a batch of 32 images of a late ResNet stage
@@ -990,17 +1062,28 @@ def pack_matmul(
     matrices = prod(batch_extents)
     per_matrix = (
         matrices >= PARALLEL_ITERATIONS // 2
-        and matrices * (lhs_elements + rhs_elements) * element
-        <= PER_MATRIX_BUFFER_BYTES
+        and matrices * per_copy * element <= PER_MATRIX_BUFFER_BYTES
     )
-    copies = matrices if per_matrix else 1
-    elements = copies * (lhs_elements + rhs_elements)
     # A matmul inside a parallel loop (the tile products of a fused
     # attention) runs on that iteration's thread: its loops are sequential
     # and its buffer is on that iteration's stack. A heap buffer would keep
     # the parallel loop serial (`malloc` may fail there): a matmul whose
     # buffer does not fit the stack is left to `linalg-tile-contractions`.
     nested = _in_parallel_loop(generic)
+    # Operands computed per batch element (the im2col gather of a
+    # row-tiled convolution) in its parallel iteration, right before it.
+    producers = [
+        producer
+        for producer in (batch_producer(matmul, operand) for operand in (0, 1))
+        if producer is not None and per_matrix and not nested
+    ]
+    # With producers the matrices run on `workers` parallel iterations, each
+    # its matrices one after the other in one slot of the buffers (its
+    # packed B, its producers' parts): the buffers hold as many matrices as
+    # run at once, not the whole batch (`_worker_loops`).
+    workers = min(matrices, PARALLEL_ITERATIONS) if producers else matrices
+    copies = workers if per_matrix else 1
+    elements = (lhs_elements if shared_lhs else 0) + copies * per_copy
     if nested and elements * element > MAX_STACK_BYTES:
         return False
     at = InsertPoint.before(generic)
@@ -1019,49 +1102,228 @@ def pack_matmul(
             memref.DeallocOp.get(packed.memref), InsertPoint.after(generic)
         )
     packed.memref.name_hint = "packed"
-    batch: list[SSAValue] = []
-    base: SSAValue | int = 0
-    # Operands computed per batch element (the im2col gather of a
-    # row-tiled convolution) in its parallel iteration, right before it.
-    producers = [
-        producer
-        for producer in (batch_producer(matmul, operand) for operand in (0, 1))
-        if producer is not None and per_matrix and not nested
-    ]
     for producer in producers:
         # What it loads is read inside the matmul's loop now: freed after it.
         for deallocation in producer.deallocations:
             deallocation.detach()
             Rewriter.insert_op(deallocation, InsertPoint.after(generic))
+    slots = [_column_slots(matmul, producer, workers, at) for producer in producers]
+    lhs_buffer: SSAValue | None = None
+    shared_base = 0
+    if shared_lhs:
+        lhs_buffer = strided_view(packed.memref, [0], [lhs_elements], [1], at)
+        _pack_lhs_rows(matmul, blocking, lhs_buffer, not nested, at)
+        shared_base = lhs_elements
+    batch: list[SSAValue] = []
+    base: SSAValue | int = shared_base
+    replaced: dict[int, SSAValue] = {}
     if matmul.batch_loops:
-        batch, at = _batch_loop(batch_extents, per_matrix, at)
-        for producer in producers:
-            _producer_slice(producer, batch, at)
-        if per_matrix:
-            index = _linear_index(batch, batch_extents, at)
-            base = _scaled(index, lhs_elements + rhs_elements, at)
-    lhs_buffer = strided_view(packed.memref, [base], [lhs_elements], [1], at)
+        if producers:
+            worker, batch, at = _worker_loops(batch_extents, workers, at)
+            slot: SSAValue | int = worker
+            for producer, producer_slots in zip(producers, slots, strict=True):
+                replaced[producer.operand] = _slot_matrix(
+                    producer, producer_slots, worker, batch, at
+                )
+        else:
+            batch, at = _batch_loop(batch_extents, per_matrix, at)
+            slot = _linear_index(batch, batch_extents, at) if per_matrix else 0
+        if per_matrix and per_copy:
+            base = _plus(_scaled(slot, per_copy, at), shared_base, at)
+    if lhs_buffer is None:
+        lhs_buffer = strided_view(packed.memref, [base], [lhs_elements], [1], at)
+        base = _plus(base, lhs_elements, at)
     rhs_buffer = None
     if pack_rhs:
-        rhs_base = (
-            base + lhs_elements
-            if isinstance(base, int)
-            else _added(base, lhs_elements, at)
-        )
-        rhs_buffer = strided_view(packed.memref, [rhs_base], [rhs_elements], [1], at)
-    matrix = _per_matrix(matmul, batch, at) if matmul.batch_loops else matmul
+        rhs_buffer = strided_view(packed.memref, [base], [rhs_elements], [1], at)
+    matrix = _per_matrix(matmul, batch, replaced, at) if matmul.batch_loops else matmul
     pack_matmul_2d(
         matrix,
         blocking,
         (lhs_buffer, rhs_buffer),
         not per_matrix and not nested,
         (vector_bits, bits),
+        lhs_packed=shared_lhs,
     )
     if matrix is not matmul:
         Rewriter.erase_op(generic)
     for producer in producers:
         Rewriter.erase_op(producer.generic)
+        _erase_columns(producer)
     return True
+
+
+def _pack_lhs_rows(
+    matmul: Matmul,
+    blocking: Blocking,
+    buffer: SSAValue,
+    parallel: bool,
+    at: InsertPoint,
+) -> None:
+    """A's rows over the whole K packed into `buffer` at `at`, each row
+    segment of `pack_matmul_2d` (`segments`) at its first row times K, in
+    its micro-panels (`[rows / MR, K, MR]`, MR the segment's): what every
+    region of every matrix reads when A is shared by the batch."""
+    generic = matmul.generic
+    lhs = generic.inputs[matmul.lhs.index]
+    lhs_type = lhs.type
+    assert isinstance(lhs_type, MemRefType)
+    assert lhs_type.get_num_dims() == 2
+    for rows in segments(matmul.rows, blocking.mc, blocking.mr):
+        mr = blocking.mr if rows.tile else rows.size
+        block = _operand_block(
+            lhs, matmul.lhs, (rows.offset, rows.size), (0, matmul.depth), at
+        )
+        panels = _panel_view(
+            buffer, rows.offset * matmul.depth, [rows.size // mr, matmul.depth, mr], at
+        )
+        copy = _copy_into_panels(block, matmul.lhs.outer_first, mr, panels, at)
+        if parallel:
+            tile_generic(copy, [1, 0, 0])
+
+
+def _worker_loops(
+    extents: Sequence[int], workers: int, at: InsertPoint
+) -> tuple[SSAValue, list[SSAValue], InsertPoint]:
+    """The batch (`extents`, row-major) over `workers` parallel iterations,
+    each running a contiguous run of the matrices (`w * M / W` to `(w + 1) *
+    M / W`) one after the other: the worker's index (its slot), the batch
+    loops' indices and the point inside."""
+    matrices = prod(extents)
+    block = Block(arg_types=[IndexType()])
+    block.add_op(ReduceOp())
+    loop = ParallelOp(
+        [index_constant(0, at)],
+        [index_constant(workers, at)],
+        [index_constant(1, at)],
+        Region(block),
+    )
+    Rewriter.insert_op(loop, at)
+    worker = block.args[0]
+    worker.name_hint = "w"
+    terminator = block.last_op
+    assert terminator is not None
+    at = InsertPoint.before(terminator)
+    linear: SSAValue = worker
+    if workers != matrices:
+        first, last = (
+            _run_bound(worker, offset, matrices, workers, at) for offset in (0, 1)
+        )
+        body = Block(arg_types=[IndexType()])
+        body.add_op(ScfYieldOp())
+        run = ForOp(first, last, index_constant(1, at), [], Region(body))
+        Rewriter.insert_op(run, at)
+        linear = body.args[0]
+        linear.name_hint = "b"
+        inner = body.last_op
+        assert inner is not None
+        at = InsertPoint.before(inner)
+    return worker, _split_index(linear, extents, at), at
+
+
+def _run_bound(
+    worker: SSAValue, offset: int, matrices: int, workers: int, at: InsertPoint
+) -> SSAValue:
+    """`(worker + offset) * matrices / workers`: where a worker's run of
+    matrices starts (offset 0) or ends (1)."""
+    shifted = worker if not offset else _added(worker, offset, at)
+    scaled = _scaled(shifted, matrices, at)
+    assert not isinstance(scaled, int)
+    quotient = arith.DivUIOp(scaled, index_constant(workers, at))
+    Rewriter.insert_op(quotient, at)
+    return quotient.result
+
+
+def _split_index(
+    linear: SSAValue, extents: Sequence[int], at: InsertPoint
+) -> list[SSAValue]:
+    """`linear` (below the extents' product) split row-major into indices
+    over `extents`: 0 for an extent of 1, what is left of `linear` for the
+    outermost extent above 1."""
+    indices: list[SSAValue] = []
+    rest = linear
+    for position, extent in enumerate(reversed(extents)):
+        if extent == 1:
+            indices.append(index_constant(0, at))
+            continue
+        if prod(extents[: len(extents) - 1 - position]) == 1:
+            indices.append(rest)
+            continue
+        bound = index_constant(extent, at)
+        remainder = arith.RemUIOp(rest, bound)
+        quotient = arith.DivUIOp(rest, bound)
+        Rewriter.insert_op([remainder, quotient], at)
+        indices.append(remainder.result)
+        rest = quotient.result
+    return indices[::-1]
+
+
+def _column_slots(
+    matmul: Matmul, producer: BatchProducer, workers: int, at: InsertPoint
+) -> SSAValue:
+    """The buffer replacing `producer`'s allocation: one matrix's part of
+    the operand it computes for each worker (`[W, 1, ..., rest]`), at `at`,
+    freed after the matmul."""
+    operand_type = matmul.generic.inputs[producer.operand].type
+    assert isinstance(operand_type, MemRefType)
+    batch = len(matmul.batch_loops)
+    shape = list(operand_type.get_shape())
+    slots = memref.AllocOp.get(
+        operand_type.get_element_type(),
+        alignment=PACK_ALIGNMENT,
+        shape=[workers] + [1] * (batch - 1) + shape[batch:],
+    )
+    slots.memref.name_hint = "slots"
+    Rewriter.insert_op(slots, at)
+    Rewriter.insert_op(
+        memref.DeallocOp.get(slots.memref), InsertPoint.after(matmul.generic)
+    )
+    return slots.memref
+
+
+def _slot_matrix(
+    producer: BatchProducer,
+    slots: SSAValue,
+    slot: SSAValue,
+    batch: Sequence[SSAValue],
+    at: InsertPoint,
+) -> SSAValue:
+    """The producer run for the matrix at `batch` into the worker's slot of
+    `slots`, at `at`: returns the slot as the matmul reads it (the batch
+    dimensions of size 1)."""
+    slots_type = slots.type
+    assert isinstance(slots_type, MemRefType)
+    shape = list(slots_type.get_shape())
+    matrix = strided_view(
+        slots, [slot] + [0] * (len(shape) - 1), [1, *shape[1:]], [1] * len(shape), at
+    )
+    target = matrix
+    if producer.reshape is not None:
+        written = producer.generic.outputs[0].type
+        assert isinstance(written, MemRefType)
+        groups = [
+            [cast(IntegerAttr[Any], dim).value.data for dim in group.data]
+            for group in producer.reshape.reassociation.data
+        ]
+        leading = sum(len(dims) for dims in producer.batch_dims)
+        target = _expand(
+            matrix, groups, [1] * leading + list(written.get_shape())[leading:], at
+        )
+    _producer_slice(producer, batch, at, target)
+    return matrix
+
+
+def _erase_columns(producer: BatchProducer) -> None:
+    """The producer's allocation (and the reshape the matmul read it
+    through), which its slots replaced, once nothing else reads them."""
+    if producer.reshape is not None and not producer.reshape.result.uses:
+        Rewriter.erase_op(producer.reshape)
+    allocation = producer.allocation
+    for use in list(allocation.memref.uses):
+        if isinstance(use.operation, memref.DeallocOp):
+            Rewriter.erase_op(use.operation)
+    if not allocation.memref.uses:
+        Rewriter.erase_op(allocation)
 
 
 def _loaded_buffers(generic: GenericOp) -> list[SSAValue]:
@@ -1101,6 +1363,11 @@ class BatchProducer:
     # The producer's leading loops each batch loop of the matmul stands
     # for (several where a reshape merged them), in order.
     batch_dims: tuple[tuple[int, ...], ...]
+    # The matmul's input it computes, the reshape between (None: none) and
+    # the allocation it writes (its slots replace it: `_column_slots`).
+    operand: int
+    reshape: memref.CollapseShapeOp | None
+    allocation: memref.AllocOp
 
 
 def batch_producer(matmul: Matmul, operand: int) -> BatchProducer | None:
@@ -1134,6 +1401,7 @@ def batch_producer(matmul: Matmul, operand: int) -> BatchProducer | None:
         value = reshape.src
     if not (isinstance(value, OpResult) and isinstance(value.op, memref.AllocOp)):
         return None
+    allocation = value.op
     writers = [
         use.operation
         for use in value.uses
@@ -1168,17 +1436,27 @@ def batch_producer(matmul: Matmul, operand: int) -> BatchProducer | None:
         between = between.next_op
     if between is not generic:
         return None
-    return BatchProducer(producer, tuple(deallocations), tuple(batch_dims))
+    return BatchProducer(
+        producer,
+        tuple(deallocations),
+        tuple(batch_dims),
+        operand,
+        reshape if isinstance(reshape, memref.CollapseShapeOp) else None,
+        allocation,
+    )
 
 
 def _producer_slice(
-    producer: BatchProducer, batch: Sequence[SSAValue], at: InsertPoint
+    producer: BatchProducer,
+    batch: Sequence[SSAValue],
+    at: InsertPoint,
+    target: SSAValue,
 ) -> None:
     """The producer restricted to the batch element `batch` (the matmul's
-    batch loops' indices), at `at`: a clone writing that element's part of
-    its output, its `linalg.index` of a batch loop the element's index
-    there (a merged batch loop's index split back, row-major, into the
-    producer's loops)."""
+    batch loops' indices), at `at`: a clone writing `target` (that
+    element's part of its output, `[1, ..., 1, rest]`), its `linalg.index`
+    of a batch loop the element's index there (a merged batch loop's index
+    split back, row-major, into the producer's loops)."""
     output = producer.generic.outputs[0]
     output_type = output.type
     assert isinstance(output_type, MemRefType)
@@ -1196,16 +1474,8 @@ def _producer_slice(
             Rewriter.insert_op([remainder, quotient], at)
             origins[dim] = remainder.result
             rest = quotient.result
-    count = len(origins)
-    part = strided_view(
-        output,
-        [origins[dim] for dim in range(count)] + [0] * (len(shape) - count),
-        [1] * count + shape[count:],
-        [1] * len(shape),
-        at,
-    )
     element = producer.generic.clone()
-    element.operands = [part]
+    element.operands = [target]
     offset_indices(element.body.block, origins)
     Rewriter.insert_op(element, at)
 
@@ -1218,6 +1488,13 @@ def _in_parallel_loop(op: GenericOp) -> bool:
             return True
         parent = parent.parent_op()
     return False
+
+
+def _plus(value: SSAValue | int, constant: int, at: InsertPoint) -> SSAValue | int:
+    """`value + constant` (no op for a value known now or a constant 0)."""
+    if isinstance(value, int):
+        return value + constant
+    return _added(value, constant, at) if constant else value
 
 
 def _added(value: SSAValue, constant: int, at: InsertPoint) -> SSAValue:

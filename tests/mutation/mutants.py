@@ -1041,6 +1041,59 @@ MUTANTS: tuple[Mutant, ...] = (
         "fastest: the wrong image's tile is gathered",
     ),
     Mutant(
+        "pack-shared-lhs-segments-overlap",
+        "irkit/transforms/linalg_pack_operands.py",
+        "            buffer, rows.offset * matmul.depth, [rows.size // mr, matmul.depth, mr], at",
+        "            buffer, 0, [rows.size // mr, matmul.depth, mr], at",
+        (
+            "tests/properties/test_linalg_pack_operands.py"
+            "::test_row_tiled_gathers_run_per_matrix",
+            "tests/properties/test_linalg_pack_operands.py"
+            "::test_packing_batch_matmuls_keeps_meaning",
+        ),
+        "weights shared by a batch are packed once, every row segment's "
+        "panels at the start of the buffer: the row tail overwrites the "
+        "first rows' panels",
+    ),
+    Mutant(
+        "pack-slot-shared-by-workers",
+        "irkit/transforms/linalg_pack_operands.py",
+        "        slots, [slot] + [0] * (len(shape) - 1), [1, *shape[1:]], [1] * len(shape), at",
+        "        slots, [0] * len(shape), [1, *shape[1:]], [1] * len(shape), at",
+        ("tests/filecheck/transforms/linalg-pack-operands-producers.mlir",),
+        "every worker gathers its columns into the first slot: parallel "
+        "iterations overwrite each other's columns (a race the sequential "
+        "interpreter does not show)",
+    ),
+    Mutant(
+        "pack-worker-runs-skip-the-last-matrix",
+        "irkit/transforms/linalg_pack_operands.py",
+        "    shifted = worker if not offset else _added(worker, offset, at)",
+        "    shifted = worker",
+        (
+            "tests/properties/test_linalg_pack_operands.py"
+            "::test_worker_runs_cover_the_batch_in_order",
+            "tests/filecheck/transforms/linalg-pack-operands-producers.mlir",
+            "tests/properties/test_linalg_pack_operands.py"
+            "::test_row_tiled_columns_in_worker_slots_keep_meaning",
+        ),
+        "each worker's run ends where it starts: no matrix of a batch larger "
+        "than the workers is computed",
+    ),
+    Mutant(
+        "pack-worker-batch-split-outer-first",
+        "irkit/transforms/linalg_pack_operands.py",
+        "    for position, extent in enumerate(reversed(extents)):",
+        "    for position, extent in enumerate(extents):",
+        (
+            "tests/properties/test_linalg_pack_operands.py"
+            "::test_split_index_is_row_major",
+            "tests/filecheck/transforms/linalg-pack-operands-producers.mlir",
+        ),
+        "a worker's matrix index is split with the images fastest: the "
+        "gather and the product of a matrix take another image's tile",
+    ),
+    Mutant(
         "pack-split-tail-drops-a-column",
         "irkit/transforms/linalg_pack_operands.py",
         "        split.append(Segment(segment.offset + whole, segment.size - whole, 0))",

@@ -9,17 +9,26 @@ the vectorised micro-kernels asserted to be there."""
 
 from __future__ import annotations
 
+import itertools
+import operator
+from math import prod
+from typing import Any, cast
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import IndexType, IntegerAttr, MemRefType, ModuleOp
+from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.rewriter import InsertPoint
 
 import irkit
 from irkit.analysis.structured import REGISTER_TILE_ATTR
 from irkit.context import make_context
 from irkit.dialects import memref
 from irkit.dialects.linalg import GenericOp
+from irkit.dialects.scf import ForOp, ParallelOp
 from irkit.dialects.vector import FMAOp
 from irkit.parsing import parse_module
 from irkit.pass_manager import Pipeline
@@ -27,6 +36,8 @@ from irkit.testing import check_pass
 from irkit.transforms.linalg_pack_operands import (
     LinalgPackOperandsPass,
     _in_parallel_loop,
+    _run_bound,
+    _split_index,
     segments,
 )
 from irkit.transforms.pipelines import LowerToCPipeline
@@ -223,6 +234,58 @@ def test_segments_cover_the_range_in_order() -> None:
         assert all(s.tile or s.size < 6 for s in found)
 
 
+def _index_value(value: SSAValue, arguments: dict[SSAValue, int]) -> int:
+    """The integer the index arithmetic computing `value` gives (constants,
+    `arith.muli`, `divui`, `remui`, `addi`) for its block arguments'
+    values `arguments`."""
+    if value in arguments:
+        return arguments[value]
+    op = value.owner
+    assert isinstance(op, Operation)
+    if isinstance(op, arith.ConstantOp):
+        return cast(IntegerAttr[Any], op.value).value.data
+    left, right = (_index_value(operand, arguments) for operand in op.operands)
+    combine = {
+        arith.MuliOp: operator.mul,
+        arith.DivUIOp: operator.floordiv,
+        arith.RemUIOp: operator.mod,
+        arith.AddiOp: operator.add,
+    }
+    return combine[type(op)](left, right)
+
+
+def test_split_index_is_row_major() -> None:
+    # Every linear index of every shape below 64 matrices (extents of 1
+    # anywhere): the indices NumPy's unravel_index gives.
+    for rank in (1, 2, 3):
+        for extents in itertools.product((1, 2, 3, 4), repeat=rank):
+            block = Block(arg_types=[IndexType()])
+            indices = _split_index(block.args[0], extents, InsertPoint.at_end(block))
+            for linear in range(prod(extents)):
+                found = [_index_value(i, {block.args[0]: linear}) for i in indices]
+                assert found == [int(i) for i in np.unravel_index(linear, extents)]
+
+
+def test_worker_runs_cover_the_batch_in_order() -> None:
+    # The runs `w * M / W` to `(w + 1) * M / W` of W <= M workers: each one
+    # matrix or more, together [0, M), contiguous and in order.
+    for matrices in range(1, 70):
+        for workers in range(1, min(matrices, 16) + 1):
+            block = Block(arg_types=[IndexType()])
+            at = InsertPoint.at_end(block)
+            bounds = [
+                _run_bound(block.args[0], end, matrices, workers, at) for end in (0, 1)
+            ]
+            runs = [
+                [_index_value(b, {block.args[0]: worker}) for b in bounds]
+                for worker in range(workers)
+            ]
+            assert runs[0][0] == 0
+            assert runs[-1][1] == matrices
+            assert all(first < last for first, last in runs)
+            assert all(a[1] == b[0] for a, b in itertools.pairwise(runs))
+
+
 @pytest.mark.parametrize(
     ("m", "n", "k", "transposed"),
     [(37, 45, 19, False), (130, 70, 129, True), (6, 16, 1, False)],
@@ -247,12 +310,13 @@ def row_tiled_convolutions(
     draw: st.DrawFn,
     out_rows: st.SearchStrategy[int] = st.sampled_from([8, 9, 16]),
     out_columns: st.SearchStrategy[int] = st.integers(4, 6),
+    batch: st.SearchStrategy[int] = st.integers(1, 2),
 ) -> str:
     """A convolution as torch-mlir writes it (sometimes a padded input, a
     fill or an argument init) with output rows enough for 8 row tiles, so
     that `linalg-conv-to-im2col{column-tile-bytes}` takes the row-tiled form
     and its batch of matmuls is packed one matrix per parallel iteration."""
-    n, c, f = draw(st.integers(1, 2)), draw(st.integers(1, 3)), draw(st.integers(2, 4))
+    n, c, f = draw(batch), draw(st.integers(1, 3)), draw(st.integers(2, 4))
     kh, kw = draw(st.integers(1, 3)), draw(st.integers(1, 3))
     sh, sw = draw(st.integers(1, 2)), draw(st.integers(1, 2))
     dh, dw = draw(st.integers(1, 2)), draw(st.integers(1, 2))
@@ -345,20 +409,85 @@ def test_every_row_tiled_gather_is_fused(text: str) -> None:
     assert _fused(module)
 
 
+# Two images of 9 one-row tiles: 18 matrices, more than the 16 parallel
+# iterations, so the columns go into 16 workers' slots.
+MORE_MATRICES_THAN_WORKERS = row_tiled_convolutions(st.just(9), batch=st.just(2))
+
+
+def _column_slots(module: ModuleOp) -> list[tuple[int, ...]]:
+    """The shapes of the slots buffers that hold the gathers' columns."""
+    return [
+        tuple(cast(MemRefType[Attribute], op.memref.type).get_shape())
+        for op in module.walk()
+        if isinstance(op, memref.AllocOp) and op.memref.name_hint == "slots"
+    ]
+
+
+def test_row_tiled_columns_in_worker_slots_keep_meaning() -> None:
+    reach = check_pass(
+        ROW_TILED_PACKED,
+        MORE_MATRICES_THAN_WORKERS.map(parse_module),
+        rtol=1e-5,
+        atol=1e-5,
+    )
+    assert reach.changed == reach.examples
+
+
+@settings(max_examples=5)
+@given(MORE_MATRICES_THAN_WORKERS)
+def test_row_tiled_columns_take_one_slot_per_worker(text: str) -> None:
+    """Each of the 16 workers gathers its run of matrices into its own
+    slot, one after the other (an `scf.for` in the parallel loop): the
+    columns' buffer holds 16 matrices, not the batch's 18."""
+    module = parse_module(text)
+    Pipeline.parse(ROW_TILED_PACKED).run(make_context(), module)
+    assert _fused(module)
+    slots = _column_slots(module)
+    assert len(slots) == 1
+    assert slots[0][:2] == (16, 1)
+    # The slot is taken in a run (an `scf.for`) of a parallel iteration.
+    (slot,) = [
+        op
+        for op in module.walk()
+        if isinstance(op, memref.SubviewOp) and op.source.name_hint == "slots"
+    ]
+    run = slot.parent_op()
+    assert isinstance(run, ForOp)
+    assert isinstance(run.parent_op(), ParallelOp)
+    assert not any(
+        isinstance(op, memref.AllocOp)
+        and cast(MemRefType[Attribute], op.memref.type).get_shape()[:2] == (2, 9)
+        for op in module.walk()
+    )
+
+
 CONV_C = "lower-to-c{vector-bits=512 vector-registers=8}"
 
 
-@settings(max_examples=4)
-@given(text=row_tiled_convolutions(st.just(16), st.just(16)))
-def test_lower_to_c_runs_row_tiled_convolutions(text: str) -> None:
+@pytest.mark.parametrize(
+    ("images", "out_rows", "out_columns", "slots"), [(1, 16, 16, 8), (2, 9, 32, 16)]
+)
+@settings(max_examples=2)
+@given(data=st.data())
+def test_lower_to_c_runs_row_tiled_convolutions(
+    images: int, out_rows: int, out_columns: int, slots: int, data: st.DataObject
+) -> None:
     # 2 x 32 register tiles (AVX-512's lanes, 8 registers): 16 x 16 outputs
     # give 8 tiles of 2 rows an image, each gathered in its matmul's
-    # iteration; natively in C against the interpreter.
+    # iteration into its own slot; two images of 9 x 32 give 18 tiles of
+    # one row, run on 16 workers (runs of 1 or 2 matrices in each worker's
+    # slot); natively in C against the interpreter.
+    text = data.draw(
+        row_tiled_convolutions(
+            st.just(out_rows), st.just(out_columns), batch=st.just(images)
+        )
+    )
     lowered = parse_module(text)
     stages = LowerToCPipeline(vector_bits=512, vector_registers=8).stages()
     packing = [stage.name for stage in stages].index("linalg-pack-operands")
     Pipeline(stages[: packing + 1]).run(make_context(), lowered)
     assert _fused(lowered)
+    assert [shape[0] for shape in _column_slots(lowered)] == [slots]
     compiled = irkit.compile(text, target="c", pipeline=CONV_C)
     rng = np.random.default_rng(len(text))
     module = parse_module(text)
