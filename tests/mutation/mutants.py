@@ -1886,4 +1886,51 @@ MUTANTS: tuple[Mutant, ...] = (
         "the filter transposed FCHW -> WHCF: a non-square kernel's taps read "
         "transposed (square kernels hide it)",
     ),
+    Mutant(
+        "im2col-merged-images-interleaved",
+        "irkit/transforms/linalg_conv_to_im2col.py",
+        "        n, p = ib.div(column, shape.pixels), ib.rem(column, shape.pixels)",
+        "        n, p = ib.rem(column, shape.batch), ib.div(column, shape.batch)",
+        (
+            "tests/filecheck/transforms/linalg-conv-to-im2col-merged.mlir",
+            "tests/properties/test_conv_epilogues.py",
+        ),
+        "images side by side read as interleaved (column q from image q mod N): "
+        "every image's columns mixed with the others'",
+    ),
+    Mutant(
+        "merged-view-product-never-copied-out",
+        TILE_GPU,
+        "    Rewriter.insert_op(\n"
+        "        [epilogue, memref.DeallocOp.get(scratch.memref)], "
+        "InsertPoint.after(generic)\n"
+        "    )",
+        "    Rewriter.insert_op(\n"
+        "        [memref.DeallocOp.get(scratch.memref)], InsertPoint.after(generic)\n"
+        "    )",
+        ("tests/filecheck/transforms/linalg-tile-for-gpu-merged-views.mlir",),
+        "a product accumulated apart from the output's merged view is never "
+        "copied into it: the output keeps whatever it held",
+    ),
+    Mutant(
+        "fill-the-grid-splits-whole-tiles",
+        TILE_GPU,
+        "            extent % min(old, extent) != 0 or extent % min(new, extent) == 0",
+        "            True",
+        (
+            "tests/properties/test_linalg_tile_for_gpu.py",
+            "tests/filecheck/transforms/linalg-tile-for-gpu.mlir",
+        ),
+        "a short grid's tiles halve into partial ones (49 pixels as 32 + 17), "
+        "whose accumulators stay in memory",
+    ),
+    Mutant(
+        "pad-gather-multiples-ignored",
+        PAD,
+        "        elif gather_multiples and has_gathered_operand(op):",
+        "        elif False:",
+        ("tests/filecheck/transforms/linalg-pad-contractions-gathered.mlir",),
+        "implicit GEMMs padded to the matmul block's multiples, not their own "
+        "tiles': a 56x56 image's 3136 pixels become 3200",
+    ),
 )
