@@ -95,7 +95,7 @@ op's body (and so its operand conversions) unchanged.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import cast
 
 from xdsl.context import Context
@@ -120,6 +120,7 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineMap
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
+    GreedyRewritePatternApplier,
     PatternRewriter,
     PatternRewriteWalker,
     RewritePattern,
@@ -135,7 +136,7 @@ from irkit.analysis.structured import (
     takes_tensor_cores,
 )
 from irkit.dialects import linalg, tensor
-from irkit.dialects.linalg import Conv2DNchwFchwOp, GenericOp
+from irkit.dialects.linalg import Conv2DNchwFchwOp, Conv2DNhwcHwcfOp, GenericOp
 from irkit.transforms.utils.builders import pad_op
 from irkit.transforms.utils.padding import (
     ConstantPadding,
@@ -200,20 +201,27 @@ def _attribute(op: Operation, name: str) -> Attribute | None:
     return op.properties.get(name) or op.attributes.get(name)
 
 
-def conv_shape(op: Conv2DNchwFchwOp) -> _ConvShape | None:
-    """The convolution's extents, when every operand is a static tensor."""
+def conv_shape(op: Conv2DNchwFchwOp | Conv2DNhwcHwcfOp) -> _ConvShape | None:
+    """The convolution's extents (NCHW/FCHW or NHWC/HWCF), when every
+    operand is a static tensor."""
     if len(op.inputs) != 2 or len(op.outputs) != 1 or len(op.results) != 1:
         return None
     types = [_static_tensor(v) for v in (*op.inputs, *op.outputs)]
     if any(t is None for t in types):
         return None
     x, w, out = (cast(TensorType[Attribute], t).get_shape() for t in types)
+    if isinstance(op, Conv2DNhwcHwcfOp):
+        channels, filters = x[3], w[3]
+        kernel, output = (w[0], w[1]), (out[1], out[2])
+    else:
+        channels, filters = x[1], w[0]
+        kernel, output = (w[2], w[3]), (out[2], out[3])
     return _ConvShape(
         batch=out[0],
-        channels=x[1],
-        filters=w[0],
-        kernel=(w[2], w[3]),
-        output=(out[2], out[3]),
+        channels=channels,
+        filters=filters,
+        kernel=kernel,
+        output=output,
         strides=_window_values(_attribute(op, "strides")),
         dilations=_window_values(_attribute(op, "dilations")),
     )
@@ -259,11 +267,19 @@ class _IndexBuilder:
         return self.add(arith.MuliOp(value, self.constant(factor)))
 
 
-def spatial_padding(x: SSAValue) -> ConstantPadding | None:
+# The input's rows and columns: NCHW's dimensions 2 and 3, NHWC's 1 and 2.
+NCHW_SPATIAL = (2, 3)
+NHWC_SPATIAL = (1, 2)
+
+
+def spatial_padding(
+    x: SSAValue, spatial: tuple[int, int] = NCHW_SPATIAL
+) -> ConstantPadding | None:
     """`x`'s padding when `x` is a `tensor.pad` by one value
-    (`constant_padding`) of the rows and columns only."""
+    (`constant_padding`) of the rows and columns (dimensions `spatial`)
+    only."""
     padding = constant_padding(x)
-    if padding is None or not set(padding.grown) <= {2, 3}:
+    if padding is None or not set(padding.grown) <= set(spatial):
         return None
     return padding
 
@@ -734,6 +750,418 @@ def _rewrite_row_tiled(
             rewriter.erase(dead)
 
 
+# --------------------------------------------------------------------------
+# NHWC: `linalg.conv_2d_nhwc_hwcf` (`linalg-convert-to-nhwc`'s convolutions)
+# --------------------------------------------------------------------------
+
+
+def _zero_outside(
+    value: SSAValue, inside: list[SSAValue], element: Attribute, ib: _IndexBuilder
+) -> SSAValue:
+    """`value` where every predicate of `inside` holds, else zero (a padded
+    product's margin); `value` itself when there is none."""
+    if not inside:
+        return value
+    real = inside[0]
+    for other in inside[1:]:
+        real = ib.add(arith.AndIOp(real, other))
+    margin = ib.add(arith.ConstantOp(_zero_attribute(element)))
+    return ib.add(arith.SelectOp(real, value, margin))
+
+
+def _read_nhwc_input(
+    x: SSAValue, position: list[SSAValue], element: Attribute, ib: _IndexBuilder
+) -> SSAValue:
+    """Element `position` (n, row, column, channel) of the NHWC input,
+    through its constant padding of rows and columns when it has one."""
+    padding = spatial_padding(x, NHWC_SPATIAL)
+    if padding is None:
+        return ib.add(ExtractOp(x, position, element))
+    return read_padded(padding, position, element, ib.add)
+
+
+def _all_parallel_generic(empty: tensor.EmptyOp, body: Block, rank: int) -> GenericOp:
+    """An all-parallel generic of `rank` loops writing `empty` through the
+    identity map, computing each element by `body`."""
+    result_type = empty.tensor.type
+    return GenericOp(
+        [],
+        [empty.tensor],
+        Region(body),
+        ArrayAttr([AffineMapAttr(AffineMap.identity(rank))]),
+        ArrayAttr([IteratorTypeAttr(IteratorType.PARALLEL)] * rank),
+        [result_type],
+    )
+
+
+def _nhwc_gather(
+    x: SSAValue, shape: _ConvShape, element: Attribute, extents: tuple[int, int]
+) -> tuple[tensor.EmptyOp, GenericOp]:
+    """The NHWC im2col generic, `col[m, k] = x[n, oh * sh + kh * dh,
+    ow * sw + kw * dw, c]` with m = (n, oh, ow) (every image's pixels) and
+    k = (kh, kw, c) row-major (the channels innermost: neighbouring k read
+    neighbouring input elements), and the empty tensor it fills. `extents`
+    are the columns' rows and reduction (N * P and K, or multiples of the
+    matmul's tiles past them): the margins hold zeros, as `_gather`'s do. A
+    constant padding of the input's rows and columns is read through its
+    source."""
+    rows, reduction = extents
+    col_type = TensorType(element, [rows, reduction])
+    empty = tensor.EmptyOp([], col_type)
+    body = Block(arg_types=[element])
+    ib = _IndexBuilder(body)
+    m, k = (ib.add(IndexOp(dim)) for dim in range(2))
+    inside: list[SSAValue] = []
+    if rows != shape.batch * shape.pixels:
+        m, row_inside = ib.clamped(m, shape.batch * shape.pixels)
+        inside.append(row_inside)
+    if reduction != shape.reduction:
+        k, reduction_inside = ib.clamped(k, shape.reduction)
+        inside.append(reduction_inside)
+    out_rows, out_columns = shape.output
+    kw_extent = shape.kernel[1]
+    channel = ib.rem(k, shape.channels)
+    tap_column = ib.rem(ib.div(k, shape.channels), kw_extent)
+    tap_row = ib.div(k, shape.channels * kw_extent)
+    image = ib.div(m, shape.pixels)
+    out_row = ib.rem(ib.div(m, out_columns), out_rows)
+    out_column = ib.rem(m, out_columns)
+    row = ib.window(out_row, shape.strides[0], tap_row, shape.dilations[0])
+    column = ib.window(out_column, shape.strides[1], tap_column, shape.dilations[1])
+    value = _read_nhwc_input(x, [image, row, column, channel], element, ib)
+    body.add_op(LinalgYieldOp(_zero_outside(value, inside, element, ib)))
+    return empty, _all_parallel_generic(empty, body, 2)
+
+
+def _nhwc_row_tile_gather(
+    x: SSAValue, shape: _ConvShape, element: Attribute, rows: int
+) -> tuple[tensor.EmptyOp, GenericOp]:
+    """The NHWC row-tiled gather, `col[n, t, kh, kw, c, i, ow] = x[n,
+    (t * rows + i) * sh + kh * dh, ow * sw + kw * dw, c]`, and the empty
+    tensor it fills: every index a loop's (no division). The columns are
+    k-major, `K x Q` a tile as in the NCHW form: pixel-major ones (`Q x K`)
+    would let `linalg-collapse-dims` merge the tiles with their pixels (the
+    product's output `N x T x Q x F` is contiguous), and the product would
+    be one matmul whose columns are written whole before it runs."""
+    out_rows, out_columns = shape.output
+    kh_extent, kw_extent = shape.kernel
+    col_type = TensorType(
+        element,
+        [
+            shape.batch,
+            out_rows // rows,
+            kh_extent,
+            kw_extent,
+            shape.channels,
+            rows,
+            out_columns,
+        ],
+    )
+    empty = tensor.EmptyOp([], col_type)
+    body = Block(arg_types=[element])
+    ib = _IndexBuilder(body)
+    n, tile, tap_row, tap_column, channel, within, out_column = (
+        ib.add(IndexOp(dim)) for dim in range(7)
+    )
+    out_row = ib.add(arith.AddiOp(ib.scaled(tile, rows), within))
+    in_row = ib.window(out_row, shape.strides[0], tap_row, shape.dilations[0])
+    in_column = ib.window(out_column, shape.strides[1], tap_column, shape.dilations[1])
+    value = _read_nhwc_input(x, [n, in_row, in_column, channel], element, ib)
+    body.add_op(LinalgYieldOp(value))
+    return empty, _all_parallel_generic(empty, body, 7)
+
+
+def _zero_padded_matrix(
+    matrix: SSAValue, padded_shape: tuple[int, int], element: Attribute
+) -> tuple[tensor.EmptyOp, GenericOp]:
+    """`matrix` (2-D) grown to `padded_shape` with zeros past its rows and
+    columns: one elementwise op (a pad would be a fill and a copy)."""
+    shape = cast(TensorType[Attribute], matrix.type).get_shape()
+    padded_type = TensorType(element, list(padded_shape))
+    empty = tensor.EmptyOp([], padded_type)
+    body = Block(arg_types=[element])
+    ib = _IndexBuilder(body)
+    indices = [ib.add(IndexOp(dim)) for dim in range(2)]
+    inside: list[SSAValue] = []
+    for dim, (extent, padded) in enumerate(zip(shape, padded_shape, strict=True)):
+        if padded != extent:
+            indices[dim], dim_inside = ib.clamped(indices[dim], extent)
+            inside.append(dim_inside)
+    read = ib.add(ExtractOp(matrix, indices, element))
+    body.add_op(LinalgYieldOp(_zero_outside(read, inside, element, ib)))
+    return empty, _all_parallel_generic(empty, body, 2)
+
+
+def _product_init(
+    init: SSAValue,
+    groups: list[list[int]],
+    flat_type: TensorType[Attribute],
+    padded_shape: list[int],
+) -> list[Operation]:
+    """Ops computing the product's init of `padded_shape` from the
+    convolution's `init` collapsed by `groups` to `flat_type`: a fill of an
+    empty tensor when `init` is a fill (as torch-mlir writes it), else the
+    collapsed init, padded with zeros where `padded_shape` is larger. The
+    last op's result is the init."""
+    padded_type = TensorType(flat_type.get_element_type(), padded_shape)
+    fill = init.owner
+    if (
+        isinstance(fill, linalg.FillOp | GenericOp)
+        and (isinstance(fill, linalg.FillOp) or is_fill(fill))
+        and len(fill.results) == 1
+    ):
+        empty = tensor.EmptyOp([], padded_type)
+        return [empty, fill_like(fill, empty.tensor, padded_type)]
+    flat = collapse_op(init, groups, flat_type)
+    if list(flat_type.get_shape()) == padded_shape:
+        return [flat]
+    zero = arith.ConstantOp(_zero_attribute(flat_type.get_element_type()))
+    high = [
+        padded - extent
+        for padded, extent in zip(padded_shape, flat_type.get_shape(), strict=True)
+    ]
+    pad = pad_op(flat.result, [0] * len(high), high, zero.result)
+    return [flat, zero, pad]
+
+
+def _erase_dead_operands(
+    x: SSAValue, init: SSAValue, rewriter: PatternRewriter
+) -> None:
+    """The pad the gather read through, the fill the product replaced, once
+    nothing reads them."""
+    for dead in (x.owner, init.owner):
+        if (
+            isinstance(dead, tensor.PadOp | linalg.FillOp | GenericOp)
+            and not dead.results[0].uses
+        ):
+            rewriter.erase(dead)
+
+
+# NHWC groups: every image's pixels, (N, H, W, C) -> (N*H*W, C); the
+# filter's taps and channels, (KH, KW, C, F) -> (KH*KW*C, F).
+_NHWC_PIXEL_GROUPS = [[0, 1, 2], [3]]
+_HWCF_REDUCTION_GROUPS = [[0, 1, 2], [3]]
+
+
+@dataclass
+class NhwcConvToIm2col(ConvToIm2col):
+    """`linalg.conv_2d_nhwc_hwcf` as an im2col gather and a batch of matmuls
+    `P x K @ K x F` (see the module doc), with `ConvToIm2col`'s options:
+    the pixel, reduction and filter multiples pad the product's rows, its
+    reduction and its columns."""
+
+    @classmethod
+    def like(cls, pattern: ConvToIm2col) -> NhwcConvToIm2col:
+        """The NHWC pattern with `pattern`'s options."""
+        return cls(**{f.name: getattr(pattern, f.name) for f in fields(pattern)})
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(  # type: ignore[override]
+        self, op: Conv2DNhwcHwcfOp, rewriter: PatternRewriter
+    ) -> None:
+        shape = conv_shape(op)
+        if shape is None:
+            return
+        x, w = op.inputs
+        (init,) = op.outputs
+        x_type = cast(TensorType[Attribute], x.type)
+        w_type = cast(TensorType[Attribute], w.type)
+        init_type = cast(TensorType[Attribute], init.type)
+        reduction_multiple = self.reduction_multiple
+        if self.half_reduction_multiple and takes_tensor_cores(
+            [x_type.get_element_type(), w_type.get_element_type()],
+            init_type.get_element_type(),
+        ):
+            reduction_multiple = self.half_reduction_multiple
+        # The product's rows are every image's pixels (N * P).
+        unpadded = _MatmulExtents(
+            shape.filters, shape.reduction, shape.batch * shape.pixels
+        )
+        steps = (self.filter_multiple, reduction_multiple, self.pixel_multiple)
+        padded = padded_ranges(
+            [unpadded.filters, unpadded.reduction, unpadded.pixels],
+            [max(step, 1) for step in steps],
+            self.max_growth_percent,
+        )
+        extents = _MatmulExtents(*padded) if padded else unpadded
+        pointwise = (
+            shape.is_pointwise
+            and spatial_padding(x, NHWC_SPATIAL) is None
+            and (extents.pixels, extents.reduction)
+            == (unpadded.pixels, unpadded.reduction)
+        )
+        if self.column_tile_bytes and not pointwise and extents == unpadded:
+            accumulator_bits = 8 * (element_bytes(init_type.get_element_type()) or 4)
+            rows, columns = register_tile_shape(
+                accumulator_bits, self.vector_bits, self.vector_registers
+            )
+            # The NHWC product's rows are pixels and its columns filters:
+            # at least MR pixels a tile and NR filters.
+            tile_rows = rows_per_tile(
+                shape,
+                element_bytes(x_type.get_element_type()) or 4,
+                self.column_tile_bytes,
+                self.min_row_tiles,
+                (columns, rows),
+            )
+            if tile_rows is not None:
+                _rewrite_nhwc_row_tiled(op, shape, tile_rows, rewriter)
+                return
+        _rewrite_nhwc_flat(op, shape, extents, pointwise, rewriter)
+
+
+def _rewrite_nhwc_flat(
+    op: Conv2DNhwcHwcfOp,
+    shape: _ConvShape,
+    extents: _MatmulExtents,
+    pointwise: bool,
+    rewriter: PatternRewriter,
+) -> None:
+    """The flat NHWC form: `col[m, k]` over every image's pixels m (or the
+    input reshaped, for a `pointwise` convolution), the weights `K x F`,
+    and one matmul `(N * P) x K @ K x F` into `N * P x F` (its corner, when
+    `extents` pad it), which is the output reshaped."""
+    x, w = op.inputs
+    (init,) = op.outputs
+    x_type = cast(TensorType[Attribute], x.type)
+    w_type = cast(TensorType[Attribute], w.type)
+    init_type = cast(TensorType[Attribute], init.type)
+    ops: list[Operation] = []
+    if pointwise:
+        # A 1x1 convolution of stride 1 reads input pixel m for output pixel
+        # m, its channels in the columns' order: the input, reshaped.
+        columns_op: Operation = collapse_op(
+            x, _NHWC_PIXEL_GROUPS, collapsed_type(x_type, _NHWC_PIXEL_GROUPS)
+        )
+        ops.append(columns_op)
+    else:
+        columns_empty, columns_op = _nhwc_gather(
+            x, shape, x_type.get_element_type(), (extents.pixels, extents.reduction)
+        )
+        ops += [columns_empty, columns_op]
+    weights: Operation = collapse_op(
+        w, _HWCF_REDUCTION_GROUPS, collapsed_type(w_type, _HWCF_REDUCTION_GROUPS)
+    )
+    ops.append(weights)
+    if (extents.reduction, extents.filters) != (shape.reduction, shape.filters):
+        padded_empty, weights = _zero_padded_matrix(
+            weights.results[0],
+            (extents.reduction, extents.filters),
+            w_type.get_element_type(),
+        )
+        ops += [padded_empty, weights]
+    flat_type = collapsed_type(init_type, _NHWC_PIXEL_GROUPS)
+    product_shape = [extents.pixels, extents.filters]
+    # The init right before the product: its fill runs in the matmul's
+    # kernel (`linalg-tile-for-gpu`'s prologue).
+    ops += _product_init(init, _NHWC_PIXEL_GROUPS, flat_type, product_shape)
+    product_init = ops[-1].results[0]
+    # Loops (m, f, k): the pixels are the product's rows, the filters its
+    # columns, so the output `N * P x F` is the NHWC result reshaped.
+    maps = [
+        AffineMap.from_callable(lambda m, f, k: (m, k)),
+        AffineMap.from_callable(lambda m, f, k: (k, f)),
+        AffineMap.from_callable(lambda m, f, k: (m, f)),
+    ]
+    product = GenericOp(
+        [columns_op.results[0], weights.results[0]],
+        [product_init],
+        # The operands in the convolution's order: its body as it is.
+        rewriter.move_region_contents_to_new_regions(op.regions[0]),
+        ArrayAttr([AffineMapAttr(m) for m in maps]),
+        ArrayAttr(
+            [IteratorTypeAttr(IteratorType.PARALLEL)] * 2
+            + [IteratorTypeAttr(IteratorType.REDUCTION)]
+        ),
+        [product_init.type],
+    )
+    ops.append(product)
+    flat_result = product.results[0]
+    if product_shape != list(flat_type.get_shape()):
+        # The output's pixels and filters: the padded product's corner.
+        corner = tensor.ExtractSliceOp(
+            flat_result, [0, 0], flat_type.get_shape(), [1, 1], flat_type
+        )
+        ops.append(corner)
+        flat_result = corner.result
+    rewriter.insert(ops)
+    rewriter.replace(op, expand_op(flat_result, _NHWC_PIXEL_GROUPS, init_type))
+    _erase_dead_operands(x, init, rewriter)
+
+
+def _rewrite_nhwc_row_tiled(
+    op: Conv2DNhwcHwcfOp, shape: _ConvShape, rows: int, rewriter: PatternRewriter
+) -> None:
+    """The NHWC row-tiled form: `T = OH / rows` tiles of `rows` output rows
+    per image, the columns of each a `Q x K` matrix (Q = rows * OW), the
+    product a batch of `N x T` matmuls `Q x K @ K x F` into `N x T x Q x F`,
+    the result `N x OH x OW x F` reshaped (contiguous: no strided view)."""
+    x, w = op.inputs
+    (init,) = op.outputs
+    x_type = cast(TensorType[Attribute], x.type)
+    w_type = cast(TensorType[Attribute], w.type)
+    init_type = cast(TensorType[Attribute], init.type)
+    element = init_type.get_element_type()
+    out_rows, out_columns = shape.output
+    tiles = out_rows // rows
+    # [N, OH, OW, F] -> [N, T, rows, OW, F] -> [N, T, Q, F]
+    by_tile = [[0], [1, 2], [3], [4]]
+    tiled_type = TensorType(
+        element, [shape.batch, tiles, rows, out_columns, shape.filters]
+    )
+    pixels_of_tile = [[0], [1], [2, 3], [4]]
+    product_type = TensorType(
+        element, [shape.batch, tiles, rows * out_columns, shape.filters]
+    )
+    columns_empty, gather = _nhwc_row_tile_gather(
+        x, shape, x_type.get_element_type(), rows
+    )
+    gathered_type = cast(TensorType[Attribute], gather.results[0].type)
+    column_groups = [[0], [1], [2, 3, 4], [5, 6]]
+    columns = collapse_op(
+        gather.results[0], column_groups, collapsed_type(gathered_type, column_groups)
+    )
+    weights = collapse_op(
+        w, _HWCF_REDUCTION_GROUPS, collapsed_type(w_type, _HWCF_REDUCTION_GROUPS)
+    )
+    ops: list[Operation] = [columns_empty, gather, columns, weights]
+    fill = init.owner
+    if (
+        isinstance(fill, linalg.FillOp | GenericOp)
+        and (isinstance(fill, linalg.FillOp) or is_fill(fill))
+        and len(fill.results) == 1
+    ):
+        empty = tensor.EmptyOp([], product_type)
+        ops += [empty, fill_like(fill, empty.tensor, product_type)]
+    else:
+        split = expand_op(init, by_tile, tiled_type)
+        ops += [split, collapse_op(split.result, pixels_of_tile, product_type)]
+    product_init = ops[-1].results[0]
+    # Loops (n, t, q, f, k): the images and tiles are the batch, a tile's
+    # pixels the rows, the filters the columns.
+    maps = [
+        AffineMap.from_callable(lambda n, t, q, f, k: (n, t, k, q)),
+        AffineMap.from_callable(lambda n, t, q, f, k: (k, f)),
+        AffineMap.from_callable(lambda n, t, q, f, k: (n, t, q, f)),
+    ]
+    product = GenericOp(
+        [columns.result, weights.result],
+        [product_init],
+        rewriter.move_region_contents_to_new_regions(op.regions[0]),
+        ArrayAttr([AffineMapAttr(m) for m in maps]),
+        ArrayAttr(
+            [IteratorTypeAttr(IteratorType.PARALLEL)] * 4
+            + [IteratorTypeAttr(IteratorType.REDUCTION)]
+        ),
+        [product_type],
+    )
+    unmerged = expand_op(product.results[0], pixels_of_tile, tiled_type)
+    result = collapse_op(unmerged.result, by_tile, init_type)
+    rewriter.insert([*ops, product, unmerged])
+    rewriter.replace(op, result)
+    _erase_dead_operands(x, init, rewriter)
+
+
 @dataclass(frozen=True)
 class LinalgConvToIm2colPass(ModulePass):
     """2-D NCHW convolutions as an im2col gather and a batch of matmuls (see
@@ -800,4 +1228,7 @@ class LinalgConvToIm2colPass(ModulePass):
             self.vector_bits,
             self.vector_registers,
         )
-        PatternRewriteWalker(pattern, apply_recursively=False).rewrite_module(op)
+        PatternRewriteWalker(
+            GreedyRewritePatternApplier([pattern, NhwcConvToIm2col.like(pattern)]),
+            apply_recursively=False,
+        ).rewrite_module(op)
