@@ -833,42 +833,33 @@ def _nhwc_gather(
     return empty, _all_parallel_generic(empty, body, 2)
 
 
-def _nhwc_row_tile_gather(
-    x: SSAValue, shape: _ConvShape, element: Attribute, rows: int
-) -> tuple[tensor.EmptyOp, GenericOp]:
-    """The NHWC row-tiled gather, `col[n, t, kh, kw, c, i, ow] = x[n,
-    (t * rows + i) * sh + kh * dh, ow * sw + kw * dw, c]`, and the empty
-    tensor it fills: every index a loop's (no division). The columns are
-    k-major, `K x Q` a tile as in the NCHW form: pixel-major ones (`Q x K`)
-    would let `linalg-collapse-dims` merge the tiles with their pixels (the
-    product's output `N x T x Q x F` is contiguous), and the product would
-    be one matmul whose columns are written whole before it runs."""
+def _nhwc_window_gather(
+    x: SSAValue, shape: _ConvShape, element: Attribute
+) -> tuple[tensor.EmptyOp, GenericOp, tensor.CollapseShapeOp]:
+    """The NHWC im2col over the window's loops, `col[n, oh, ow, kh, kw, c] =
+    x[n, oh * sh + kh * dh, ow * sw + kw * dw, c]` (every index a loop's: no
+    division; the innermost loop copies one pixel's channels), the empty
+    tensor it fills, and its collapse to the `(N * P) x K` columns."""
     out_rows, out_columns = shape.output
     kh_extent, kw_extent = shape.kernel
     col_type = TensorType(
         element,
-        [
-            shape.batch,
-            out_rows // rows,
-            kh_extent,
-            kw_extent,
-            shape.channels,
-            rows,
-            out_columns,
-        ],
+        [shape.batch, out_rows, out_columns, kh_extent, kw_extent, shape.channels],
     )
     empty = tensor.EmptyOp([], col_type)
     body = Block(arg_types=[element])
     ib = _IndexBuilder(body)
-    n, tile, tap_row, tap_column, channel, within, out_column = (
-        ib.add(IndexOp(dim)) for dim in range(7)
+    n, out_row, out_column, tap_row, tap_column, channel = (
+        ib.add(IndexOp(dim)) for dim in range(6)
     )
-    out_row = ib.add(arith.AddiOp(ib.scaled(tile, rows), within))
-    in_row = ib.window(out_row, shape.strides[0], tap_row, shape.dilations[0])
-    in_column = ib.window(out_column, shape.strides[1], tap_column, shape.dilations[1])
-    value = _read_nhwc_input(x, [n, in_row, in_column, channel], element, ib)
+    row = ib.window(out_row, shape.strides[0], tap_row, shape.dilations[0])
+    column = ib.window(out_column, shape.strides[1], tap_column, shape.dilations[1])
+    value = _read_nhwc_input(x, [n, row, column, channel], element, ib)
     body.add_op(LinalgYieldOp(value))
-    return empty, _all_parallel_generic(empty, body, 7)
+    gather = _all_parallel_generic(empty, body, 6)
+    groups = [[0, 1, 2], [3, 4, 5]]
+    columns = collapse_op(gather.results[0], groups, collapsed_type(col_type, groups))
+    return empty, gather, columns
 
 
 def _zero_padded_matrix(
@@ -945,8 +936,8 @@ _HWCF_REDUCTION_GROUPS = [[0, 1, 2], [3]]
 
 @dataclass
 class NhwcConvToIm2col(ConvToIm2col):
-    """`linalg.conv_2d_nhwc_hwcf` as an im2col gather and a batch of matmuls
-    `P x K @ K x F` (see the module doc), with `ConvToIm2col`'s options:
+    """`linalg.conv_2d_nhwc_hwcf` as an im2col gather and one matmul
+    `(N * P) x K @ K x F` (see the module doc), with `ConvToIm2col`'s options:
     the pixel, reduction and filter multiples pad the product's rows, its
     reduction and its columns."""
 
@@ -990,31 +981,19 @@ class NhwcConvToIm2col(ConvToIm2col):
             and (extents.pixels, extents.reduction)
             == (unpadded.pixels, unpadded.reduction)
         )
-        if self.column_tile_bytes and not pointwise and extents == unpadded:
-            accumulator_bits = 8 * (element_bytes(init_type.get_element_type()) or 4)
-            rows, columns = register_tile_shape(
-                accumulator_bits, self.vector_bits, self.vector_registers
-            )
-            # The NHWC product's rows are pixels and its columns filters:
-            # at least MR pixels a tile and NR filters.
-            tile_rows = rows_per_tile(
-                shape,
-                element_bytes(x_type.get_element_type()) or 4,
-                self.column_tile_bytes,
-                self.min_row_tiles,
-                (columns, rows),
-            )
-            if tile_rows is not None:
-                _rewrite_nhwc_row_tiled(op, shape, tile_rows, rewriter)
-                return
-        _rewrite_nhwc_flat(op, shape, extents, pointwise, rewriter)
+        # The CPU's form (`column-tile-bytes`): the gather over the window's
+        # loops, without divisions. The GPU's gather stays 2-D, the
+        # operand its staging computes tile by tile (an implicit GEMM).
+        window_loops = bool(self.column_tile_bytes) and extents == unpadded
+        _rewrite_nhwc(op, shape, extents, pointwise, window_loops, rewriter)
 
 
-def _rewrite_nhwc_flat(
+def _rewrite_nhwc(
     op: Conv2DNhwcHwcfOp,
     shape: _ConvShape,
     extents: _MatmulExtents,
     pointwise: bool,
+    window_loops: bool,
     rewriter: PatternRewriter,
 ) -> None:
     """The flat NHWC form: `col[m, k]` over every image's pixels m (or the
@@ -1034,6 +1013,11 @@ def _rewrite_nhwc_flat(
             x, _NHWC_PIXEL_GROUPS, collapsed_type(x_type, _NHWC_PIXEL_GROUPS)
         )
         ops.append(columns_op)
+    elif window_loops:
+        *gather_ops, columns_op = _nhwc_window_gather(
+            x, shape, x_type.get_element_type()
+        )
+        ops += [*gather_ops, columns_op]
     else:
         columns_empty, columns_op = _nhwc_gather(
             x, shape, x_type.get_element_type(), (extents.pixels, extents.reduction)
@@ -1086,79 +1070,6 @@ def _rewrite_nhwc_flat(
         flat_result = corner.result
     rewriter.insert(ops)
     rewriter.replace(op, expand_op(flat_result, _NHWC_PIXEL_GROUPS, init_type))
-    _erase_dead_operands(x, init, rewriter)
-
-
-def _rewrite_nhwc_row_tiled(
-    op: Conv2DNhwcHwcfOp, shape: _ConvShape, rows: int, rewriter: PatternRewriter
-) -> None:
-    """The NHWC row-tiled form: `T = OH / rows` tiles of `rows` output rows
-    per image, the columns of each a `Q x K` matrix (Q = rows * OW), the
-    product a batch of `N x T` matmuls `Q x K @ K x F` into `N x T x Q x F`,
-    the result `N x OH x OW x F` reshaped (contiguous: no strided view)."""
-    x, w = op.inputs
-    (init,) = op.outputs
-    x_type = cast(TensorType[Attribute], x.type)
-    w_type = cast(TensorType[Attribute], w.type)
-    init_type = cast(TensorType[Attribute], init.type)
-    element = init_type.get_element_type()
-    out_rows, out_columns = shape.output
-    tiles = out_rows // rows
-    # [N, OH, OW, F] -> [N, T, rows, OW, F] -> [N, T, Q, F]
-    by_tile = [[0], [1, 2], [3], [4]]
-    tiled_type = TensorType(
-        element, [shape.batch, tiles, rows, out_columns, shape.filters]
-    )
-    pixels_of_tile = [[0], [1], [2, 3], [4]]
-    product_type = TensorType(
-        element, [shape.batch, tiles, rows * out_columns, shape.filters]
-    )
-    columns_empty, gather = _nhwc_row_tile_gather(
-        x, shape, x_type.get_element_type(), rows
-    )
-    gathered_type = cast(TensorType[Attribute], gather.results[0].type)
-    column_groups = [[0], [1], [2, 3, 4], [5, 6]]
-    columns = collapse_op(
-        gather.results[0], column_groups, collapsed_type(gathered_type, column_groups)
-    )
-    weights = collapse_op(
-        w, _HWCF_REDUCTION_GROUPS, collapsed_type(w_type, _HWCF_REDUCTION_GROUPS)
-    )
-    ops: list[Operation] = [columns_empty, gather, columns, weights]
-    fill = init.owner
-    if (
-        isinstance(fill, linalg.FillOp | GenericOp)
-        and (isinstance(fill, linalg.FillOp) or is_fill(fill))
-        and len(fill.results) == 1
-    ):
-        empty = tensor.EmptyOp([], product_type)
-        ops += [empty, fill_like(fill, empty.tensor, product_type)]
-    else:
-        split = expand_op(init, by_tile, tiled_type)
-        ops += [split, collapse_op(split.result, pixels_of_tile, product_type)]
-    product_init = ops[-1].results[0]
-    # Loops (n, t, q, f, k): the images and tiles are the batch, a tile's
-    # pixels the rows, the filters the columns.
-    maps = [
-        AffineMap.from_callable(lambda n, t, q, f, k: (n, t, k, q)),
-        AffineMap.from_callable(lambda n, t, q, f, k: (k, f)),
-        AffineMap.from_callable(lambda n, t, q, f, k: (n, t, q, f)),
-    ]
-    product = GenericOp(
-        [columns.result, weights.result],
-        [product_init],
-        rewriter.move_region_contents_to_new_regions(op.regions[0]),
-        ArrayAttr([AffineMapAttr(m) for m in maps]),
-        ArrayAttr(
-            [IteratorTypeAttr(IteratorType.PARALLEL)] * 4
-            + [IteratorTypeAttr(IteratorType.REDUCTION)]
-        ),
-        [product_type],
-    )
-    unmerged = expand_op(product.results[0], pixels_of_tile, tiled_type)
-    result = collapse_op(unmerged.result, by_tile, init_type)
-    rewriter.insert([*ops, product, unmerged])
-    rewriter.replace(op, result)
     _erase_dead_operands(x, init, rewriter)
 
 
