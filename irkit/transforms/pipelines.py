@@ -555,13 +555,16 @@ class LowerToCudaPipeline(NamedPipeline):
         stages = _front_end(nhwc=self.nhwc)
         if self.im2col:
             # Columns padded where `linalg-pad-contractions` would pad the
-            # product: the gather writes the margins, no padded copies.
+            # product: the gather writes the margins, no padded copies. The
+            # product's rows are the filters in NCHW (`F x K @ K x P`), the
+            # pixels in NHWC (`(N * P) x K @ K x F`).
+            pixels, filters = (0, 1) if self.nhwc else (1, 0)
             stages.append(
                 _stage(
                     "linalg-conv-to-im2col",
-                    pixel_multiple=self.matmul_block[1] if self.pad else 0,
+                    pixel_multiple=self.matmul_block[pixels] if self.pad else 0,
                     reduction_multiple=self.matmul_block[2] if self.pad else 0,
-                    filter_multiple=self.matmul_block[0] if self.pad else 0,
+                    filter_multiple=self.matmul_block[filters] if self.pad else 0,
                     half_reduction_multiple=(
                         self._half_reduction_multiple() if self.pad else 0
                     ),
