@@ -769,11 +769,34 @@ def _zero_outside(
     return ib.add(arith.SelectOp(real, value, margin))
 
 
-def _read_nhwc_input(
-    x: SSAValue, position: list[SSAValue], element: Attribute, ib: _IndexBuilder
+@dataclass(frozen=True)
+class _WindowPosition:
+    """An element of an NHWC convolution's window: the output pixel, the
+    tap and the channel it multiplies."""
+
+    image: SSAValue
+    out_row: SSAValue
+    out_column: SSAValue
+    tap_row: SSAValue
+    tap_column: SSAValue
+    channel: SSAValue
+
+
+def _read_nhwc_window(
+    x: SSAValue,
+    shape: _ConvShape,
+    at: _WindowPosition,
+    element: Attribute,
+    ib: _IndexBuilder,
 ) -> SSAValue:
-    """Element `position` (n, row, column, channel) of the NHWC input,
-    through its constant padding of rows and columns when it has one."""
+    """The NHWC input element window position `at` reads, `x[n, oh * sh +
+    kh * dh, ow * sw + kw * dw, c]`, through the input's constant padding
+    of rows and columns when it has one."""
+    image_row = ib.window(at.out_row, shape.strides[0], at.tap_row, shape.dilations[0])
+    image_column = ib.window(
+        at.out_column, shape.strides[1], at.tap_column, shape.dilations[1]
+    )
+    position = [at.image, image_row, image_column, at.channel]
     padding = spatial_padding(x, NHWC_SPATIAL)
     if padding is None:
         return ib.add(ExtractOp(x, position, element))
@@ -826,9 +849,8 @@ def _nhwc_gather(
     image = ib.div(m, shape.pixels)
     out_row = ib.rem(ib.div(m, out_columns), out_rows)
     out_column = ib.rem(m, out_columns)
-    row = ib.window(out_row, shape.strides[0], tap_row, shape.dilations[0])
-    column = ib.window(out_column, shape.strides[1], tap_column, shape.dilations[1])
-    value = _read_nhwc_input(x, [image, row, column, channel], element, ib)
+    at = _WindowPosition(image, out_row, out_column, tap_row, tap_column, channel)
+    value = _read_nhwc_window(x, shape, at, element, ib)
     body.add_op(LinalgYieldOp(_zero_outside(value, inside, element, ib)))
     return empty, _all_parallel_generic(empty, body, 2)
 
@@ -849,13 +871,9 @@ def _nhwc_window_gather(
     empty = tensor.EmptyOp([], col_type)
     body = Block(arg_types=[element])
     ib = _IndexBuilder(body)
-    n, out_row, out_column, tap_row, tap_column, channel = (
-        ib.add(IndexOp(dim)) for dim in range(6)
-    )
-    row = ib.window(out_row, shape.strides[0], tap_row, shape.dilations[0])
-    column = ib.window(out_column, shape.strides[1], tap_column, shape.dilations[1])
-    value = _read_nhwc_input(x, [n, row, column, channel], element, ib)
-    body.add_op(LinalgYieldOp(value))
+    # Every index a loop's, in the order of the columns' rows and reduction.
+    at = _WindowPosition(*(ib.add(IndexOp(dim)) for dim in range(6)))
+    body.add_op(LinalgYieldOp(_read_nhwc_window(x, shape, at, element, ib)))
     gather = _all_parallel_generic(empty, body, 6)
     groups = [[0, 1, 2], [3, 4, 5]]
     columns = collapse_op(gather.results[0], groups, collapsed_type(col_type, groups))
@@ -958,12 +976,14 @@ class NhwcConvToIm2col(ConvToIm2col):
         x_type = cast(TensorType[Attribute], x.type)
         w_type = cast(TensorType[Attribute], w.type)
         init_type = cast(TensorType[Attribute], init.type)
-        reduction_multiple = self.reduction_multiple
-        if self.half_reduction_multiple and takes_tensor_cores(
+        # f16/bf16 into f32 (tensor cores) take K in the half steps.
+        half_steps = bool(self.half_reduction_multiple) and takes_tensor_cores(
             [x_type.get_element_type(), w_type.get_element_type()],
             init_type.get_element_type(),
-        ):
-            reduction_multiple = self.half_reduction_multiple
+        )
+        reduction_multiple = (
+            self.half_reduction_multiple if half_steps else self.reduction_multiple
+        )
         # The product's rows are every image's pixels (N * P).
         unpadded = _MatmulExtents(
             shape.filters, shape.reduction, shape.batch * shape.pixels
