@@ -210,3 +210,19 @@ def test_nhwc_takes_the_implicit_gemm_tiles() -> None:
     # transpose, and the convolution with its ReLU.
     launches = sum(op.name == "gpu.launch_func" for op in module.walk())
     assert launches == 4
+
+
+def test_nhwc_pads_rows_to_the_block() -> None:
+    """`lower-to-cuda` pads the product's rows and columns to the matmul
+    block's: the rows are the filters in NCHW (`F x K @ K x P`) and the
+    pixels in NHWC (`(N * P) x K @ K x F`), so `nhwc=true` swaps which
+    multiple goes to which."""
+    for nhwc, pixels, filters in ((False, 4, 8), (True, 8, 4)):
+        pipeline = LowerToCudaPipeline(nhwc=nhwc, matmul_block=(8, 4, 3))
+        (im2col,) = [
+            stage
+            for stage in pipeline.stages()
+            if stage.name == "linalg-conv-to-im2col"
+        ]
+        assert isinstance(im2col, LinalgConvToIm2colPass)
+        assert (im2col.pixel_multiple, im2col.filter_multiple) == (pixels, filters)
