@@ -3,7 +3,8 @@
 MLIR's `transform.structured.convert_conv2d_to_img2col`
 (`mlir/lib/Dialect/Linalg/Transforms/ConvertConv2DToImg2Col.cpp`), for
 `linalg.conv_2d_nchw_fchw` on tensors, as torch-mlir and `nn.conv2d` write
-convolutions (the padding already a `tensor.pad` of the input):
+convolutions (the padding already a `tensor.pad` of the input), and for
+`linalg.conv_2d_nhwc_hwcf` (NHWC, below):
 
 ```mlir
 %y = linalg.conv_2d_nchw_fchw {strides = [sh, sw], dilations = [dh, dw]}
@@ -85,12 +86,43 @@ output of few rows at batch 1: ResNet-18's 7x7 stage at batch 1), for
 fewer filters than MR, for padded products (the GPU's multiples), and a
 pointwise convolution keeps its reshape.
 
-**Contract.** Rewrites every `linalg.conv_2d_nchw_fchw` on tensors of static
-shapes; nothing else (other layouts, depthwise and grouped convolutions,
+**NHWC (`linalg.conv_2d_nhwc_hwcf`, `linalg-convert-to-nhwc`'s).** The
+channels are the input's last dimension, so the columns are pixel-major,
+`k = (kh, kw, c)` with the channels innermost (neighbouring k read
+neighbouring input elements), and the product's rows are every image's
+pixels at once: one matmul `(N * P) x K @ K x F` whose output is the NHWC
+result reshaped (no transpose):
+
+```mlir
+// col[m, k] = x[n, oh * sh + kh * dh, ow * sw + kw * dw, c], m = (n, oh, ow)
+%col = linalg.generic {maps = [(m, k) -> (m, k)], all parallel}
+    outs(%empty : tensor<N*OH*OW x KH*KW*C>)
+%w2 = tensor.collapse_shape %w [[0, 1, 2], [3]] : tensor<KH*KW*C x F>
+%c = tensor.collapse_shape %init [[0, 1, 2], [3]] : tensor<N*OH*OW x F>
+%m = linalg.generic {maps = [(m, f, k) -> (m, k), (m, f, k) -> (k, f),
+                             (m, f, k) -> (m, f)]}
+    ins(%col, %w2) outs(%c) { the convolution's own body }
+%y = tensor.expand_shape %m [[0, 1, 2], [3]] : tensor<NxOHxOWxF>
+```
+
+The multiples pad the product's rows (`pixel-multiple`, over N * P), its
+reduction and its columns (`filter-multiple`); a pointwise convolution's
+columns are the input reshaped (`[[0, 1, 2], [3]]`); a constant padding of
+rows and columns (dimensions 1 and 2) is read through its source. With
+`column-tile-bytes` (the CPU's) the gather runs over the window's loops,
+`col[n, oh, ow, kh, kw, c]` (no division), collapsed to the columns; there
+is no row-tiled NHWC form (pixel-major column tiles are merged with their
+pixels by `linalg-collapse-dims`, the product's output being contiguous;
+k-major ones read the input at a stride of C).
+
+**Contract.** Rewrites every `linalg.conv_2d_nchw_fchw` and
+`linalg.conv_2d_nhwc_hwcf` on tensors of static shapes; nothing else
+(other layouts such as `nhwc_fhwc`, depthwise and grouped convolutions,
 memrefs, dynamic shapes are left alone). Preserves every output element
-exactly in either form: each is the same sum of the same products, in the
-same order (`c`, then `kh`, then `kw`, the named op's loop order), with the
-op's body (and so its operand conversions) unchanged.
+exactly in every form: each is the same sum of the same products, in the
+same order (NCHW: `c`, then `kh`, then `kw`; NHWC: `kh`, `kw`, then `c`;
+the named ops' loop orders), with the op's body (and so its operand
+conversions) unchanged.
 """
 
 from __future__ import annotations
@@ -1095,13 +1127,14 @@ def _rewrite_nhwc(
 
 @dataclass(frozen=True)
 class LinalgConvToIm2colPass(ModulePass):
-    """2-D NCHW convolutions as an im2col gather and a batch of matmuls (see
+    """2-D NCHW and NHWC convolutions as an im2col gather and matmuls (see
     the module doc)."""
 
     name = PASS_NAME
 
     # `lower-to-cuda` passes its matmul block's columns (`matmul-block`'s
-    # second size): the product then needs no padded copies
+    # second size; its rows with `nhwc=true`, where the NHWC product's rows
+    # are the pixels): the product then needs no padded copies
     # (`linalg-pad-contractions`). 0: the output's pixels, unpadded.
     pixel_multiple: int = 0
     # `lower-to-cuda` passes its K step (`matmul-block`'s third size): a 7x7
@@ -1119,7 +1152,8 @@ class LinalgConvToIm2colPass(ModulePass):
     # (`linalg-pad-contractions{half-reduction-multiple}`).
     half_reduction_multiple: int = 0
     # `lower-to-c` passes half its L2 cache: the row-tiled form (see the
-    # module doc), each tile's columns within this many bytes. 0: off.
+    # module doc), each tile's columns within this many bytes; NHWC
+    # convolutions' gathers over the window's loops. 0: off.
     column_tile_bytes: int = 0
     # The row-tiled form only with at least this many tiles over the batch
     # (`lower-to-c` passes as many as `linalg-pack-operands` runs one
