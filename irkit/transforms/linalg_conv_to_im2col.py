@@ -997,7 +997,7 @@ class NhwcConvToIm2col(ConvToIm2col):
         return cls(**{f.name: getattr(pattern, f.name) for f in fields(pattern)})
 
     @op_type_rewrite_pattern
-    def match_and_rewrite(  # type: ignore[override]
+    def match_and_rewrite(
         self, op: Conv2DNhwcHwcfOp, rewriter: PatternRewriter
     ) -> None:
         shape = conv_shape(op)
