@@ -150,9 +150,10 @@ class LowerToCPipeline(NamedPipeline):
     `linalg-convert-to-nhwc` (only with `nhwc=true`: a conv net as NHWC,
     transposes at its edges),
     `linalg-conv-to-im2col` (where it packs, unless `im2col=false`: 2-D
-    convolutions as a gather and a batch of matmuls, row-tiled with each
-    tile's columns within half of `l2-cache-bytes`, which
-    `linalg-pack-operands` gathers in the tile's parallel iteration),
+    NCHW convolutions as a gather and a batch of matmuls, row-tiled with
+    each tile's columns within half of `l2-cache-bytes`, which
+    `linalg-pack-operands` gathers in the tile's parallel iteration; NHWC
+    ones as a gather over the window's loops and one matmul),
     `linalg-generalize-named-ops`, `linalg-fold-unit-extent-dims` (a one-row
     matmul becomes a matrix-vector product, run as row reductions),
     `linalg-fuse-elementwise` (unless `fuse=false`; `fold-copies` where it
