@@ -381,7 +381,8 @@ def _zero_attribute(element: Attribute) -> FloatAttr | IntegerAttr:
 @dataclass(frozen=True)
 class _MatmulExtents:
     """The matmul's filters (M), reduction (K) and columns (P), each the
-    convolution's or a multiple of its tile past it."""
+    convolution's or a multiple of its tile past it. (NHWC: `pixels` are
+    every image's, N * P, and the product's rows.)"""
 
     filters: int
     reduction: int
@@ -406,36 +407,7 @@ def _padded_weights(
 ) -> tuple[tensor.EmptyOp, GenericOp]:
     """`F' x K'` weights from the collapsed `F x K` ones, zero past F and K:
     one elementwise op (a pad would be a fill and a copy)."""
-    weights_type = cast(TensorType[Attribute], weights.type)
-    filters, reduction = weights_type.get_shape()
-    padded_type = TensorType(element, [extents.filters, extents.reduction])
-    empty = tensor.EmptyOp([], padded_type)
-    body = Block(arg_types=[element])
-    ib = _IndexBuilder(body)
-    f, k = (ib.add(IndexOp(dim)) for dim in range(2))
-    inside: list[SSAValue] = []
-    if extents.filters != filters:
-        f, filter_inside = ib.clamped(f, filters)
-        inside.append(filter_inside)
-    if extents.reduction != reduction:
-        k, row_inside = ib.clamped(k, reduction)
-        inside.append(row_inside)
-    read = ib.add(ExtractOp(weights, [f, k], element))
-    real = inside[0]
-    for other in inside[1:]:
-        real = ib.add(arith.AndIOp(real, other))
-    margin = ib.add(arith.ConstantOp(_zero_attribute(element)))
-    body.add_op(LinalgYieldOp(ib.add(arith.SelectOp(real, read, margin))))
-    identity = AffineMapAttr(AffineMap.identity(2))
-    generic = GenericOp(
-        [],
-        [empty.tensor],
-        Region(body),
-        ArrayAttr([identity]),
-        ArrayAttr([IteratorTypeAttr(IteratorType.PARALLEL)] * 2),
-        [padded_type],
-    )
-    return empty, generic
+    return _zero_padded_matrix(weights, (extents.filters, extents.reduction), element)
 
 
 def _padded_init(
@@ -445,23 +417,9 @@ def _padded_init(
     `init`, collapsed to `flat_type`: a fill of a padded empty tensor when
     `init` is a fill (as torch-mlir writes it), else the collapsed init
     padded with zeros. The last op's result is the init."""
-    n, f, p = flat_type.get_shape()
-    padded_type = TensorType(
-        flat_type.get_element_type(), [n, extents.filters, extents.pixels]
-    )
-    fill = init.owner
-    if (
-        isinstance(fill, linalg.FillOp | GenericOp)
-        and (isinstance(fill, linalg.FillOp) or is_fill(fill))
-        and len(fill.results) == 1
-    ):
-        empty = tensor.EmptyOp([], padded_type)
-        return [empty, fill_like(fill, empty.tensor, padded_type)]
-    flat = collapse_op(init, [[0], [1], [2, 3]], flat_type)
-    zero = arith.ConstantOp(_zero_attribute(flat_type.get_element_type()))
-    high = [0, extents.filters - f, extents.pixels - p]
-    pad = pad_op(flat.result, [0, 0, 0], high, zero.result)
-    return [flat, zero, pad]
+    n = flat_type.get_shape()[0]
+    padded_shape = [n, extents.filters, extents.pixels]
+    return _product_init(init, [[0], [1], [2, 3]], flat_type, padded_shape)
 
 
 def rows_per_tile(
