@@ -577,6 +577,27 @@ def _conv_registry(small: bool) -> list[Workload]:
                 (_image(batch, inputs, size),),
             )
         )
+    # Each distinct 3x3 convolution of those blocks alone (issue 18's GPU
+    # bar: every 3x3 convolution of the ResNet stages against cuDNN): the
+    # block's first (strided from stage 2 on) and its second.
+    for stage, (inputs, outputs, size) in enumerate(basic, start=1):
+        stride = 1 if stage == 1 else 2
+        convolutions = [(inputs, outputs, size, stride)]
+        if stride != 1:
+            convolutions.append((outputs, outputs, size // stride, 1))
+        for conv_inputs, conv_outputs, conv_size, conv_stride in convolutions:
+            suffix = "_down" if conv_stride != 1 else ""
+            out_size = conv_size // conv_stride
+            workloads.append(
+                Workload(
+                    f"conv3x3_s{stage}{suffix}",
+                    f"3x3 convolution of ResNet stage {stage} (stride {conv_stride}, "
+                    f"padding 1, no bias): batch {batch}, {conv_inputs}x{conv_size}x"
+                    f"{conv_size} -> {conv_outputs}x{out_size}x{out_size}",
+                    partial(conv3x3, conv_inputs, conv_outputs, conv_stride),
+                    (_image(batch, conv_inputs, conv_size),),
+                )
+            )
     # The first stage's block at batch 1 (issue 18's CPU bar): one image, as
     # a user serving a single request runs it.
     inputs, outputs, size = basic[0]

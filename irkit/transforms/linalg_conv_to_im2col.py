@@ -105,8 +105,9 @@ result reshaped (no transpose):
 %y = tensor.expand_shape %m [[0, 1, 2], [3]] : tensor<NxOHxOWxF>
 ```
 
-The multiples pad the product's rows (`pixel-multiple`, over N * P), its
-reduction and its columns (`filter-multiple`); a pointwise convolution's
+The multiples pad the product's rows (`pixel-multiple`, over N * P; the
+pixels of `gather-multiples`), its reduction and its columns
+(`filter-multiple`) as in NCHW (`ConvToIm2col.padding_multiples`); a pointwise convolution's
 columns are the input reshaped (`[[0, 1, 2], [3]]`); a constant padding of
 rows and columns (dimensions 1 and 2) is read through its source. With
 `column-tile-bytes` (the CPU's) the gather runs over the window's loops,
@@ -527,6 +528,11 @@ class ConvToIm2col(RewritePattern):
     # The reduction's multiple for f16/bf16 convolutions into f32 (0:
     # `reduction_multiple`).
     half_reduction_multiple: int = 0
+    # The (filters, pixels, reduction) multiples of a convolution that
+    # needs a gather (all but an unpadded pointwise one; not half into
+    # f32), in place of the three above: an implicit GEMM's own tiles
+    # (`lower-to-cuda{conv-block}`). Empty: the same as any other.
+    gather_multiples: tuple[int, ...] = ()
     # The row-tiled form's column tiles at most this many bytes (0: the
     # flat form); at least `min_row_tiles` of them (`rows_per_tile`).
     column_tile_bytes: int = 0
@@ -535,6 +541,19 @@ class ConvToIm2col(RewritePattern):
     # (`register_tile_shape`).
     vector_bits: int = 256
     vector_registers: int = 16
+
+    def padding_multiples(self, gathered: bool, half: bool) -> tuple[int, int, int]:
+        """The (filters, reduction, pixels) multiples the product pads to:
+        K to `half_reduction_multiple` for f16/bf16 into f32 (`half`), an
+        implicit GEMM's own tiles (`gather_multiples`) for a convolution
+        that needs a gather (`gathered`), else the plain ones."""
+        multiples = (self.filter_multiple, self.reduction_multiple, self.pixel_multiple)
+        if self.half_reduction_multiple and half:
+            return (multiples[0], self.half_reduction_multiple, multiples[2])
+        if self.gather_multiples and gathered and not half:
+            filters, pixels, reduction = self.gather_multiples
+            return (filters, reduction, pixels)
+        return multiples
 
     @op_type_rewrite_pattern
     def match_and_rewrite(
@@ -548,21 +567,16 @@ class ConvToIm2col(RewritePattern):
         x_type = cast(TensorType[Attribute], x.type)
         w_type = cast(TensorType[Attribute], w.type)
         init_type = cast(TensorType[Attribute], init.type)
-        reduction_multiple = self.reduction_multiple
-        if self.half_reduction_multiple and takes_tensor_cores(
+        pointwise = shape.is_pointwise and spatial_padding(x) is None
+        half = takes_tensor_cores(
             [x_type.get_element_type(), w_type.get_element_type()],
             init_type.get_element_type(),
-        ):
-            reduction_multiple = self.half_reduction_multiple
-        extents = padded_extents(
-            shape,
-            (self.filter_multiple, reduction_multiple, self.pixel_multiple),
-            self.max_growth_percent,
         )
+        multiples = self.padding_multiples(gathered=not pointwise, half=half)
+        extents = padded_extents(shape, multiples, self.max_growth_percent)
         rows, columns_count = extents.reduction, extents.pixels
         # The product is padded (and its corner the result) along F or P.
         padded = (extents.filters, columns_count) != (shape.filters, shape.pixels)
-        pointwise = shape.is_pointwise and spatial_padding(x) is None
         if (
             self.column_tile_bytes
             and not pointwise
@@ -966,30 +980,26 @@ class NhwcConvToIm2col(ConvToIm2col):
         x_type = cast(TensorType[Attribute], x.type)
         w_type = cast(TensorType[Attribute], w.type)
         init_type = cast(TensorType[Attribute], init.type)
-        # f16/bf16 into f32 (tensor cores) take K in the half steps.
-        half_steps = bool(self.half_reduction_multiple) and takes_tensor_cores(
+        half = takes_tensor_cores(
             [x_type.get_element_type(), w_type.get_element_type()],
             init_type.get_element_type(),
         )
-        reduction_multiple = (
-            self.half_reduction_multiple if half_steps else self.reduction_multiple
-        )
+        gathered = not (shape.is_pointwise and spatial_padding(x, NHWC_SPATIAL) is None)
+        steps = self.padding_multiples(gathered=gathered, half=half)
         # The product's rows are every image's pixels (N * P).
         unpadded = _MatmulExtents(
             shape.filters, shape.reduction, shape.batch * shape.pixels
         )
-        steps = (self.filter_multiple, reduction_multiple, self.pixel_multiple)
         padded = padded_ranges(
             [unpadded.filters, unpadded.reduction, unpadded.pixels],
             [max(step, 1) for step in steps],
             self.max_growth_percent,
         )
         extents = _MatmulExtents(*padded) if padded else unpadded
-        pointwise = (
-            shape.is_pointwise
-            and spatial_padding(x, NHWC_SPATIAL) is None
-            and (extents.pixels, extents.reduction)
-            == (unpadded.pixels, unpadded.reduction)
+        # Padded pixels or K make even a pointwise convolution a gather.
+        pointwise = not gathered and (extents.pixels, extents.reduction) == (
+            unpadded.pixels,
+            unpadded.reduction,
         )
         # The CPU's form (`column-tile-bytes`): the gather over the window's
         # loops, without divisions. The GPU's gather stays 2-D, the
@@ -1109,6 +1119,14 @@ class LinalgConvToIm2colPass(ModulePass):
     # products' K step, as it pads their matmuls' K
     # (`linalg-pad-contractions{half-reduction-multiple}`).
     half_reduction_multiple: int = 0
+    # `lower-to-cuda` passes its implicit GEMMs' block (`conv-block`: filters,
+    # pixels, K): a convolution that needs a gather (any but an unpadded 1x1
+    # stride-1 one, whose columns are its input) pads to these multiples
+    # instead, so a 56x56 image's 3136 pixels, a multiple of 64, stay
+    # unpadded (and its epilogue fused), where 128 would pad them to 3200.
+    # f16/bf16 convolutions into f32 keep the multiples above. Empty: the
+    # same multiples as any convolution.
+    gather_multiples: tuple[int, ...] = ()
     # `lower-to-c` passes half its L2 cache: the row-tiled form (see the
     # module doc), each tile's columns within this many bytes; NHWC
     # convolutions' gathers over the window's loops. 0: off.
@@ -1129,6 +1147,13 @@ class LinalgConvToIm2colPass(ModulePass):
             self.filter_multiple,
             self.half_reduction_multiple,
         )
+        if self.gather_multiples and (
+            len(self.gather_multiples) != 3 or min(self.gather_multiples) < 1
+        ):
+            raise PassFailedException(
+                f"{PASS_NAME}: gather-multiples takes 3 positive sizes "
+                "(filters, pixels, reduction)"
+            )
         if (
             min(multiples) < 0
             or self.max_growth_percent < 0
@@ -1146,6 +1171,7 @@ class LinalgConvToIm2colPass(ModulePass):
             self.filter_multiple,
             self.max_growth_percent,
             self.half_reduction_multiple,
+            self.gather_multiples,
             self.column_tile_bytes,
             self.min_row_tiles,
             self.vector_bits,

@@ -35,7 +35,11 @@ permutation maps, outside GPU loops, whose operands are distinct values (`a
 padded up to multiples of `M` and `N`, the innermost reduction loop (k) to a
 multiple of `K` (of `half-reduction-multiple`, when it is set, for f16 or
 bf16 operands into f32: `irkit.analysis.structured.takes_tensor_cores`),
-other loops not at all. An op is padded when some extent
+other loops not at all. With `gather-multiples=M,N,K`, a contraction (not
+half into f32) an operand of which a gather stages
+(`irkit.analysis.contraction_fusion.has_gathered_operand`: a convolution's
+im2col, an implicit GEMM, which `linalg-tile-for-gpu` tiles with its
+`gather-block`) is padded to those multiples instead. An op is padded when some extent
 grows and the padded iteration space is at most `max-growth-percent` percent
 larger than the original (so a 1000^3 matmul, 6% larger, is padded; a 130^3
 one, 330% larger, is not). An extent no larger than its multiple is not
@@ -92,7 +96,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import PassFailedException
 
-from irkit.analysis.contraction_fusion import fusable_prologue
+from irkit.analysis.contraction_fusion import fusable_prologue, has_gathered_operand
 from irkit.analysis.gpu_mapping import in_gpu_loops
 from irkit.analysis.structured import (
     MAX_PADDING_GROWTH_PERCENT,
@@ -328,10 +332,17 @@ def pad_contractions(
     multiples: Sequence[int],
     max_growth_percent: int,
     half_reduction_multiple: int = 0,
+    gather_multiples: Sequence[int] = (),
 ) -> None:
     if len(multiples) != 3 or any(m < 1 for m in multiples):
         raise PassFailedException(
             f"{PASS_NAME}: multiples takes 3 positive sizes (M, N, K)"
+        )
+    if gather_multiples and (
+        len(gather_multiples) != 3 or any(m < 1 for m in gather_multiples)
+    ):
+        raise PassFailedException(
+            f"{PASS_NAME}: gather-multiples takes 3 positive sizes (M, N, K)"
         )
     if max_growth_percent < 0:
         raise PassFailedException(f"{PASS_NAME}: max-growth-percent must be >= 0")
@@ -341,9 +352,14 @@ def pad_contractions(
         )
     half_multiples = (*multiples[:2], half_reduction_multiple or multiples[2])
     for op in [o for o in module.walk() if isinstance(o, GenericOp)]:
-        if not in_gpu_loops(op):
-            chosen = half_multiples if _is_half_precision(op) else multiples
-            pad_contraction(op, chosen, max_growth_percent)
+        if in_gpu_loops(op):
+            continue
+        chosen = multiples
+        if _is_half_precision(op):
+            chosen = half_multiples
+        elif gather_multiples and has_gathered_operand(op):
+            chosen = gather_multiples
+        pad_contraction(op, chosen, max_growth_percent)
 
 
 @dataclass(frozen=True)
@@ -360,8 +376,17 @@ class LinalgPadContractionsPass(ModulePass):
     # K's multiple for f16/bf16 matmuls into f32 (0: `multiples`' K):
     # `lower-to-cuda` pads theirs to whole warpgroup-product K steps.
     half_reduction_multiple: int = 0
+    # The multiples of an implicit GEMM (a contraction an operand of which a
+    # gather such as an im2col stages: `has_gathered_operand`), which
+    # `linalg-tile-for-gpu` tiles with `gather-block`: `lower-to-cuda` passes
+    # its `conv-block`. Empty: `multiples`.
+    gather_multiples: tuple[int, ...] = ()
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         pad_contractions(
-            op, self.multiples, self.max_growth_percent, self.half_reduction_multiple
+            op,
+            self.multiples,
+            self.max_growth_percent,
+            self.half_reduction_multiple,
+            self.gather_multiples,
         )

@@ -15,7 +15,16 @@ map uses inside a compound expression (a convolution window `d2 + d5`) is not
 tiled.
 
 Output: every `memref.copy` first becomes an identity `linalg.generic`, so
-that all work is in kernels. Every linalg op then becomes, in place:
+that all work is in kernels (a copy out of a `memref.expand_shape` into a
+buffer of identity layout copies the expansion's source into that buffer
+collapsed the same way: a padded product's corner is then read as itself,
+and the copy can be its epilogue). A contraction whose fill prologue and
+accumulation write a `memref.collapse_shape` view merging dimensions (a
+convolution's product that `bufferize` placed in its output) accumulates
+into a buffer of its own instead, copied into the view by an epilogue
+(`accumulate_apart_from_merged_views`): through the view, each access
+would need `floordiv`/`mod` indices, and the thread tiles could not stay in
+registers. Every linalg op then becomes, in place:
 
 ```mlir
 scf.forall (%i, %j) = (0, 0) to (M, N) step (BM, BN) {        // the grid
@@ -98,6 +107,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from math import prod
+from typing import cast
 
 from xdsl.context import Context
 from xdsl.dialects import arith
@@ -108,11 +118,12 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     MemRefType,
     ModuleOp,
+    NoneAttr,
 )
 from xdsl.dialects.linalg.attrs import IteratorType, IteratorTypeAttr
 from xdsl.dialects.linalg.ops import GenericOp, IndexOp
 from xdsl.dialects.scf import YieldOp as ScfYieldOp
-from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -310,7 +321,8 @@ def fill_the_grid(
     square as it can. When the block would then fall under
     `FILL_MIN_THREADS` threads (or under what it had, if fewer), TN halves
     too, never under `FILL_MIN_THREAD_TILE`. A step must add blocks and
-    leave each side a multiple of its thread tile."""
+    leave each side a multiple of its thread tile, and a side that divided
+    its extent (or covered it) must still divide it."""
 
     def blocks(tile: tuple[int, int]) -> int:
         return _ceil_div(extents[0], tile[0]) * _ceil_div(extents[1], tile[1]) * batches
@@ -330,6 +342,11 @@ def fill_the_grid(
         fits = all(
             size >= each and size % each == 0
             for size, each in zip(tile, per_thread, strict=True)
+        ) and all(
+            # Whole tiles stay whole: a partial one would keep its
+            # accumulators in memory (dynamic bounds).
+            extent % min(old, extent) != 0 or extent % min(new, extent) == 0
+            for old, new, extent in zip(block, tile, extents, strict=True)
         )
         if fits and threads(tile, per_thread) >= floor and blocks(tile) > blocks(block):
             return tile, per_thread
@@ -1184,11 +1201,44 @@ def tile_generic_for_gpu(
 # --------------------------------------------------------------------------
 
 
-def copy_as_generic(copy: memref.CopyOp) -> GenericOp:
-    """`memref.copy %a, %b` as the identity `linalg.generic` that does the same."""
-    generic = identity_copy(copy.source, copy.destination)
+def copy_as_generic(copy: memref.CopyOp) -> list[Operation]:
+    """`memref.copy %a, %b` as the identity `linalg.generic` that does the
+    same (after a reshape of `%b` it needs).
+
+    A copy out of a `memref.expand_shape` into a buffer of identity layout
+    (a padded product's corner, reshaped into the function's output, as
+    `linalg-conv-to-im2col` leaves a convolution's) copies the expansion's
+    source into the destination collapsed the same way: the same elements,
+    one loop per dimension of the source, which reads the padded product's
+    corner as itself, so the copy can be its epilogue
+    (`fusable_epilogue`)."""
+    source, destination = copy.source, copy.destination
+    expand = source.owner
+    reshapes: list[Operation] = []
+    destination_type = destination.type
+    if (
+        isinstance(expand, memref.ExpandShapeOp)
+        and isinstance(destination_type, MemRefType)
+        and isinstance(destination_type.layout, NoneAttr)
+        and all(size >= 0 for size in destination_type.get_shape())
+    ):
+        expand_source_type = cast(MemRefType[Attribute], expand.src.type)
+        collapse = memref.CollapseShapeOp.build(
+            operands=[destination],
+            result_types=[
+                MemRefType(
+                    destination_type.element_type,
+                    expand_source_type.get_shape(),
+                    memory_space=destination_type.memory_space,
+                )
+            ],
+            properties={"reassociation": expand.reassociation},
+        )
+        reshapes.append(collapse)
+        source, destination = expand.src, collapse.results[0]
+    generic = identity_copy(source, destination)
     generic.location = copy.location
-    return generic
+    return [*reshapes, generic]
 
 
 @dataclass(frozen=True)
@@ -1313,12 +1363,100 @@ def _tile_block_level_ops(
             tile_block_level(checked, prologues.get(checked.generic))
 
 
+def _delinearizes(view: SSAValue) -> bool:
+    """Whether `view` is a `memref.collapse_shape` merging some dimensions:
+    an access to it becomes one to its source at `floordiv`/`mod` indices
+    (`fold-memref-alias-ops`), which no thread tile in registers can take
+    (`gpu-promote-accumulators` needs `base + stride * iv`)."""
+    collapse = view.owner
+    return isinstance(collapse, memref.CollapseShapeOp) and any(
+        len(group) > 1 for group in reassociation_groups(collapse.reassociation)
+    )
+
+
+def _generalized(op: Operation) -> GenericOp | None:
+    """`op` as a `linalg.generic`, in its place (a named op generalized), or
+    None when it is no linalg op."""
+    if isinstance(op, GenericOp):
+        return op
+    if is_named_linalg_op(op):
+        generic = generalize_named_op(op)
+        Rewriter.replace_op(op, generic)
+        return generic
+    return None
+
+
+def accumulate_apart_from_merged_views(op: Operation) -> bool:
+    """Give a contraction that accumulates into a view merging dimensions of
+    a buffer (`bufferize` places a product in the function's output so: a
+    convolution's `N x F x P` product in its `N x F x OH x OW` result) a
+    buffer of its own: its prologue fills it, it accumulates into it, and an
+    identity copy after it writes the view (the contraction's epilogue,
+    `fusable_epilogue`; the buffer is freed after it). The thread tiles
+    then accumulate in registers (`gpu-promote-accumulators`) and write the
+    view once, not on every K step. Only where a prologue initialises the
+    whole output (`fusable_prologue`): otherwise the old values would have
+    to be copied in. Named ops it rewrites are generalized. Returns whether
+    it rewrote."""
+    if in_gpu_loops(op) or len(op.operands) < 1 or not _delinearizes(op.operands[-1]):
+        return False
+    if not (isinstance(op, GenericOp) or is_named_linalg_op(op)):
+        return False
+    view = op.operands[-1]
+    before = op.prev_op
+    generic = _generalized(op)
+    if (
+        generic is not None
+        and before is not None
+        and is_named_linalg_op(before)
+        and before.operands[-1:] == (view,)
+    ):
+        _generalized(before)  # the fill that may be its prologue
+    if generic is None or len(generic.outputs) != 1 or not is_contraction(generic):
+        return False
+    prologue = fusable_prologue(generic)
+    view_type = view.type
+    if (
+        prologue is None
+        or not _delinearizes(view)
+        or not isinstance(view_type, MemRefType)
+        or any(size < 0 for size in view_type.get_shape())
+    ):
+        return False
+    view_type = cast(MemRefType[Attribute], view_type)
+    scratch = memref.AllocOp.get(view_type.element_type, shape=view_type.get_shape())
+    Rewriter.insert_op(scratch, InsertPoint.before(prologue))
+    for op in (prologue, generic):
+        position = len(op.inputs)
+        operands = list(op.operands)
+        operands[position] = scratch.memref
+        op.operands = operands
+    epilogue = identity_copy(scratch.memref, view)
+    epilogue.location = generic.location
+    Rewriter.insert_op(
+        [epilogue, memref.DeallocOp.get(scratch.memref)], InsertPoint.after(generic)
+    )
+    return True
+
+
+def _host_copies_as_generics(module: ModuleOp) -> None:
+    """Every `memref.copy` outside GPU loops as a `linalg.generic`
+    (`copy_as_generic`); an `expand_shape` it leaves unused is erased."""
+    for copy in [op for op in module.walk() if isinstance(op, memref.CopyOp)]:
+        if not in_gpu_loops(copy):
+            expand = copy.source.owner
+            Rewriter.replace_op(copy, copy_as_generic(copy))
+            if isinstance(expand, memref.ExpandShapeOp) and not expand.result.uses:
+                Rewriter.erase_op(expand)
+
+
 def tile_for_gpu(module: ModuleOp, options: GpuTilingOptions) -> None:
     """Turn host copies into linalg, then tile every linalg op of `module`."""
     _check_options(options)
-    for copy in [op for op in module.walk() if isinstance(op, memref.CopyOp)]:
-        if not in_gpu_loops(copy):
-            Rewriter.replace_op(copy, copy_as_generic(copy))
+    _host_copies_as_generics(module)
+    if options.fuse_neighbours:
+        for op in list(module.walk()):
+            accumulate_apart_from_merged_views(op)
     targets: list[_CheckedOp] = []
     block_level: list[_CheckedOp] = []
     for op in list(module.walk()):

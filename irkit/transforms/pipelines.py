@@ -514,6 +514,19 @@ class LowerToCudaPipeline(NamedPipeline):
             return 0
         return math.lcm(self.matmul_block[2], SWIZZLE_ROW_BYTES // 2)
 
+    def _gather_multiples(self) -> tuple[int, ...]:
+        """The padding multiples of convolutions' implicit GEMMs: their SIMT
+        block (`conv-block`), so that they are padded to the tiles that take
+        them. None (the matmuls' multiples) without padding, or with
+        `allow-tf32`, where f32 products run on tensor cores with theirs."""
+        if not self.pad or self.allow_tf32:
+            return ()
+        if len(self.conv_block) != 3:
+            raise PassFailedException(
+                f"{self.name}: conv-block takes 3 sizes (filters, pixels, K)"
+            )
+        return self.conv_block
+
     def _tensor_core_stage(self, partial_tiles: bool) -> ModulePass:
         """`convert-linalg-to-mma` with the pipeline's options, on partial
         tiles or on whole ones."""
@@ -560,6 +573,12 @@ class LowerToCudaPipeline(NamedPipeline):
             # product's rows are the filters in NCHW (`F x K @ K x P`), the
             # pixels in NHWC (`(N * P) x K @ K x F`).
             pixels, filters = (0, 1) if self.nhwc else (1, 0)
+            # `gather-multiples` are (filters, pixels, K); `conv-block` is
+            # (rows, columns, K), as `linalg-pad-contractions` reads it.
+            block = self._gather_multiples()
+            gather_multiples = (
+                (block[filters], block[pixels], block[2]) if block else ()
+            )
             stages.append(
                 _stage(
                     "linalg-conv-to-im2col",
@@ -569,6 +588,7 @@ class LowerToCudaPipeline(NamedPipeline):
                     half_reduction_multiple=(
                         self._half_reduction_multiple() if self.pad else 0
                     ),
+                    gather_multiples=gather_multiples,
                 )
             )
         stages.append(_stage("linalg-generalize-named-ops"))
@@ -634,6 +654,7 @@ class LowerToCudaPipeline(NamedPipeline):
                 "linalg-pad-contractions",
                 multiples=self.matmul_block,
                 half_reduction_multiple=self._half_reduction_multiple(),
+                gather_multiples=self._gather_multiples(),
             )
             stages.append(padding)
         if self.tensor_cores:

@@ -47,6 +47,15 @@ KERNELS = {
     # matmul (192 filters padded to 256) + its weights' padding, the
     # depthwise convolution and its epilogue, matmul + gather + residual
     "mobilenet_v2_block": 3,
+    # Each 3x3 convolution of the four stages alone: one implicit GEMM that
+    # writes the result itself (its columns padded to the conv block's
+    # multiples, or not at all: 56x56 and 7x7 images are multiples of 64
+    # and one tile).
+    **{
+        f"conv3x3_s{stage}{down}": 1
+        for stage in (1, 2, 3, 4)
+        for down in (("",) if stage == 1 else ("", "_down"))
+    },
 }
 
 
@@ -86,3 +95,17 @@ def test_resnet18_at_batch_32_is_one_kernel_a_convolution() -> None:
     convolutions = [launches[0], *launches[2:21]]
     # Matmul grids: a block per (filters, pixels) tile of each image.
     assert all(launch.grid[2] == 32 for launch in convolutions)
+
+
+@pytest.mark.parametrize("name", ["conv3x3_s1", "conv3x3_s4"])
+def test_convolution_accumulates_in_registers(name: str) -> None:
+    """The implicit GEMM's thread tiles stay in registers across its K loop
+    (`gpu-promote-accumulators`): a 56x56 image's product is the output
+    itself, reshaped (accumulated apart, then copied by its epilogue:
+    `linalg-tile-for-gpu`), and a 7x7 image's 49 pixels stay one whole
+    tile (`fill_the_grid` never splits them 32 + 17)."""
+    path = MODELS / f"{name}.mlir"
+    module = irkit.parse(path.read_text(), filename=path.name)
+    lower(module, "lower-to-cuda", target="cuda")
+    source = emit_cuda(module).source
+    assert "float acc[" in source

@@ -1548,8 +1548,8 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "pad-half-multiple-for-every-contraction",
         PAD,
-        "            chosen = half_multiples if _is_half_precision(op) else multiples",
-        "            chosen = half_multiples",
+        "        chosen = multiples\n        if _is_half_precision(op):\n",
+        "        chosen = half_multiples\n        if _is_half_precision(op):\n",
         ("tests/filecheck/transforms/linalg-pad-contractions.mlir",),
         "f32 matmuls are padded to the warpgroup K step too: a TF32 matmul of "
         "K = 72 grows past the padding bound and leaves the tensor cores",
@@ -1557,8 +1557,8 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "im2col-ignores-the-half-reduction-multiple",
         "irkit/transforms/linalg_conv_to_im2col.py",
-        "            reduction_multiple = self.half_reduction_multiple",
-        "            pass",
+        "            return (multiples[0], self.half_reduction_multiple, multiples[2])",
+        "            return multiples",
         ("tests/filecheck/transforms/linalg-conv-to-im2col.mlir",),
         "an f16 convolution's K is padded to the SIMT step only, and its "
         "warpgroup matmul then needs padded copies of the columns",

@@ -224,6 +224,9 @@ def test_fill_the_grid_shrinks_tiles_while_the_grid_is_short() -> None:
     assert fill((128, 128), 96) == ((64, 64), (8, 4))
     # Thread tiles stop at 4 wide and blocks at four warps.
     assert fill((64, 1024)) == ((128, 64), (8, 4))
+    # Whole tiles stay whole (a partial one keeps its accumulators in
+    # memory): 96 columns, one tile, never 64 + 32; the rows halve instead.
+    assert fill((1024, 96)) == ((64, 128), (8, 4))
 
 
 # A contraction's fill and elementwise epilogue run in its grid

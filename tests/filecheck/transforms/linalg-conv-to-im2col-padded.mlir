@@ -2,6 +2,8 @@
 // RUN: irkit-opt %s --split-input-file -p 'linalg-conv-to-im2col{pixel-multiple=8 reduction-multiple=16 max-growth-percent=10}' | filecheck %s --check-prefix=TIGHT
 // RUN: not irkit-opt %s -p 'linalg-conv-to-im2col{pixel-multiple=-1}' 2>&1 | filecheck %s --check-prefix=OPTIONS
 // RUN: not irkit-opt %s -p 'linalg-conv-to-im2col{half-reduction-multiple=-1}' 2>&1 | filecheck %s --check-prefix=OPTIONS
+// RUN: irkit-opt %s --split-input-file -p 'linalg-conv-to-im2col{pixel-multiple=8 reduction-multiple=16 filter-multiple=8 gather-multiples=4,5,16}' --check-semantics | filecheck %s --check-prefix=GATHER
+// RUN: not irkit-opt %s -p 'linalg-conv-to-im2col{gather-multiples=4,4}' 2>&1 | filecheck %s --check-prefix=GATHER-OPTIONS
 
 // The matmul's columns padded to the multiples of its tiles, as
 // `lower-to-cuda` asks (its block's columns, its K step): 5x5 = 25 pixels
@@ -36,6 +38,18 @@
 // CHECK:         tensor.expand_shape %[[CORNER]] {{\[}}[0], [1], [2, 3]] output_shape [2, 4, 5, 5]
 // CHECK-NOT:     linalg.fill ins(%zero : f32) outs(%{{.*}} : tensor<2x4x5x5xf32>)
 
+// With `gather-multiples=4,5,16` (filters, pixels, K: an implicit GEMM's
+// own tiles, `lower-to-cuda{conv-block}`) a convolution that needs a gather
+// pads to those instead: its 25 pixels stay 25 columns, K still pads to 32,
+// the 4 filters stay 4, and the result is the product itself.
+// GATHER-LABEL: func.func @padded_columns
+// GATHER:         tensor.empty() : tensor<2x32x25xf32>
+// GATHER-NOT:     tensor.extract_slice
+// GATHER-LABEL: func.func @pointwise_padded
+// GATHER:         tensor.empty() : tensor<1x16x16xf32>
+// GATHER:         tensor.extract_slice %{{.*}}[0, 0, 0] [1, 2, 9]
+// GATHER-OPTIONS: error: linalg-conv-to-im2col: gather-multiples takes 3 positive sizes (filters, pixels, reduction)
+
 // TIGHT-LABEL: func.func @padded_columns
 // TIGHT:         tensor.empty() : tensor<2x27x25xf32>
 // TIGHT-NOT:     tensor.extract_slice
@@ -50,7 +64,9 @@ func.func @padded_columns(%x: tensor<2x3x7x7xf32>, %w: tensor<4x3x3x3xf32>) -> t
 // -----
 
 // A pointwise convolution whose pixels (3x3 = 9) are padded is gathered:
-// its columns are a padded copy of the input, not the input reshaped. Its
+// its columns are a padded copy of the input, not the input reshaped. It
+// pads to the plain multiples even with `gather-multiples` (GATHER above):
+// only its padding makes it a gather. Its
 // init is an argument, not a fill: the product starts from it, padded with
 // zeros. K = 16 is a multiple already: no weight padding.
 

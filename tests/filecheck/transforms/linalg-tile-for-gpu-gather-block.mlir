@@ -4,11 +4,12 @@
 // A convolution's implicit GEMM (its operand gathered by the im2col while
 // it is staged: `has_gathered_operand`) takes `conv-block` and
 // `conv-thread` (`linalg-tile-for-gpu{gather-block gather-thread}`); the
-// plain matmul beside it keeps `matmul-block` and `matmul-thread`. With
-// 8x8 tiles of 2x2 threads the 36 pixels (padded to 64, a multiple of the
-// matmul tile, as im2col pads them) of 8 filters make
-// 8 blocks of 4x4 threads; with the matmul's 32x32 tiles, 2 blocks.
-// CHECK: launch conv_kernel<<<(8, 1, 1), (4, 4, 1), 0>>>(buffer, x, w)
+// plain matmul beside it keeps `matmul-block` and `matmul-thread`. The
+// im2col pads the gathered columns to `conv-block`'s multiples
+// (`linalg-conv-to-im2col{gather-multiples}`): with 8x8 tiles of 2x2
+// threads the 36 pixels (padded to 40) of 8 filters make 5 blocks of 4x4
+// threads; with 32x32 tiles (36 padded to 64), 2 blocks.
+// CHECK: launch conv_kernel<<<(5, 1, 1), (4, 4, 1), 0>>>(buffer, x, w)
 // CHECK-NEXT: launch conv_kernel_0<<<(2, 2, 1), (8, 8, 1), 0>>>(out_1, a, b)
 // SAME: launch conv_kernel<<<(2, 1, 1), (8, 2, 1), 0>>>(buffer, x, w)
 // SAME-NEXT: launch conv_kernel_0<<<(2, 2, 1), (8, 8, 1), 0>>>(out_1, a, b)

@@ -226,12 +226,14 @@ func.func @window(%x: memref<2x6xf32>, %k: memref<3xf32>, %o: memref<2x4xf32> {i
 
 // multiprocessors=8 asks for 12 blocks (1.5 per multiprocessor): a 64x48
 // matmul in 64x64 tiles of 8x8 thread tiles is one block of 48 threads.
-// BN halves to 32 and TN to 4 (the block keeps its threads): 2 blocks. Any
-// further halving would leave fewer threads or thread tiles under 4 wide.
+// BN (48 whole) cannot halve to 32: that would leave a partial tile, whose
+// accumulators stay in memory. BM halves to 32 and TN to 4 (the block
+// keeps its threads): 2 blocks of whole tiles. Any further halving would
+// leave fewer threads or thread tiles under 4 wide.
 
 // GRID-LABEL: func.func @fills_the_grid
-// GRID:         scf.forall (%{{.*}}, %{{.*}}) = (0, 0) to (64, 48) step (64, 32) {
-// GRID:           scf.forall (%{{.*}}, %{{.*}}) = (0, 0) to (64, %{{.*}}) step (8, 4) {
+// GRID:         scf.forall (%{{.*}}, %{{.*}}) = (0, 0) to (64, 48) step (32, 48) {
+// GRID:           scf.forall (%{{.*}}, %{{.*}}) = (0, 0) to (32, 48) step (8, 4) {
 // GRID:         } {mapping = [#gpu.block<y>, #gpu.block<x>]}
 func.func @fills_the_grid(%a: memref<64x16xf32>, %b: memref<16x48xf32>, %c: memref<64x48xf32> {irkit.output}) {
   linalg.matmul ins(%a, %b : memref<64x16xf32>, memref<16x48xf32>) outs(%c : memref<64x48xf32>)
