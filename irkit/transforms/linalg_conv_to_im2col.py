@@ -107,14 +107,15 @@ result reshaped (no transpose):
 
 The multiples pad the product's rows (`pixel-multiple`, over N * P; the
 pixels of `gather-multiples`), its reduction and its columns
-(`filter-multiple`) as in NCHW (`ConvToIm2col.padding_multiples`); a pointwise convolution's
-columns are the input reshaped (`[[0, 1, 2], [3]]`); a constant padding of
-rows and columns (dimensions 1 and 2) is read through its source. With
-`column-tile-bytes` (the CPU's) the gather runs over the window's loops,
-`col[n, oh, ow, kh, kw, c]` (no division), collapsed to the columns; there
-is no row-tiled NHWC form (pixel-major column tiles are merged with their
-pixels by `linalg-collapse-dims`, the product's output being contiguous;
-k-major ones read the input at a stride of C).
+(`filter-multiple`) as in NCHW (`ConvToIm2col.padding_multiples`); a
+pointwise convolution's columns are the input reshaped (`[[0, 1, 2],
+[3]]`); a constant padding of rows and columns (dimensions 1 and 2) is
+read through its source. With `column-tile-bytes` (the CPU's) the gather
+runs over the window's loops, `col[n, oh, ow, kh, kw, c]` (no division),
+collapsed to the columns; there is no row-tiled NHWC form (pixel-major
+column tiles are merged with their pixels by `linalg-collapse-dims`, the
+product's output being contiguous; k-major ones read the input at a
+stride of C).
 
 **Contract.** Rewrites every `linalg.conv_2d_nchw_fchw` and
 `linalg.conv_2d_nhwc_hwcf` on tensors of static shapes; nothing else
