@@ -38,9 +38,13 @@ from irkit.transforms.linalg_conv_to_im2col import LinalgConvToIm2colPass, conv_
 from irkit.transforms.pipelines import LowerToCudaPipeline
 from tests.properties.test_linalg_conv_to_im2col import convolutions
 
-# Block tiles of 4 filters by 4 pixels, K steps of 3, 2x2 threads: partial
-# tiles along every loop for most drawn shapes.
-TILES = "matmul-block=4,4,3 matmul-thread=2,2 elementwise-block=8"
+# Block tiles of 4 filters by 4 pixels, K steps of 3, 2x2 threads, for the
+# implicit GEMMs too (`conv-block`, which they are padded to): partial tiles
+# along every loop for most drawn shapes.
+TILES = (
+    "matmul-block=4,4,3 matmul-thread=2,2 conv-block=4,4,3 conv-thread=2,2 "
+    "elementwise-block=8"
+)
 # With a device of 16 multiprocessors, a short grid splits its matmul's
 # reduction into parts (`linalg-split-reduction{min-block=4}`), which read
 # the columns through an `expand_shape`.
@@ -59,7 +63,10 @@ def _producers(text: str) -> int:
     pointwise, and the weights' padding, if K or F grow."""
     module = parse_module(text)
     LinalgConvToIm2colPass(
-        pixel_multiple=4, reduction_multiple=3, filter_multiple=4
+        pixel_multiple=4,
+        reduction_multiple=3,
+        filter_multiple=4,
+        gather_multiples=(4, 4, 3),
     ).apply(make_context(), module)
     generics = [op for op in module.walk() if isinstance(op, GenericOp)]
     producers = [op for op in generics if not is_fill(op) and not op.inputs]
@@ -214,11 +221,13 @@ def test_nhwc_takes_the_implicit_gemm_tiles() -> None:
 
 def test_nhwc_pads_rows_to_the_block() -> None:
     """`lower-to-cuda` pads the product's rows and columns to the matmul
-    block's: the rows are the filters in NCHW (`F x K @ K x P`) and the
-    pixels in NHWC (`(N * P) x K @ K x F`), so `nhwc=true` swaps which
-    multiple goes to which."""
+    block's (an implicit GEMM's to `conv-block`'s): the rows are the filters
+    in NCHW (`F x K @ K x P`) and the pixels in NHWC (`(N * P) x K @ K x
+    F`), so `nhwc=true` swaps which multiple goes to which."""
     for nhwc, pixels, filters in ((False, 4, 8), (True, 8, 4)):
-        pipeline = LowerToCudaPipeline(nhwc=nhwc, matmul_block=(8, 4, 3))
+        pipeline = LowerToCudaPipeline(
+            nhwc=nhwc, matmul_block=(8, 4, 3), conv_block=(16, 2, 5)
+        )
         (im2col,) = [
             stage
             for stage in pipeline.stages()
@@ -226,3 +235,7 @@ def test_nhwc_pads_rows_to_the_block() -> None:
         ]
         assert isinstance(im2col, LinalgConvToIm2colPass)
         assert (im2col.pixel_multiple, im2col.filter_multiple) == (pixels, filters)
+        # `gather-multiples` (filters, pixels, K) from `conv-block` (rows,
+        # columns, K) the same way.
+        gather = (16, 2, 5) if not nhwc else (2, 16, 5)
+        assert im2col.gather_multiples == gather
