@@ -3,7 +3,8 @@
 MLIR's `transform.structured.convert_conv2d_to_img2col`
 (`mlir/lib/Dialect/Linalg/Transforms/ConvertConv2DToImg2Col.cpp`), for
 `linalg.conv_2d_nchw_fchw` on tensors, as torch-mlir and `nn.conv2d` write
-convolutions (the padding already a `tensor.pad` of the input):
+convolutions (the padding already a `tensor.pad` of the input), and for
+`linalg.conv_2d_nhwc_hwcf` (NHWC, below):
 
 ```mlir
 %y = linalg.conv_2d_nchw_fchw {strides = [sh, sw], dilations = [dh, dw]}
@@ -108,17 +109,50 @@ tile each (64 blocks for 132 multiprocessors); the product is a plain
 matmul `linalg-split-reduction` may split. The padding multiples apply to
 `F`, `K` and `N * P`.
 
-**Contract.** Rewrites every `linalg.conv_2d_nchw_fchw` on tensors of static
-shapes; nothing else (other layouts, depthwise and grouped convolutions,
+**NHWC (`linalg.conv_2d_nhwc_hwcf`, `linalg-convert-to-nhwc`'s).** The
+channels are the input's last dimension, so the columns are pixel-major,
+`k = (kh, kw, c)` with the channels innermost (neighbouring k read
+neighbouring input elements), and the product's rows are every image's
+pixels at once: one matmul `(N * P) x K @ K x F` whose output is the NHWC
+result reshaped (no transpose):
+
+```mlir
+// col[m, k] = x[n, oh * sh + kh * dh, ow * sw + kw * dw, c], m = (n, oh, ow)
+%col = linalg.generic {maps = [(m, k) -> (m, k)], all parallel}
+    outs(%empty : tensor<N*OH*OW x KH*KW*C>)
+%w2 = tensor.collapse_shape %w [[0, 1, 2], [3]] : tensor<KH*KW*C x F>
+%c = tensor.collapse_shape %init [[0, 1, 2], [3]] : tensor<N*OH*OW x F>
+%m = linalg.generic {maps = [(m, f, k) -> (m, k), (m, f, k) -> (k, f),
+                             (m, f, k) -> (m, f)]}
+    ins(%col, %w2) outs(%c) { the convolution's own body }
+%y = tensor.expand_shape %m [[0, 1, 2], [3]] : tensor<NxOHxOWxF>
+```
+
+The multiples pad the product's rows (`pixel-multiple`, over N * P; the
+pixels of `gather-multiples`), its reduction and its columns
+(`filter-multiple`) as in NCHW (`ConvToIm2col.padding_multiples`); a
+pointwise convolution's columns are the input reshaped (`[[0, 1, 2],
+[3]]`); a constant padding of rows and columns (dimensions 1 and 2) is
+read through its source. With `column-tile-bytes` (the CPU's) the gather
+runs over the window's loops, `col[n, oh, ow, kh, kw, c]` (no division),
+collapsed to the columns; there is no row-tiled NHWC form (pixel-major
+column tiles are merged with their pixels by `linalg-collapse-dims`, the
+product's output being contiguous; k-major ones read the input at a
+stride of C).
+
+**Contract.** Rewrites every `linalg.conv_2d_nchw_fchw` and
+`linalg.conv_2d_nhwc_hwcf` on tensors of static shapes; nothing else
+(other layouts such as `nhwc_fhwc`, depthwise and grouped convolutions,
 memrefs, dynamic shapes are left alone). Preserves every output element
-exactly in either form: each is the same sum of the same products, in the
-same order (`c`, then `kh`, then `kw`, the named op's loop order), with the
-op's body (and so its operand conversions) unchanged.
+exactly in every form: each is the same sum of the same products, in the
+same order (NCHW: `c`, then `kh`, then `kw`; NHWC: `kh`, `kw`, then `c`;
+the named ops' loop orders), with the op's body (and so its operand
+conversions) unchanged.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import cast
 
 from xdsl.context import Context
@@ -143,6 +177,7 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineMap
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
+    GreedyRewritePatternApplier,
     PatternRewriter,
     PatternRewriteWalker,
     RewritePattern,
@@ -158,7 +193,7 @@ from irkit.analysis.structured import (
     takes_tensor_cores,
 )
 from irkit.dialects import linalg, tensor
-from irkit.dialects.linalg import Conv2DNchwFchwOp, GenericOp
+from irkit.dialects.linalg import Conv2DNchwFchwOp, Conv2DNhwcHwcfOp, GenericOp
 from irkit.transforms.utils.builders import pad_op
 from irkit.transforms.utils.padding import (
     ConstantPadding,
@@ -223,20 +258,27 @@ def _attribute(op: Operation, name: str) -> Attribute | None:
     return op.properties.get(name) or op.attributes.get(name)
 
 
-def conv_shape(op: Conv2DNchwFchwOp) -> _ConvShape | None:
-    """The convolution's extents, when every operand is a static tensor."""
+def conv_shape(op: Conv2DNchwFchwOp | Conv2DNhwcHwcfOp) -> _ConvShape | None:
+    """The convolution's extents (NCHW/FCHW or NHWC/HWCF), when every
+    operand is a static tensor."""
     if len(op.inputs) != 2 or len(op.outputs) != 1 or len(op.results) != 1:
         return None
     types = [_static_tensor(v) for v in (*op.inputs, *op.outputs)]
     if any(t is None for t in types):
         return None
     x, w, out = (cast(TensorType[Attribute], t).get_shape() for t in types)
+    if isinstance(op, Conv2DNhwcHwcfOp):
+        channels, filters = x[3], w[3]
+        kernel, output = (w[0], w[1]), (out[1], out[2])
+    else:
+        channels, filters = x[1], w[0]
+        kernel, output = (w[2], w[3]), (out[2], out[3])
     return _ConvShape(
         batch=out[0],
-        channels=x[1],
-        filters=w[0],
-        kernel=(w[2], w[3]),
-        output=(out[2], out[3]),
+        channels=channels,
+        filters=filters,
+        kernel=kernel,
+        output=output,
         strides=_window_values(_attribute(op, "strides")),
         dilations=_window_values(_attribute(op, "dilations")),
     )
@@ -282,11 +324,19 @@ class _IndexBuilder:
         return self.add(arith.MuliOp(value, self.constant(factor)))
 
 
-def spatial_padding(x: SSAValue) -> ConstantPadding | None:
+# The input's rows and columns: NCHW's dimensions 2 and 3, NHWC's 1 and 2.
+NCHW_SPATIAL = (2, 3)
+NHWC_SPATIAL = (1, 2)
+
+
+def spatial_padding(
+    x: SSAValue, spatial: tuple[int, int] = NCHW_SPATIAL
+) -> ConstantPadding | None:
     """`x`'s padding when `x` is a `tensor.pad` by one value
-    (`constant_padding`) of the rows and columns only."""
+    (`constant_padding`) of the rows and columns (dimensions `spatial`)
+    only."""
     padding = constant_padding(x)
-    if padding is None or not set(padding.grown) <= {2, 3}:
+    if padding is None or not set(padding.grown) <= set(spatial):
         return None
     return padding
 
@@ -373,7 +423,8 @@ def _zero_attribute(element: Attribute) -> FloatAttr | IntegerAttr:
 @dataclass(frozen=True)
 class _MatmulExtents:
     """The matmul's filters (M), reduction (K) and columns (P), each the
-    convolution's or a multiple of its tile past it."""
+    convolution's or a multiple of its tile past it. (NHWC: `pixels` are
+    every image's, N * P, and the product's rows.)"""
 
     filters: int
     reduction: int
@@ -398,36 +449,7 @@ def _padded_weights(
 ) -> tuple[tensor.EmptyOp, GenericOp]:
     """`F' x K'` weights from the collapsed `F x K` ones, zero past F and K:
     one elementwise op (a pad would be a fill and a copy)."""
-    weights_type = cast(TensorType[Attribute], weights.type)
-    filters, reduction = weights_type.get_shape()
-    padded_type = TensorType(element, [extents.filters, extents.reduction])
-    empty = tensor.EmptyOp([], padded_type)
-    body = Block(arg_types=[element])
-    ib = _IndexBuilder(body)
-    f, k = (ib.add(IndexOp(dim)) for dim in range(2))
-    inside: list[SSAValue] = []
-    if extents.filters != filters:
-        f, filter_inside = ib.clamped(f, filters)
-        inside.append(filter_inside)
-    if extents.reduction != reduction:
-        k, row_inside = ib.clamped(k, reduction)
-        inside.append(row_inside)
-    read = ib.add(ExtractOp(weights, [f, k], element))
-    real = inside[0]
-    for other in inside[1:]:
-        real = ib.add(arith.AndIOp(real, other))
-    margin = ib.add(arith.ConstantOp(_zero_attribute(element)))
-    body.add_op(LinalgYieldOp(ib.add(arith.SelectOp(real, read, margin))))
-    identity = AffineMapAttr(AffineMap.identity(2))
-    generic = GenericOp(
-        [],
-        [empty.tensor],
-        Region(body),
-        ArrayAttr([identity]),
-        ArrayAttr([IteratorTypeAttr(IteratorType.PARALLEL)] * 2),
-        [padded_type],
-    )
-    return empty, generic
+    return _zero_padded_matrix(weights, (extents.filters, extents.reduction), element)
 
 
 def _padded_init(
@@ -437,23 +459,9 @@ def _padded_init(
     `init`, collapsed to `flat_type`: a fill of a padded empty tensor when
     `init` is a fill (as torch-mlir writes it), else the collapsed init
     padded with zeros. The last op's result is the init."""
-    n, f, p = flat_type.get_shape()
-    padded_type = TensorType(
-        flat_type.get_element_type(), [n, extents.filters, extents.pixels]
-    )
-    fill = init.owner
-    if (
-        isinstance(fill, linalg.FillOp | GenericOp)
-        and (isinstance(fill, linalg.FillOp) or is_fill(fill))
-        and len(fill.results) == 1
-    ):
-        empty = tensor.EmptyOp([], padded_type)
-        return [empty, fill_like(fill, empty.tensor, padded_type)]
-    flat = collapse_op(init, [[0], [1], [2, 3]], flat_type)
-    zero = arith.ConstantOp(_zero_attribute(flat_type.get_element_type()))
-    high = [0, extents.filters - f, extents.pixels - p]
-    pad = pad_op(flat.result, [0, 0, 0], high, zero.result)
-    return [flat, zero, pad]
+    n = flat_type.get_shape()[0]
+    padded_shape = [n, extents.filters, extents.pixels]
+    return _product_init(init, [[0], [1], [2, 3]], flat_type, padded_shape)
 
 
 def rows_per_tile(
@@ -578,6 +586,19 @@ class ConvToIm2col(RewritePattern):
     vector_bits: int = 256
     vector_registers: int = 16
 
+    def padding_multiples(self, gathered: bool, half: bool) -> tuple[int, int, int]:
+        """The (filters, reduction, pixels) multiples the product pads to:
+        K to `half_reduction_multiple` for f16/bf16 into f32 (`half`), an
+        implicit GEMM's own tiles (`gather_multiples`) for a convolution
+        that needs a gather (`gathered`), else the plain ones."""
+        multiples = (self.filter_multiple, self.reduction_multiple, self.pixel_multiple)
+        if self.half_reduction_multiple and half:
+            return (multiples[0], self.half_reduction_multiple, multiples[2])
+        if self.gather_multiples and gathered and not half:
+            filters, pixels, reduction = self.gather_multiples
+            return (filters, reduction, pixels)
+        return multiples
+
     @op_type_rewrite_pattern
     def match_and_rewrite(
         self, op: Conv2DNchwFchwOp, rewriter: PatternRewriter
@@ -595,12 +616,7 @@ class ConvToIm2col(RewritePattern):
             [x_type.get_element_type(), w_type.get_element_type()],
             init_type.get_element_type(),
         )
-        multiples = (self.filter_multiple, self.reduction_multiple, self.pixel_multiple)
-        if self.half_reduction_multiple and half:
-            multiples = (multiples[0], self.half_reduction_multiple, multiples[2])
-        elif self.gather_multiples and not pointwise and not half:
-            filters, pixels, reduction = self.gather_multiples
-            multiples = (filters, reduction, pixels)
+        multiples = self.padding_multiples(gathered=not pointwise, half=half)
         extents = padded_extents(shape, multiples, self.max_growth_percent)
         rows, columns_count = extents.reduction, extents.pixels
         # The product is padded (and its corner the result) along F or P.
@@ -904,15 +920,355 @@ def _rewrite_row_tiled(
             rewriter.erase(dead)
 
 
+# --------------------------------------------------------------------------
+# NHWC: `linalg.conv_2d_nhwc_hwcf` (`linalg-convert-to-nhwc`'s convolutions)
+# --------------------------------------------------------------------------
+
+
+def _zero_outside(
+    value: SSAValue, inside: list[SSAValue], element: Attribute, ib: _IndexBuilder
+) -> SSAValue:
+    """`value` where every predicate of `inside` holds, else zero (a padded
+    product's margin); `value` itself when there is none."""
+    if not inside:
+        return value
+    real = inside[0]
+    for other in inside[1:]:
+        real = ib.add(arith.AndIOp(real, other))
+    margin = ib.add(arith.ConstantOp(_zero_attribute(element)))
+    return ib.add(arith.SelectOp(real, value, margin))
+
+
+@dataclass(frozen=True)
+class _WindowPosition:
+    """An element of an NHWC convolution's window: the output pixel, the
+    tap and the channel it multiplies."""
+
+    image: SSAValue
+    out_row: SSAValue
+    out_column: SSAValue
+    tap_row: SSAValue
+    tap_column: SSAValue
+    channel: SSAValue
+
+
+def _read_nhwc_window(
+    x: SSAValue,
+    shape: _ConvShape,
+    at: _WindowPosition,
+    element: Attribute,
+    ib: _IndexBuilder,
+) -> SSAValue:
+    """The NHWC input element window position `at` reads, `x[n, oh * sh +
+    kh * dh, ow * sw + kw * dw, c]`, through the input's constant padding
+    of rows and columns when it has one."""
+    image_row = ib.window(at.out_row, shape.strides[0], at.tap_row, shape.dilations[0])
+    image_column = ib.window(
+        at.out_column, shape.strides[1], at.tap_column, shape.dilations[1]
+    )
+    position = [at.image, image_row, image_column, at.channel]
+    padding = spatial_padding(x, NHWC_SPATIAL)
+    if padding is None:
+        return ib.add(ExtractOp(x, position, element))
+    return read_padded(padding, position, element, ib.add)
+
+
+def _all_parallel_generic(empty: tensor.EmptyOp, body: Block, rank: int) -> GenericOp:
+    """An all-parallel generic of `rank` loops writing `empty` through the
+    identity map, computing each element by `body`."""
+    result_type = empty.tensor.type
+    return GenericOp(
+        [],
+        [empty.tensor],
+        Region(body),
+        ArrayAttr([AffineMapAttr(AffineMap.identity(rank))]),
+        ArrayAttr([IteratorTypeAttr(IteratorType.PARALLEL)] * rank),
+        [result_type],
+    )
+
+
+def _nhwc_gather(
+    x: SSAValue, shape: _ConvShape, element: Attribute, extents: tuple[int, int]
+) -> tuple[tensor.EmptyOp, GenericOp]:
+    """The NHWC im2col generic, `col[m, k] = x[n, oh * sh + kh * dh,
+    ow * sw + kw * dw, c]` with m = (n, oh, ow) (every image's pixels) and
+    k = (kh, kw, c) row-major (the channels innermost: neighbouring k read
+    neighbouring input elements), and the empty tensor it fills. `extents`
+    are the columns' rows and reduction (N * P and K, or multiples of the
+    matmul's tiles past them): the margins hold zeros, as `_gather`'s do. A
+    constant padding of the input's rows and columns is read through its
+    source."""
+    rows, reduction = extents
+    col_type = TensorType(element, [rows, reduction])
+    empty = tensor.EmptyOp([], col_type)
+    body = Block(arg_types=[element])
+    ib = _IndexBuilder(body)
+    m, k = (ib.add(IndexOp(dim)) for dim in range(2))
+    inside: list[SSAValue] = []
+    if rows != shape.batch * shape.pixels:
+        m, row_inside = ib.clamped(m, shape.batch * shape.pixels)
+        inside.append(row_inside)
+    if reduction != shape.reduction:
+        k, reduction_inside = ib.clamped(k, shape.reduction)
+        inside.append(reduction_inside)
+    out_rows, out_columns = shape.output
+    kw_extent = shape.kernel[1]
+    channel = ib.rem(k, shape.channels)
+    tap_column = ib.rem(ib.div(k, shape.channels), kw_extent)
+    tap_row = ib.div(k, shape.channels * kw_extent)
+    image = ib.div(m, shape.pixels)
+    out_row = ib.rem(ib.div(m, out_columns), out_rows)
+    out_column = ib.rem(m, out_columns)
+    at = _WindowPosition(image, out_row, out_column, tap_row, tap_column, channel)
+    value = _read_nhwc_window(x, shape, at, element, ib)
+    body.add_op(LinalgYieldOp(_zero_outside(value, inside, element, ib)))
+    return empty, _all_parallel_generic(empty, body, 2)
+
+
+def _nhwc_window_gather(
+    x: SSAValue, shape: _ConvShape, element: Attribute
+) -> tuple[tensor.EmptyOp, GenericOp, tensor.CollapseShapeOp]:
+    """The NHWC im2col over the window's loops, `col[n, oh, ow, kh, kw, c] =
+    x[n, oh * sh + kh * dh, ow * sw + kw * dw, c]` (every index a loop's: no
+    division; the innermost loop copies one pixel's channels), the empty
+    tensor it fills, and its collapse to the `(N * P) x K` columns."""
+    out_rows, out_columns = shape.output
+    kh_extent, kw_extent = shape.kernel
+    col_type = TensorType(
+        element,
+        [shape.batch, out_rows, out_columns, kh_extent, kw_extent, shape.channels],
+    )
+    empty = tensor.EmptyOp([], col_type)
+    body = Block(arg_types=[element])
+    ib = _IndexBuilder(body)
+    # Every index a loop's, in the order of the columns' rows and reduction.
+    at = _WindowPosition(*(ib.add(IndexOp(dim)) for dim in range(6)))
+    body.add_op(LinalgYieldOp(_read_nhwc_window(x, shape, at, element, ib)))
+    gather = _all_parallel_generic(empty, body, 6)
+    groups = [[0, 1, 2], [3, 4, 5]]
+    columns = collapse_op(gather.results[0], groups, collapsed_type(col_type, groups))
+    return empty, gather, columns
+
+
+def _zero_padded_matrix(
+    matrix: SSAValue, padded_shape: tuple[int, int], element: Attribute
+) -> tuple[tensor.EmptyOp, GenericOp]:
+    """`matrix` (2-D) grown to `padded_shape` with zeros past its rows and
+    columns: one elementwise op (a pad would be a fill and a copy)."""
+    shape = cast(TensorType[Attribute], matrix.type).get_shape()
+    padded_type = TensorType(element, list(padded_shape))
+    empty = tensor.EmptyOp([], padded_type)
+    body = Block(arg_types=[element])
+    ib = _IndexBuilder(body)
+    indices = [ib.add(IndexOp(dim)) for dim in range(2)]
+    inside: list[SSAValue] = []
+    for dim, (extent, padded) in enumerate(zip(shape, padded_shape, strict=True)):
+        if padded != extent:
+            indices[dim], dim_inside = ib.clamped(indices[dim], extent)
+            inside.append(dim_inside)
+    read = ib.add(ExtractOp(matrix, indices, element))
+    body.add_op(LinalgYieldOp(_zero_outside(read, inside, element, ib)))
+    return empty, _all_parallel_generic(empty, body, 2)
+
+
+def _product_init(
+    init: SSAValue,
+    groups: list[list[int]],
+    flat_type: TensorType[Attribute],
+    padded_shape: list[int],
+) -> list[Operation]:
+    """Ops computing the product's init of `padded_shape` from the
+    convolution's `init` collapsed by `groups` to `flat_type`: a fill of an
+    empty tensor when `init` is a fill (as torch-mlir writes it), else the
+    collapsed init, padded with zeros where `padded_shape` is larger. The
+    last op's result is the init."""
+    padded_type = TensorType(flat_type.get_element_type(), padded_shape)
+    fill = init.owner
+    if (
+        isinstance(fill, linalg.FillOp | GenericOp)
+        and (isinstance(fill, linalg.FillOp) or is_fill(fill))
+        and len(fill.results) == 1
+    ):
+        empty = tensor.EmptyOp([], padded_type)
+        return [empty, fill_like(fill, empty.tensor, padded_type)]
+    flat = collapse_op(init, groups, flat_type)
+    if list(flat_type.get_shape()) == padded_shape:
+        return [flat]
+    zero = arith.ConstantOp(_zero_attribute(flat_type.get_element_type()))
+    high = [
+        padded - extent
+        for padded, extent in zip(padded_shape, flat_type.get_shape(), strict=True)
+    ]
+    pad = pad_op(flat.result, [0] * len(high), high, zero.result)
+    return [flat, zero, pad]
+
+
+def _erase_dead_operands(
+    x: SSAValue, init: SSAValue, rewriter: PatternRewriter
+) -> None:
+    """The pad the gather read through, the fill the product replaced, once
+    nothing reads them."""
+    for dead in (x.owner, init.owner):
+        if (
+            isinstance(dead, tensor.PadOp | linalg.FillOp | GenericOp)
+            and not dead.results[0].uses
+        ):
+            rewriter.erase(dead)
+
+
+# NHWC groups: every image's pixels, (N, H, W, C) -> (N*H*W, C); the
+# filter's taps and channels, (KH, KW, C, F) -> (KH*KW*C, F).
+_NHWC_PIXEL_GROUPS = [[0, 1, 2], [3]]
+_HWCF_REDUCTION_GROUPS = [[0, 1, 2], [3]]
+
+
+@dataclass
+class NhwcConvToIm2col(ConvToIm2col):
+    """`linalg.conv_2d_nhwc_hwcf` as an im2col gather and one matmul
+    `(N * P) x K @ K x F` (see the module doc), with `ConvToIm2col`'s options:
+    the pixel, reduction and filter multiples pad the product's rows, its
+    reduction and its columns."""
+
+    @classmethod
+    def like(cls, pattern: ConvToIm2col) -> NhwcConvToIm2col:
+        """The NHWC pattern with `pattern`'s options."""
+        return cls(**{f.name: getattr(pattern, f.name) for f in fields(pattern)})
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(
+        self, op: Conv2DNhwcHwcfOp, rewriter: PatternRewriter
+    ) -> None:
+        shape = conv_shape(op)
+        if shape is None:
+            return
+        x, w = op.inputs
+        (init,) = op.outputs
+        x_type = cast(TensorType[Attribute], x.type)
+        w_type = cast(TensorType[Attribute], w.type)
+        init_type = cast(TensorType[Attribute], init.type)
+        half = takes_tensor_cores(
+            [x_type.get_element_type(), w_type.get_element_type()],
+            init_type.get_element_type(),
+        )
+        gathered = not (shape.is_pointwise and spatial_padding(x, NHWC_SPATIAL) is None)
+        steps = self.padding_multiples(gathered=gathered, half=half)
+        # The product's rows are every image's pixels (N * P).
+        unpadded = _MatmulExtents(
+            shape.filters, shape.reduction, shape.batch * shape.pixels
+        )
+        padded = padded_ranges(
+            [unpadded.filters, unpadded.reduction, unpadded.pixels],
+            [max(step, 1) for step in steps],
+            self.max_growth_percent,
+        )
+        extents = _MatmulExtents(*padded) if padded else unpadded
+        # Padded pixels or K make even a pointwise convolution a gather.
+        pointwise = not gathered and (extents.pixels, extents.reduction) == (
+            unpadded.pixels,
+            unpadded.reduction,
+        )
+        # The CPU's form (`column-tile-bytes`): the gather over the window's
+        # loops, without divisions. The GPU's gather stays 2-D, the
+        # operand its staging computes tile by tile (an implicit GEMM).
+        window_loops = bool(self.column_tile_bytes) and extents == unpadded
+        _rewrite_nhwc(op, shape, extents, pointwise, window_loops, rewriter)
+
+
+def _rewrite_nhwc(
+    op: Conv2DNhwcHwcfOp,
+    shape: _ConvShape,
+    extents: _MatmulExtents,
+    pointwise: bool,
+    window_loops: bool,
+    rewriter: PatternRewriter,
+) -> None:
+    """The flat NHWC form: `col[m, k]` over every image's pixels m (or the
+    input reshaped, for a `pointwise` convolution), the weights `K x F`,
+    and one matmul `(N * P) x K @ K x F` into `N * P x F` (its corner, when
+    `extents` pad it), which is the output reshaped."""
+    x, w = op.inputs
+    (init,) = op.outputs
+    x_type = cast(TensorType[Attribute], x.type)
+    w_type = cast(TensorType[Attribute], w.type)
+    init_type = cast(TensorType[Attribute], init.type)
+    ops: list[Operation] = []
+    if pointwise:
+        # A 1x1 convolution of stride 1 reads input pixel m for output pixel
+        # m, its channels in the columns' order: the input, reshaped.
+        columns_op: Operation = collapse_op(
+            x, _NHWC_PIXEL_GROUPS, collapsed_type(x_type, _NHWC_PIXEL_GROUPS)
+        )
+        ops.append(columns_op)
+    elif window_loops:
+        *gather_ops, columns_op = _nhwc_window_gather(
+            x, shape, x_type.get_element_type()
+        )
+        ops += [*gather_ops, columns_op]
+    else:
+        columns_empty, columns_op = _nhwc_gather(
+            x, shape, x_type.get_element_type(), (extents.pixels, extents.reduction)
+        )
+        ops += [columns_empty, columns_op]
+    weights: Operation = collapse_op(
+        w, _HWCF_REDUCTION_GROUPS, collapsed_type(w_type, _HWCF_REDUCTION_GROUPS)
+    )
+    ops.append(weights)
+    if (extents.reduction, extents.filters) != (shape.reduction, shape.filters):
+        padded_empty, weights = _zero_padded_matrix(
+            weights.results[0],
+            (extents.reduction, extents.filters),
+            w_type.get_element_type(),
+        )
+        ops += [padded_empty, weights]
+    flat_type = collapsed_type(init_type, _NHWC_PIXEL_GROUPS)
+    product_shape = [extents.pixels, extents.filters]
+    # The init right before the product: its fill runs in the matmul's
+    # kernel (`linalg-tile-for-gpu`'s prologue).
+    ops += _product_init(init, _NHWC_PIXEL_GROUPS, flat_type, product_shape)
+    product_init = ops[-1].results[0]
+    # Loops (m, f, k): the pixels are the product's rows, the filters its
+    # columns, so the output `N * P x F` is the NHWC result reshaped.
+    maps = [
+        AffineMap.from_callable(lambda m, f, k: (m, k)),
+        AffineMap.from_callable(lambda m, f, k: (k, f)),
+        AffineMap.from_callable(lambda m, f, k: (m, f)),
+    ]
+    product = GenericOp(
+        [columns_op.results[0], weights.results[0]],
+        [product_init],
+        # The operands in the convolution's order: its body as it is.
+        rewriter.move_region_contents_to_new_regions(op.regions[0]),
+        ArrayAttr([AffineMapAttr(m) for m in maps]),
+        ArrayAttr(
+            [IteratorTypeAttr(IteratorType.PARALLEL)] * 2
+            + [IteratorTypeAttr(IteratorType.REDUCTION)]
+        ),
+        [product_init.type],
+    )
+    ops.append(product)
+    flat_result = product.results[0]
+    if product_shape != list(flat_type.get_shape()):
+        # The output's pixels and filters: the padded product's corner.
+        corner = tensor.ExtractSliceOp(
+            flat_result, [0, 0], flat_type.get_shape(), [1, 1], flat_type
+        )
+        ops.append(corner)
+        flat_result = corner.result
+    rewriter.insert(ops)
+    rewriter.replace(op, expand_op(flat_result, _NHWC_PIXEL_GROUPS, init_type))
+    _erase_dead_operands(x, init, rewriter)
+
+
 @dataclass(frozen=True)
 class LinalgConvToIm2colPass(ModulePass):
-    """2-D NCHW convolutions as an im2col gather and a batch of matmuls (see
+    """2-D NCHW and NHWC convolutions as an im2col gather and matmuls (see
     the module doc)."""
 
     name = PASS_NAME
 
     # `lower-to-cuda` passes its matmul block's columns (`matmul-block`'s
-    # second size): the product then needs no padded copies
+    # second size; its rows with `nhwc=true`, where the NHWC product's rows
+    # are the pixels): the product then needs no padded copies
     # (`linalg-pad-contractions`). 0: the output's pixels, unpadded.
     pixel_multiple: int = 0
     # `lower-to-cuda` passes its K step (`matmul-block`'s third size): a 7x7
@@ -945,7 +1301,8 @@ class LinalgConvToIm2colPass(ModulePass):
     # images filled 64 blocks of 132 multiprocessors. 0: never.
     merge_images_below: int = 0
     # `lower-to-c` passes half its L2 cache: the row-tiled form (see the
-    # module doc), each tile's columns within this many bytes. 0: off.
+    # module doc), each tile's columns within this many bytes; NHWC
+    # convolutions' gathers over the window's loops. 0: off.
     column_tile_bytes: int = 0
     # The row-tiled form only with at least this many tiles over the batch
     # (`lower-to-c` passes as many as `linalg-pack-operands` runs one
@@ -996,4 +1353,7 @@ class LinalgConvToIm2colPass(ModulePass):
             self.vector_bits,
             self.vector_registers,
         )
-        PatternRewriteWalker(pattern, apply_recursively=False).rewrite_module(op)
+        PatternRewriteWalker(
+            GreedyRewritePatternApplier([pattern, NhwcConvToIm2col.like(pattern)]),
+            apply_recursively=False,
+        ).rewrite_module(op)

@@ -150,9 +150,10 @@ class LowerToCPipeline(NamedPipeline):
     `linalg-convert-to-nhwc` (only with `nhwc=true`: a conv net as NHWC,
     transposes at its edges),
     `linalg-conv-to-im2col` (where it packs, unless `im2col=false`: 2-D
-    convolutions as a gather and a batch of matmuls, row-tiled with each
-    tile's columns within half of `l2-cache-bytes`, which
-    `linalg-pack-operands` gathers in the tile's parallel iteration),
+    NCHW convolutions as a gather and a batch of matmuls, row-tiled with
+    each tile's columns within half of `l2-cache-bytes`, which
+    `linalg-pack-operands` gathers in the tile's parallel iteration; NHWC
+    ones as a gather over the window's loops and one matmul),
     `linalg-generalize-named-ops`, `linalg-fold-unit-extent-dims` (a one-row
     matmul becomes a matrix-vector product, run as row reductions),
     `linalg-fuse-elementwise` (unless `fuse=false`; `fold-copies` where it
@@ -581,17 +582,26 @@ class LowerToCudaPipeline(NamedPipeline):
         stages = _front_end(nhwc=self.nhwc)
         if self.im2col:
             # Columns padded where `linalg-pad-contractions` would pad the
-            # product: the gather writes the margins, no padded copies.
+            # product: the gather writes the margins, no padded copies. The
+            # product's rows are the filters in NCHW (`F x K @ K x P`), the
+            # pixels in NHWC (`(N * P) x K @ K x F`).
+            pixels, filters = (0, 1) if self.nhwc else (1, 0)
+            # `gather-multiples` are (filters, pixels, K); `conv-block` is
+            # (rows, columns, K), as `linalg-pad-contractions` reads it.
+            block = self._gather_multiples()
+            gather_multiples = (
+                (block[filters], block[pixels], block[2]) if block else ()
+            )
             stages.append(
                 _stage(
                     "linalg-conv-to-im2col",
-                    pixel_multiple=self.matmul_block[1] if self.pad else 0,
+                    pixel_multiple=self.matmul_block[pixels] if self.pad else 0,
                     reduction_multiple=self.matmul_block[2] if self.pad else 0,
-                    filter_multiple=self.matmul_block[0] if self.pad else 0,
+                    filter_multiple=self.matmul_block[filters] if self.pad else 0,
                     half_reduction_multiple=(
                         self._half_reduction_multiple() if self.pad else 0
                     ),
-                    gather_multiples=self._gather_multiples(),
+                    gather_multiples=gather_multiples,
                     merge_images_below=self._merge_images_below(),
                 )
             )

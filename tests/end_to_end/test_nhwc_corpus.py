@@ -6,7 +6,9 @@ Each program's small twin is compiled as C through the option, run on its
 stored inputs, and compared with the reference interpreter on the original
 (NCHW) program and with PyTorch's stored outputs, at the corpus's
 tolerances. Before that, the pass alone must have changed the program and
-left no NCHW window op, so the test is about the NHWC net.
+left no NCHW window op, so the test is about the NHWC net, and
+`linalg-conv-to-im2col` must have left no NHWC convolution (an im2col
+gather and a matmul each, as `lower-to-c` runs them where it packs).
 """
 
 from __future__ import annotations
@@ -68,6 +70,13 @@ def test_runs_as_c_in_nhwc(case: str) -> None:
     get_irkit_passes()["convert-nn-to-linalg"]()().apply(make_context(), module)
     assert convert_to_nhwc(module)
     assert not any(op.name in NCHW_OPS for op in module.walk())
+    # Every NHWC convolution takes the im2col path (`lower-to-c` runs the
+    # pass where it packs matmuls, with `column-tile-bytes`); depthwise ones
+    # stay window loops.
+    get_irkit_passes()["linalg-conv-to-im2col"]()(column_tile_bytes=1 << 19).apply(
+        make_context(), module
+    )
+    assert "linalg.conv_2d_nhwc_hwcf" not in {op.name for op in module.walk()}
     got = irkit.compile(text, target="c", entry=case, pipeline="lower-to-c{nhwc=true}")(
         *args
     )

@@ -1601,8 +1601,8 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "pad-half-multiple-for-every-contraction",
         PAD,
-        "            chosen = half_multiples if _is_half_precision(op) else multiples",
-        "            chosen = half_multiples",
+        "        chosen = multiples\n        if _is_half_precision(op):\n",
+        "        chosen = half_multiples\n        if _is_half_precision(op):\n",
         ("tests/filecheck/transforms/linalg-pad-contractions.mlir",),
         "f32 matmuls are padded to the warpgroup K step too: a TF32 matmul of "
         "K = 72 grows past the padding bound and leaves the tensor cores",
@@ -1610,8 +1610,8 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "im2col-ignores-the-half-reduction-multiple",
         "irkit/transforms/linalg_conv_to_im2col.py",
-        "            reduction_multiple = self.half_reduction_multiple",
-        "            pass",
+        "            return (multiples[0], self.half_reduction_multiple, multiples[2])",
+        "            return multiples",
         ("tests/filecheck/transforms/linalg-conv-to-im2col.mlir",),
         "an f16 convolution's K is padded to the SIMT step only, and its "
         "warpgroup matmul then needs padded copies of the columns",
@@ -1932,5 +1932,72 @@ MUTANTS: tuple[Mutant, ...] = (
         ("tests/filecheck/transforms/linalg-pad-contractions-gathered.mlir",),
         "implicit GEMMs padded to the matmul block's multiples, not their own "
         "tiles': a 56x56 image's 3136 pixels become 3200",
+    ),
+    Mutant(
+        "im2col-nhwc-tap-column-ignores-the-channels",
+        "irkit/transforms/linalg_conv_to_im2col.py",
+        "    tap_column = ib.rem(ib.div(k, shape.channels), kw_extent)",
+        "    tap_column = ib.rem(k, kw_extent)",
+        (
+            "tests/properties/test_linalg_conv_to_im2col.py::"
+            "test_nhwc_convolutions_become_gathers_and_matmuls",
+            "tests/filecheck/transforms/linalg-conv-to-im2col-nhwc.mlir",
+        ),
+        "the NHWC gather's kernel column is taken from k without dividing out "
+        "the channels (k = (kh, kw, c)): wrong taps wherever C > 1 and KW > 1",
+    ),
+    Mutant(
+        "im2col-nhwc-reduction-in-nchw-order",
+        "irkit/transforms/linalg_conv_to_im2col.py",
+        "    channel = ib.rem(k, shape.channels)\n"
+        "    tap_column = ib.rem(ib.div(k, shape.channels), kw_extent)\n"
+        "    tap_row = ib.div(k, shape.channels * kw_extent)\n",
+        "    channel = ib.div(k, shape.kernel[0] * kw_extent)\n"
+        "    tap_column = ib.rem(k, kw_extent)\n"
+        "    tap_row = ib.rem(ib.div(k, kw_extent), shape.kernel[0])\n",
+        (
+            "tests/properties/test_linalg_conv_to_im2col.py::"
+            "test_nhwc_convolutions_become_gathers_and_matmuls",
+            "tests/filecheck/transforms/linalg-conv-to-im2col-nhwc.mlir",
+        ),
+        "the NHWC gather orders its reduction as NCHW's (c, kh, kw) while the "
+        "HWCF weights collapse to (kh, kw, c): the product pairs taps and "
+        "channels with the wrong weights",
+    ),
+    Mutant(
+        "im2col-nhwc-window-gather-ignores-the-stride",
+        "irkit/transforms/linalg_conv_to_im2col.py",
+        "    image_row = ib.window(at.out_row, shape.strides[0], at.tap_row, "
+        "shape.dilations[0])",
+        "    image_row = ib.window(at.out_row, 1, at.tap_row, shape.dilations[0])",
+        (
+            "tests/properties/test_linalg_conv_to_im2col.py::"
+            "test_nhwc_convolutions_become_gathers_and_matmuls",
+        ),
+        "a strided NHWC convolution's rows are gathered as if of stride 1",
+    ),
+    Mutant(
+        "im2col-nhwc-pixels-padded-per-image",
+        "irkit/transforms/linalg_conv_to_im2col.py",
+        "    image = ib.div(m, shape.pixels)",
+        "    image = ib.div(m, rows // shape.batch)",
+        (
+            "tests/properties/test_linalg_conv_to_im2col.py::"
+            "test_nhwc_convolutions_become_gathers_and_matmuls",
+            "tests/filecheck/transforms/linalg-conv-to-im2col-nhwc.mlir",
+        ),
+        "the image of a column row taken from the padded rows (as if each "
+        "image's pixels were padded): with rows padded past N * P, the second "
+        "image's pixels read the first's",
+    ),
+    Mutant(
+        "im2col-nhwc-pixel-multiple-on-the-filters",
+        "irkit/transforms/pipelines.py",
+        "            pixels, filters = (0, 1) if self.nhwc else (1, 0)",
+        "            pixels, filters = (1, 0)",
+        ("tests/properties/test_implicit_gemm.py::test_nhwc_pads_rows_to_the_block",),
+        "lower-to-cuda{nhwc=true} pads the NHWC product's rows (pixels) to the "
+        "block's columns and its columns (filters) to its rows: "
+        "`linalg-pad-contractions` then pads them again by copies",
     ),
 )

@@ -21,9 +21,10 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.linalg.attrs import IteratorType
 
 from irkit.context import make_context
-from irkit.dialects.linalg import Conv2DNchwFchwOp, GenericOp
+from irkit.dialects.linalg import Conv2DNchwFchwOp, Conv2DNhwcHwcfOp, GenericOp
 from irkit.dialects.tensor import PadOp
 from irkit.parsing import parse_module
 from irkit.testing import check_pass
@@ -39,7 +40,10 @@ TOLERANCE = {"rtol": 1e-6, "atol": 1e-6}
 
 
 @st.composite
-def convolutions(draw: st.DrawFn) -> str:
+def convolutions(draw: st.DrawFn, layout: str = "nchw") -> str:
+    """A convolution as torch-mlir writes it (`layout` "nchw":
+    `linalg.conv_2d_nchw_fchw`), or as `linalg-convert-to-nhwc` leaves it
+    ("nhwc": `linalg.conv_2d_nhwc_hwcf`, the padding of dimensions 1, 2)."""
     n = draw(st.integers(1, 2))
     c = draw(st.integers(1, 3))
     f = draw(st.integers(1, 3))
@@ -49,26 +53,35 @@ def convolutions(draw: st.DrawFn) -> str:
     oh, ow = draw(st.integers(1, 4)), draw(st.integers(1, 4))
     h, w = (oh - 1) * sh + (kh - 1) * dh + 1, (ow - 1) * sw + (kw - 1) * dw + 1
     element = draw(st.sampled_from(["f32", "f16", "bf16"]))
-    x_type = f"tensor<{n}x{c}x{h}x{w}x{element}>"
-    w_type = f"tensor<{f}x{c}x{kh}x{kw}x{element}>"
-    out_type = f"tensor<{n}x{f}x{oh}x{ow}xf32>"
+    nhwc = layout == "nhwc"
+
+    def image(rows: int, columns: int, channels: int, dtype: str) -> str:
+        dims = (n, rows, columns, channels) if nhwc else (n, channels, rows, columns)
+        return f"tensor<{'x'.join(map(str, dims))}x{dtype}>"
+
+    x_type = image(h, w, c, element)
+    filter_dims = (kh, kw, c, f) if nhwc else (f, c, kh, kw)
+    w_type = f"tensor<{'x'.join(map(str, filter_dims))}x{element}>"
+    out_type = image(oh, ow, f, "f32")
     lines = []
     # Padded as torch-mlir pads (`tensor.pad` of the rows and columns by a
     # constant), up to 2 on each side, the source no smaller than 1x1.
     pads = [draw(st.integers(0, min(2, size - 1))) for size in (h, h, w, w)]
     low_h, high_h, low_w, high_w = pads
     if draw(st.booleans()) and any(pads) and low_h + high_h < h and low_w + high_w < w:
-        source_type = (
-            f"tensor<{n}x{c}x{h - low_h - high_h}x{w - low_w - high_w}x{element}>"
+        source_type = image(h - low_h - high_h, w - low_w - high_w, c, element)
+        low, high = (
+            ([0, low_h, low_w, 0], [0, high_h, high_w, 0])
+            if nhwc
+            else ([0, 0, low_h, low_w], [0, 0, high_h, high_w])
         )
         value = draw(st.sampled_from(["0.0", "-1.5"]))
         args = [f"%source: {source_type}", f"%w: {w_type}"]
         lines += [
             f"%pad_value = arith.constant {value} : {element}",
-            f"%x = tensor.pad %source low[0, 0, {low_h}, {low_w}] high[0, 0, "
-            f"{high_h}, {high_w}] {{\n^bb0(%i: index, %j: index, %k: index, %l: "
-            f"index):\n  tensor.yield %pad_value : {element}\n}} : {source_type} "
-            f"to {x_type}",
+            f"%x = tensor.pad %source low{low} high{high} {{\n^bb0(%i: index, "
+            f"%j: index, %k: index, %l: index):\n  tensor.yield %pad_value : "
+            f"{element}\n}} : {source_type} to {x_type}",
         ]
     else:
         args = [f"%x: {x_type}", f"%w: {w_type}"]
@@ -80,8 +93,9 @@ def convolutions(draw: st.DrawFn) -> str:
         ]
     else:
         args.append(f"%init: {out_type}")
+    name = "conv_2d_nhwc_hwcf" if nhwc else "conv_2d_nchw_fchw"
     lines.append(
-        "%y = linalg.conv_2d_nchw_fchw {dilations = dense<"
+        f"%y = linalg.{name} {{dilations = dense<"
         f"[{dh}, {dw}]> : vector<2xi64>, strides = dense<[{sh}, {sw}]> : "
         f"vector<2xi64>}} ins(%x, %w : {x_type}, {w_type}) outs(%init : {out_type})"
         f" -> {out_type}"
@@ -172,3 +186,67 @@ def test_row_tiles_are_taken_where_they_fit(text: str) -> None:
     ROW_TILED.apply(make_context(), module)
     assert "linalg.conv_2d_nchw_fchw" not in {op.name for op in module.walk()}
     assert _row_tiled(module) == expected
+
+
+# NHWC (`linalg.conv_2d_nhwc_hwcf`, `linalg-convert-to-nhwc`'s convolutions):
+# the gather `col[m, k]` over every image's pixels and one matmul
+# `(N * P) x K @ K x F`; padded to multiples (the GPU's); and the CPU's form
+# (`column-tile-bytes`), the gather over the window's loops.
+NHWC_PADDED = LinalgConvToIm2colPass(
+    pixel_multiple=4, reduction_multiple=4, filter_multiple=2, max_growth_percent=400
+)
+NHWC_WINDOW = LinalgConvToIm2colPass(column_tile_bytes=1 << 20)
+
+
+def _nhwc_rewritten(module: ModuleOp) -> bool:
+    """No NHWC convolution left, and a product over every image's pixels:
+    a generic of 3 loops (m, f, k), one of them a reduction."""
+    names = [op.name for op in module.walk()]
+    products = [
+        op
+        for op in module.walk()
+        if isinstance(op, GenericOp)
+        and [kind.data for kind in op.iterator_types]
+        == [IteratorType.PARALLEL, IteratorType.PARALLEL, IteratorType.REDUCTION]
+    ]
+    return "linalg.conv_2d_nhwc_hwcf" not in names and len(products) == 1
+
+
+def test_nhwc_convolutions_become_gathers_and_matmuls() -> None:
+    for rewrite in (PASS, NHWC_PADDED, NHWC_WINDOW):
+        reach = check_pass(rewrite, convolutions("nhwc").map(parse_module), **TOLERANCE)
+        assert reach.changed == reach.examples
+
+
+@given(convolutions("nhwc"), st.sampled_from([PASS, NHWC_PADDED, NHWC_WINDOW]))
+def test_no_nhwc_convolution_is_left(
+    text: str, rewrite: LinalgConvToIm2colPass
+) -> None:
+    module = parse_module(text)
+    (conv,) = [op for op in module.walk() if isinstance(op, Conv2DNhwcHwcfOp)]
+    shape = conv_shape(conv)
+    assert shape is not None
+    rewrite.apply(make_context(), module)
+    assert _nhwc_rewritten(module), str(module)
+    names = [op.name for op in module.walk()]
+    # A padded input is read through the gather's predicate: no copy left.
+    assert "tensor.pad" not in names or rewrite is NHWC_PADDED
+    if rewrite is PASS:
+        # Unpadded: a pointwise convolution's columns are its input reshaped.
+        pointwise = shape.is_pointwise and "tensor.pad" not in text
+        assert ("tensor.extract" in names) == (not pointwise)
+        assert names.count("linalg.generic") == (1 if pointwise else 2)
+    if rewrite is NHWC_WINDOW:
+        # The window's loops index the input: no division.
+        assert not {"arith.divui", "arith.remui"} & set(names)
+
+
+def test_nhwc_lowered_for_cuda_on_the_grid_emulator() -> None:
+    """NHWC convolutions through `lower-to-cuda` (small tiles, partial ones),
+    every stage checked, the kernels on the grid emulator."""
+    check_pass(
+        "lower-to-cuda{matmul-block=4,2,3 matmul-thread=2,2 elementwise-block=4}",
+        convolutions("nhwc").map(parse_module),
+        rtol=1e-4,
+        atol=1e-4,
+    )

@@ -102,11 +102,16 @@ func.func @pointwise(%x: tensor<1x2x4x4xf32>, %w: tensor<3x2x1x1xf32>, %init: te
 
 // -----
 
-// Other layouts, depthwise convolutions and memrefs are left alone, as in
-// the flat form.
+// An NHWC convolution takes no row tiles (pixel-major columns would be
+// merged with their tiles by `linalg-collapse-dims`; k-major ones read the
+// input at a stride of C): its gather runs over the window's loops, without
+// divisions, into `(N * P) x K` columns (`linalg-conv-to-im2col-nhwc.mlir`).
 
 // CHECK-LABEL: func.func @nhwc
-// CHECK:         linalg.conv_2d_nhwc_hwcf
+// CHECK:         %[[GATHER:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<1x4x4x3x3x2xf32>)
+// CHECK-NOT:       arith.divui
+// CHECK:         tensor.collapse_shape %[[GATHER]] {{\[}}[0, 1, 2], [3, 4, 5]] : tensor<1x4x4x3x3x2xf32> into tensor<16x18xf32>
+// CHECK-NOT:     linalg.conv_2d_nhwc_hwcf
 func.func @nhwc(%x: tensor<1x6x6x2xf32>, %w: tensor<3x3x2x4xf32>, %init: tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32> {
   %y = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %w : tensor<1x6x6x2xf32>, tensor<3x3x2x4xf32>) outs(%init : tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32>
   return %y : tensor<1x4x4x4xf32>

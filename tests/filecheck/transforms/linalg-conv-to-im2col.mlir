@@ -107,14 +107,15 @@ func.func @pointwise_strided(%x: tensor<1x3x5x5xf32>, %w: tensor<4x3x1x1xf32>, %
 
 // -----
 
-// Left alone: a convolution on buffers, and one in another layout.
+// Left alone: a convolution on buffers, and one in another layout (NHWC
+// with an FHWC filter; `linalg-conv-to-im2col-nhwc.mlir` has NHWC/HWCF).
 
 // CHECK-LABEL: func.func @left_alone
 // CHECK:         linalg.conv_2d_nchw_fchw
-// CHECK:         linalg.conv_2d_nhwc_hwcf
+// CHECK:         linalg.conv_2d_nhwc_fhwc
 // CHECK-NOT:     tensor.extract
-func.func @left_alone(%x: memref<1x1x4x4xf32>, %w: memref<1x1x3x3xf32>, %out: memref<1x1x2x2xf32>, %y: tensor<1x4x4x1xf32>, %v: tensor<3x3x1x1xf32>, %init: tensor<1x2x2x1xf32>) -> tensor<1x2x2x1xf32> {
+func.func @left_alone(%x: memref<1x1x4x4xf32>, %w: memref<1x1x3x3xf32>, %out: memref<1x1x2x2xf32>, %y: tensor<1x4x4x1xf32>, %v: tensor<1x3x3x1xf32>, %init: tensor<1x2x2x1xf32>) -> tensor<1x2x2x1xf32> {
   linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %w : memref<1x1x4x4xf32>, memref<1x1x3x3xf32>) outs(%out : memref<1x1x2x2xf32>)
-  %r = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%y, %v : tensor<1x4x4x1xf32>, tensor<3x3x1x1xf32>) outs(%init : tensor<1x2x2x1xf32>) -> tensor<1x2x2x1xf32>
+  %r = linalg.conv_2d_nhwc_fhwc {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%y, %v : tensor<1x4x4x1xf32>, tensor<1x3x3x1xf32>) outs(%init : tensor<1x2x2x1xf32>) -> tensor<1x2x2x1xf32>
   return %r : tensor<1x2x2x1xf32>
 }
