@@ -1409,7 +1409,7 @@ def accumulate_apart_from_merged_views(op: Operation) -> bool:
         generic is not None
         and before is not None
         and is_named_linalg_op(before)
-        and before.operands[-1:] == (view,)
+        and tuple(before.operands[-1:]) == (view,)
     ):
         _generalized(before)  # the fill that may be its prologue
     if generic is None or len(generic.outputs) != 1 or not is_contraction(generic):
@@ -1418,7 +1418,6 @@ def accumulate_apart_from_merged_views(op: Operation) -> bool:
     view_type = view.type
     if (
         prologue is None
-        or not _delinearizes(view)
         or not isinstance(view_type, MemRefType)
         or any(size < 0 for size in view_type.get_shape())
     ):
@@ -1426,11 +1425,10 @@ def accumulate_apart_from_merged_views(op: Operation) -> bool:
     view_type = cast(MemRefType[Attribute], view_type)
     scratch = memref.AllocOp.get(view_type.element_type, shape=view_type.get_shape())
     Rewriter.insert_op(scratch, InsertPoint.before(prologue))
-    for op in (prologue, generic):
-        position = len(op.inputs)
-        operands = list(op.operands)
-        operands[position] = scratch.memref
-        op.operands = operands
+    for writer in (prologue, generic):
+        operands = list(writer.operands)
+        operands[len(writer.inputs)] = scratch.memref  # its one output
+        writer.operands = operands
     epilogue = identity_copy(scratch.memref, view)
     epilogue.location = generic.location
     Rewriter.insert_op(
