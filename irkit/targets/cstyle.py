@@ -255,6 +255,9 @@ class CStyleEmitter:
         self.assertions: tuple[str, ...] = ()
         self.assertion_status: dict[Operation, int] = {}
         self.variable_types: dict[str, str] = {}
+        # The key `index` values are printed as: `index` (int64_t), or `i32`
+        # in a CUDA kernel whose every index fits (`irkit.targets.cuda`).
+        self.index_key = "index"
         self._counter = 0
         # Set inside a parallel loop nest: only the outermost gets the pragma.
         self.in_parallel_loop = False
@@ -278,10 +281,10 @@ class CStyleEmitter:
         key = type_key(mlir_type)
         if key is None:
             raise self.error(op, f"unsupported type {mlir_type}")
-        return key
+        return self.index_key if key == "index" else key
 
     def type_name(self, key: str) -> str:
-        return self.language.type_name(key)
+        return self.language.type_name(self.index_key if key == "index" else key)
 
     def value_type_name(self, mlir_type: Attribute, op: Operation) -> str:
         """The C type of a value of `mlir_type`: a scalar's, or a vector's
@@ -292,7 +295,9 @@ class CStyleEmitter:
 
     def compute_name(self, key: str) -> str:
         """The type arithmetic on `key` is done in (f16 and bf16 widen)."""
-        return self.language.compute_type_name(key)
+        return self.language.compute_type_name(
+            self.index_key if key == "index" else key
+        )
 
     def widen(self, key: str, expr: str) -> str:
         """`expr` of type `key` as its compute type (exact; halves only)."""
@@ -390,6 +395,7 @@ class CStyleEmitter:
 
     def helper(self, kind: str, key: str, other: str | None = None) -> str:
         """The name of helper `kind` for type `key`, generated on first use."""
+        key = self.index_key if key == "index" else key
         name = f"{HELPER_PREFIX}{kind}_{key}" + (f"_{other}" if other else "")
         if name not in self.helpers:
             # What it calls is printed first (helpers keep their order).

@@ -372,7 +372,10 @@ def _copy_loops(
         return
     index = emitter.fresh_name(f"i{depth}")
     bound = index_text(source.sizes[depth])
-    header = f"for (int64_t {index} = 0; {index} < {bound}; {index} += 1)"
+    header = (
+        f"for ({emitter.type_name('index')} {index} = 0; {index} < {bound}; "
+        f"{index} += 1)"
+    )
     with emitter.block(header):
         _copy_loops(emitter, source, target, [*indices, index])
 

@@ -95,7 +95,7 @@ def _integer_helper(language: Language, kind: str, key: str) -> str:
             f"    {t} q = a / b;\n"
             f"    return (a % b != 0 && ((a < 0) == (b < 0))) ? q + 1 : q;"
         ),
-        "affine_mod": "if (b == 0) return 0;\n    int64_t r = a % b;\n"
+        "affine_mod": f"if (b == 0) return 0;\n    {t} r = a % b;\n"
         "    return r < 0 ? r + (b < 0 ? -b : b) : r;",
         "divui": f"return b == 0 ? 0 : ({t})(({u})a / ({u})b);",
         "remui": f"return b == 0 ? 0 : ({t})(({u})a % ({u})b);",

@@ -2000,4 +2000,13 @@ MUTANTS: tuple[Mutant, ...] = (
         "block's columns and its columns (filters) to its rows: "
         "`linalg-pad-contractions` then pads them again by copies",
     ),
+    Mutant(
+        "cuda-32-bit-indices-past-2-31-elements",
+        "irkit/targets/cuda.py",
+        "        and int(np.prod(shape, dtype=np.int64)) < INT32_BOUND",
+        "        and True",
+        ("tests/filecheck/targets/cuda/index-bits.mlir",),
+        "a kernel over a buffer of 2^31 elements or more gets 32-bit index "
+        "arithmetic: its addresses past 2^31 wrap",
+    ),
 )

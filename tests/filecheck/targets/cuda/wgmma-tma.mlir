@@ -19,7 +19,7 @@
 // CHECK: __syncthreads();
 // CHECK: asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" :: "r"((uint32_t)__cvta_generic_to_shared(&barriers[0])), "r"(32768) : "memory");
 // CHECK-NEXT: asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%3, %4}], [%2];\n" :: "r"((uint32_t)__cvta_generic_to_shared(&a_tiles[0 * 8192 + 0 * 64 + 0])), "l"(&a_map), "r"((uint32_t)__cvta_generic_to_shared(&barriers[0])), "r"((int32_t)(0)), "r"((int32_t)({{.*}})) : "memory");
-// CHECK: for (int64_t step = 0; step < 2; step += 1) {
+// CHECK: for (int32_t step = 0; step < 2; step += 1) {
 // CHECK: "mbarrier.try_wait.parity.shared::cta.b64 complete, [%0], %1;\n"
 // CHECK-NEXT: "@!complete bra irkit_wait;\n"
 // CHECK: __syncthreads();
