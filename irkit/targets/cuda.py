@@ -17,6 +17,7 @@ runtime compiles in parallel and caches one by one.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -887,7 +888,7 @@ def _fits_32_bits(memref_type: MemRefType[Attribute]) -> bool:
     return (
         not isinstance(memref_type.get_element_type(), IndexType)
         and all(size >= 0 for size in shape)
-        and int(np.prod(shape, dtype=np.int64)) < INT32_BOUND
+        and math.prod(shape) < INT32_BOUND
     )
 
 

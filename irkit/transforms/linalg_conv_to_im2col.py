@@ -444,12 +444,24 @@ def padded_extents(
     return _MatmulExtents(padded[0], padded[1], padded[2])
 
 
-def _padded_weights(
-    weights: SSAValue, extents: _MatmulExtents, element: Attribute
-) -> tuple[tensor.EmptyOp, GenericOp]:
-    """`F' x K'` weights from the collapsed `F x K` ones, zero past F and K:
-    one elementwise op (a pad would be a fill and a copy)."""
-    return _zero_padded_matrix(weights, (extents.filters, extents.reduction), element)
+def _weights_matrix(
+    w: SSAValue, filters: int, rows: int, rewriter: PatternRewriter
+) -> SSAValue:
+    """An NCHW convolution's `F x C x KH x KW` weights as the product's
+    `filters x rows` A, inserted: collapsed to `F x K`, and zero past F and K
+    where the product is padded (one elementwise op: a pad would be a fill
+    and a copy)."""
+    w_type = cast(TensorType[Attribute], w.type)
+    groups = [[0], [1, 2, 3]]
+    weights = collapse_op(w, groups, collapsed_type(w_type, groups))
+    rewriter.insert_op(weights)
+    if [filters, rows] == list(weights.result.type.get_shape()):
+        return weights.result
+    padded = _zero_padded_matrix(
+        weights.result, (filters, rows), w_type.get_element_type()
+    )
+    rewriter.insert_op(padded)
+    return padded[1].results[0]
 
 
 def _padded_init(
@@ -645,7 +657,7 @@ class ConvToIm2col(RewritePattern):
             and not half
             and 1 < shape.batch
             and shape.pixels < self.merge_images_below
-            and is_fill_value(init)
+            and _is_filled(init)
         ):
             _rewrite_merged(op, shape, multiples, self.max_growth_percent, rewriter)
             return
@@ -664,8 +676,6 @@ class ConvToIm2col(RewritePattern):
             )
             rewriter.insert_op([columns_empty, gather])
             columns = gather.results[0]
-        weights_groups = [[0], [1, 2, 3]]
-        weights = collapse_op(w, weights_groups, collapsed_type(w_type, weights_groups))
         output_groups = [[0], [1], [2, 3]]
         flat_type = collapsed_type(init_type, output_groups)
         init_ops: list[Operation] = (
@@ -673,13 +683,7 @@ class ConvToIm2col(RewritePattern):
             if padded
             else [collapse_op(init, output_groups, flat_type)]
         )
-        rewriter.insert_op(weights)
-        weights_value: SSAValue = weights.result
-        if (extents.filters, rows) != (shape.filters, shape.reduction):
-            element = w_type.get_element_type()
-            weights_ops = _padded_weights(weights_value, extents, element)
-            rewriter.insert_op(weights_ops)
-            weights_value = weights_ops[1].results[0]
+        weights_value = _weights_matrix(w, extents.filters, rows, rewriter)
         # The init right before the product: its fill runs in the matmul's
         # kernel (`linalg-tile-for-gpu`'s prologue).
         rewriter.insert_op(init_ops)
@@ -720,16 +724,10 @@ class ConvToIm2col(RewritePattern):
             flat_result = corner.result
         result = expand_op(flat_result, output_groups, init_type)
         rewriter.replace_op(op, result)
-        for dead in (x.owner, init.owner):
-            # The pad the gather read through, the fill the product replaced.
-            if (
-                isinstance(dead, tensor.PadOp | linalg.FillOp | GenericOp)
-                and not dead.results[0].uses
-            ):
-                rewriter.erase(dead)
+        _erase_dead_operands(x, init, rewriter)
 
 
-def is_fill_value(value: SSAValue) -> bool:
+def _is_filled(value: SSAValue) -> bool:
     """Whether `value` is the result of a fill (`linalg.fill`, or a generic
     that only yields a scalar input)."""
     fill = value.owner
@@ -754,7 +752,6 @@ def _rewrite_merged(
     x, w = op.inputs
     (init,) = op.outputs
     x_type = cast(TensorType[Attribute], x.type)
-    w_type = cast(TensorType[Attribute], w.type)
     init_type = cast(TensorType[Attribute], init.type)
     element = init_type.get_element_type()
     merged = shape.batch * shape.pixels
@@ -767,17 +764,7 @@ def _rewrite_merged(
         x, shape, x_type.get_element_type(), (rows, columns), merged_images=True
     )
     rewriter.insert_op([columns_empty, gather])
-    weights_groups = [[0], [1, 2, 3]]
-    weights = collapse_op(w, weights_groups, collapsed_type(w_type, weights_groups))
-    rewriter.insert_op(weights)
-    weights_value: SSAValue = weights.result
-    if (filters, rows) != (shape.filters, shape.reduction):
-        extents_of = _MatmulExtents(filters, rows, columns)
-        weights_ops = _padded_weights(
-            weights_value, extents_of, w_type.get_element_type()
-        )
-        rewriter.insert_op(weights_ops)
-        weights_value = weights_ops[1].results[0]
+    weights_value = _weights_matrix(w, filters, rows, rewriter)
     fill = init.owner
     assert isinstance(fill, linalg.FillOp | GenericOp)
     product_type = TensorType(element, [filters, columns])
@@ -832,13 +819,7 @@ def _rewrite_merged(
     rewriter.insert_op([by_image, reordered_empty, reorder])
     output = expand_op(reorder.results[0], [[0], [1], [2, 3]], init_type)
     rewriter.replace_op(op, output)
-    for dead in (x.owner, fill):
-        # The pad the gather read through, the fill the product replaced.
-        if (
-            isinstance(dead, tensor.PadOp | linalg.FillOp | GenericOp)
-            and not dead.results[0].uses
-        ):
-            rewriter.erase(dead)
+    _erase_dead_operands(x, init, rewriter)
 
 
 def _rewrite_row_tiled(
@@ -877,11 +858,8 @@ def _rewrite_row_tiled(
     weights = collapse_op(w, weights_groups, collapsed_type(w_type, weights_groups))
     ops += [columns_empty, gather, columns, weights]
     fill = init.owner
-    if (
-        isinstance(fill, linalg.FillOp | GenericOp)
-        and (isinstance(fill, linalg.FillOp) or is_fill(fill))
-        and len(fill.results) == 1
-    ):
+    if _is_filled(init):
+        assert isinstance(fill, linalg.FillOp | GenericOp)
         empty = tensor.EmptyOp([], product_type)
         ops += [empty, fill_like(fill, empty.tensor, product_type)]
     else:
@@ -911,13 +889,7 @@ def _rewrite_row_tiled(
     result = collapse_op(unmerged.result, by_tile, init_type)
     rewriter.insert_op([product, unmerged])
     rewriter.replace_op(op, result)
-    for dead in (x.owner, init.owner):
-        # The pad the gather read through, the fill the product replaced.
-        if (
-            isinstance(dead, tensor.PadOp | linalg.FillOp | GenericOp)
-            and not dead.results[0].uses
-        ):
-            rewriter.erase(dead)
+    _erase_dead_operands(x, init, rewriter)
 
 
 # --------------------------------------------------------------------------
@@ -1084,11 +1056,8 @@ def _product_init(
     last op's result is the init."""
     padded_type = TensorType(flat_type.get_element_type(), padded_shape)
     fill = init.owner
-    if (
-        isinstance(fill, linalg.FillOp | GenericOp)
-        and (isinstance(fill, linalg.FillOp) or is_fill(fill))
-        and len(fill.results) == 1
-    ):
+    if _is_filled(init):
+        assert isinstance(fill, linalg.FillOp | GenericOp)
         empty = tensor.EmptyOp([], padded_type)
         return [empty, fill_like(fill, empty.tensor, padded_type)]
     flat = collapse_op(init, groups, flat_type)
@@ -1340,18 +1309,9 @@ class LinalgConvToIm2colPass(ModulePass):
                 "column-tile-bytes and merge-images-below must be >= 0, "
                 "min-row-tiles >= 1"
             )
+        # The pattern's options are the pass's own, by name.
         pattern = ConvToIm2col(
-            self.pixel_multiple,
-            self.reduction_multiple,
-            self.filter_multiple,
-            self.max_growth_percent,
-            self.half_reduction_multiple,
-            self.gather_multiples,
-            self.merge_images_below,
-            self.column_tile_bytes,
-            self.min_row_tiles,
-            self.vector_bits,
-            self.vector_registers,
+            **{field.name: getattr(self, field.name) for field in fields(ConvToIm2col)}
         )
         PatternRewriteWalker(
             GreedyRewritePatternApplier([pattern, NhwcConvToIm2col.like(pattern)]),

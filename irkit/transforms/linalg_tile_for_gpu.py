@@ -1374,19 +1374,9 @@ def _delinearizes(view: SSAValue) -> bool:
     )
 
 
-def _generalized(op: Operation) -> GenericOp | None:
-    """`op` as a `linalg.generic`, in its place (a named op generalized), or
-    None when it is no linalg op."""
-    if isinstance(op, GenericOp):
-        return op
-    if is_named_linalg_op(op):
-        generic = generalize_named_op(op)
-        Rewriter.replace_op(op, generic)
-        return generic
-    return None
-
-
-def accumulate_apart_from_merged_views(op: Operation) -> bool:
+def accumulate_apart_from_merged_views(
+    generic: GenericOp,
+) -> tuple[GenericOp, GenericOp] | None:
     """Give a contraction that accumulates into a view merging dimensions of
     a buffer (`bufferize` places a product in the function's output so: a
     convolution's `N x F x P` product in its `N x F x OH x OW` result) a
@@ -1396,32 +1386,20 @@ def accumulate_apart_from_merged_views(op: Operation) -> bool:
     then accumulate in registers (`gpu-promote-accumulators`) and write the
     view once, not on every K step. Only where a prologue initialises the
     whole output (`fusable_prologue`): otherwise the old values would have
-    to be copied in. Named ops it rewrites are generalized. Returns whether
-    it rewrote."""
-    if in_gpu_loops(op) or len(op.operands) < 1 or not _delinearizes(op.operands[-1]):
-        return False
-    if not (isinstance(op, GenericOp) or is_named_linalg_op(op)):
-        return False
-    view = op.operands[-1]
-    before = op.prev_op
-    generic = _generalized(op)
-    if (
-        generic is not None
-        and before is not None
-        and is_named_linalg_op(before)
-        and tuple(before.operands[-1:]) == (view,)
-    ):
-        _generalized(before)  # the fill that may be its prologue
-    if generic is None or len(generic.outputs) != 1 or not is_contraction(generic):
-        return False
-    prologue = fusable_prologue(generic)
+    to be copied in. Returns the prologue and the copy, or None when nothing
+    was rewritten."""
+    if len(generic.outputs) != 1 or not is_contraction(generic):
+        return None
+    (view,) = generic.outputs
     view_type = view.type
+    prologue = fusable_prologue(generic)
     if (
         prologue is None
+        or not _delinearizes(view)
         or not isinstance(view_type, MemRefType)
         or any(size < 0 for size in view_type.get_shape())
     ):
-        return False
+        return None
     view_type = cast(MemRefType[Attribute], view_type)
     scratch = memref.AllocOp.get(view_type.element_type, shape=view_type.get_shape())
     Rewriter.insert_op(scratch, InsertPoint.before(prologue))
@@ -1434,7 +1412,29 @@ def accumulate_apart_from_merged_views(op: Operation) -> bool:
     Rewriter.insert_op(
         [epilogue, memref.DeallocOp.get(scratch.memref)], InsertPoint.after(generic)
     )
-    return True
+    return prologue, epilogue
+
+
+def _accumulated_apart(
+    targets: list[_CheckedOp], options: GpuTilingOptions
+) -> list[_CheckedOp]:
+    """`targets` after `accumulate_apart_from_merged_views` on each
+    contraction (every target is generic by now, fills included:
+    `_checked`): the ops whose output moved checked again, the copies
+    added."""
+    moved: set[Operation] = set()
+    copies: list[_CheckedOp] = []
+    for target in targets:
+        rewritten = accumulate_apart_from_merged_views(target.generic)
+        if rewritten is not None:
+            prologue, copy = rewritten
+            moved |= {target.generic, prologue}
+            copies.append(_checked(copy, options))
+    checked = [
+        _checked(target.generic, options) if target.generic in moved else target
+        for target in targets
+    ]
+    return checked + copies
 
 
 def _host_copies_as_generics(module: ModuleOp) -> None:
@@ -1452,9 +1452,6 @@ def tile_for_gpu(module: ModuleOp, options: GpuTilingOptions) -> None:
     """Turn host copies into linalg, then tile every linalg op of `module`."""
     _check_options(options)
     _host_copies_as_generics(module)
-    if options.fuse_neighbours:
-        for op in list(module.walk()):
-            accumulate_apart_from_merged_views(op)
     targets: list[_CheckedOp] = []
     block_level: list[_CheckedOp] = []
     for op in list(module.walk()):
@@ -1464,6 +1461,8 @@ def tile_for_gpu(module: ModuleOp, options: GpuTilingOptions) -> None:
             block_level.append(_checked(op, options, block_level=True))
         elif not in_gpu_loops(op):
             targets.append(_checked(op, options))
+    if options.fuse_neighbours:
+        targets = _accumulated_apart(targets, options)
     _tile_block_level_ops(block_level, options)
     # A contraction's prologue and staged producers come before it: leave
     # them for the contraction. Which producers are staged is decided on the

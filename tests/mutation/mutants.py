@@ -2003,7 +2003,7 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "cuda-32-bit-indices-past-2-31-elements",
         "irkit/targets/cuda.py",
-        "        and int(np.prod(shape, dtype=np.int64)) < INT32_BOUND",
+        "        and math.prod(shape) < INT32_BOUND",
         "        and True",
         ("tests/filecheck/targets/cuda/index-bits.mlir",),
         "a kernel over a buffer of 2^31 elements or more gets 32-bit index "
